@@ -1,0 +1,3 @@
+module github.com/balloc/balloc
+
+go 1.26.8

@@ -1,0 +1,128 @@
+package kernels
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// rejections counts, for a stream, how many of the first `draws`
+// Lemire draws from [0, n) take the slow path, so that the equality tests
+// can prove they exercised it.
+func rejections(seed uint64, n uint32, draws int) int {
+	r := TrialStream(seed, 0)
+	c := 0
+	for range draws {
+		if uint32(uint64(r.Uint32())*uint64(n)) < n {
+			c++
+		}
+	}
+	return c
+}
+
+type allocCase struct {
+	name  string
+	n     int
+	balls uint64
+}
+
+// n = 10^6 makes Lemire's rare branch frequent enough (≈ 2.3·10^-4 per
+// draw) to be exercised hundreds of times; the small sizes make ties common.
+var allocCases = []allocCase{
+	{"n=1", 1, 1000},
+	{"n=2", 2, 5000},
+	{"n=7", 7, 20000},
+	{"n=1000", 1000, 200000},
+	{"n=1e6", 1000000, 2000000},
+}
+
+func checkSame[L loadValue](t *testing.T, what string, fast, ref []L, fr, rr PCG32, fmax L) {
+	t.Helper()
+	if !slices.Equal(fast, ref) {
+		t.Fatalf("%s: loads differ from the reference", what)
+	}
+	if fr != rr {
+		t.Fatalf("%s: generator state %+v, reference %+v", what, fr, rr)
+	}
+	if m := maxOf(ref); fmax != m {
+		t.Fatalf("%s: returned max %v, loads' max %v", what, fmax, m)
+	}
+}
+
+func testAgainstRef[L Load](t *testing.T) {
+	for ci, c := range allocCases {
+		seed := uint64(100 + ci)
+		if c.n == 1000000 && rejections(seed, uint32(c.n), int(2*c.balls)) == 0 {
+			t.Fatalf("%s: the stream never takes Lemire's slow path; pick another seed", c.name)
+		}
+		run := func(name string, fast func([]L, *PCG32, uint64) L, ref func([]L, *PCG32, uint64)) {
+			t.Run(fmt.Sprintf("%s/%s", name, c.name), func(t *testing.T) {
+				fl, rl := make([]L, c.n), make([]L, c.n)
+				fr, rr := TrialStream(seed, 0), TrialStream(seed, 0)
+				// Two calls, so that a loop resumes correctly mid-run.
+				half := c.balls / 3
+				m := fast(fl, &fr, half)
+				m = max(m, fast(fl, &fr, c.balls-half))
+				ref(rl, &rr, c.balls)
+				checkSame(t, name, fl, rl, fr, rr, m)
+			})
+		}
+		run("one-choice", func(l []L, r *PCG32, k uint64) L { return OneChoice(l, r, k, maxOf(l)) }, refOneChoice[L])
+		run("two-choice", func(l []L, r *PCG32, k uint64) L { return TwoChoice(l, r, k, maxOf(l)) },
+			func(l []L, r *PCG32, k uint64) { refDChoice(l, r, k, 2) })
+		for _, d := range []int{1, 2, 3, 5} {
+			run(fmt.Sprintf("d-choice-%d", d), func(l []L, r *PCG32, k uint64) L { return DChoice(l, r, k, d, maxOf(l)) },
+				func(l []L, r *PCG32, k uint64) { refDChoice(l, r, k, d) })
+		}
+		for _, beta := range []float64{0, 0.3, 0.5, 0.999} {
+			coin, err := NewBernoulli(beta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run(fmt.Sprintf("one-plus-beta-%v", beta),
+				func(l []L, r *PCG32, k uint64) L { return OnePlusBeta(l, r, k, &coin, maxOf(l)) },
+				func(l []L, r *PCG32, k uint64) { refOnePlusBeta(l, r, k, &coin) })
+		}
+		for _, d := range []int{1, 2, 3} {
+			if c.n%d != 0 || c.n < d {
+				continue
+			}
+			run(fmt.Sprintf("always-go-left-%d", d),
+				func(l []L, r *PCG32, k uint64) L { return AlwaysGoLeft(l, r, k, d, maxOf(l)) },
+				func(l []L, r *PCG32, k uint64) { refAlwaysGoLeft(l, r, k, d) })
+		}
+		avg := c.balls / uint64(c.n)
+		for _, limit := range []uint64{0, avg, avg + 1, avg + 3, 1 << 40} {
+			run(fmt.Sprintf("two-thinning-limit-%d", limit),
+				func(l []L, r *PCG32, k uint64) L { return TwoThinning(l, r, k, limit, maxOf(l)) },
+				func(l []L, r *PCG32, k uint64) { refTwoThinning(l, r, k, limit) })
+		}
+	}
+}
+
+func TestLoopsMatchReference32(t *testing.T) { testAgainstRef[uint32](t) }
+func TestLoopsMatchReference64(t *testing.T) { testAgainstRef[uint64](t) }
+
+func TestWeightedMatchReference(t *testing.T) {
+	for ci, c := range allocCases {
+		for _, d := range []int{1, 2, 3} {
+			t.Run(fmt.Sprintf("d=%d/%s", d, c.name), func(t *testing.T) {
+				ws := TrialStream(uint64(ci), 1)
+				w := make([]float64, c.balls)
+				FillExp(w, &ws, 0.5)
+				fl, rl := make([]float64, c.n), make([]float64, c.n)
+				fr, rr := TrialStream(uint64(ci), 0), TrialStream(uint64(ci), 0)
+				var m float64
+				if d == 1 {
+					m = OneChoiceWeighted(fl, &fr, w[:c.balls/2], 0)
+					m = OneChoiceWeighted(fl, &fr, w[c.balls/2:], m)
+				} else {
+					m = DChoiceWeighted(fl, &fr, w[:c.balls/2], d, 0)
+					m = DChoiceWeighted(fl, &fr, w[c.balls/2:], d, m)
+				}
+				refWeighted(rl, &rr, w, d)
+				checkSame(t, "weighted", fl, rl, fr, rr, m)
+			})
+		}
+	}
+}

@@ -1,0 +1,27 @@
+package kernels
+
+// OneChoice throws count balls, each into a bin drawn uniformly at random,
+// and returns the new maximum load (at least maxLoad).
+//
+// Stream: one PCG32.Bounded(n) per ball. 1 ≤ len(loads) ≤ MaxBins.
+func OneChoice[L Load](loads []L, r *PCG32, count uint64, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	n64 := uint64(n)
+	for ; count > 0; count-- {
+		s0 := s
+		var m uint64
+		s, m = lemire(s, inc, n64)
+		i := m >> 32
+		if uint32(m) < n {
+			var x uint32
+			s, x = bounded(s0, inc, n)
+			i = uint64(x)
+		}
+		v := loads[i] + 1
+		loads[i] = v
+		maxLoad = max(maxLoad, v)
+	}
+	r.state = s
+	return maxLoad
+}

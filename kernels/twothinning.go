@@ -1,0 +1,43 @@
+package kernels
+
+// TwoThinning throws count balls by Two-Thinning with a fixed acceptance
+// limit: a ball's first uniform bin is kept when its load is below limit,
+// otherwise the ball goes to a second uniform bin, whatever its load.
+//
+// The process of DESIGN.md compares with t/n + θ, which moves with the number
+// of balls t; core splits a run into stretches on which ⌈t/n + θ⌉ is constant
+// and passes that integer here (for integer loads, load < x ⇔ load < ⌈x⌉).
+//
+// Stream: PCG32.Bounded(n), then a second one only when the first bin is
+// rejected. 1 ≤ len(loads) ≤ MaxBins.
+func TwoThinning[L Load](loads []L, r *PCG32, count uint64, limit uint64, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	n64 := uint64(n)
+	for ; count > 0; count-- {
+		s0 := s
+		var m uint64
+		s, m = lemire(s, inc, n64)
+		i := m >> 32
+		if uint32(m) < n {
+			var x uint32
+			s, x = bounded(s0, inc, n)
+			i = uint64(x)
+		}
+		if uint64(loads[i]) >= limit {
+			s0 = s
+			s, m = lemire(s, inc, n64)
+			i = m >> 32
+			if uint32(m) < n {
+				var x uint32
+				s, x = bounded(s0, inc, n)
+				i = uint64(x)
+			}
+		}
+		v := loads[i] + 1
+		loads[i] = v
+		maxLoad = max(maxLoad, v)
+	}
+	r.state = s
+	return maxLoad
+}

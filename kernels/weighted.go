@@ -1,0 +1,65 @@
+package kernels
+
+// Weighted balls on real-valued loads. A loop throws one ball per entry of
+// w, in order, ball k adding w[k] to its bin; the caller fills w from the
+// trial's weight stream (FillExp), so bin choices use the same stream as the
+// unit-weight loops and a weighted run is coupled to the unweighted one with
+// the same seed. Ties (possible with atoms in the weight law) are broken as
+// in TwoChoice, with the same justification.
+
+// OneChoiceWeighted puts ball k of weight w[k] into a uniform bin and returns
+// the new maximum load. Stream: one PCG32.Bounded(n) per ball.
+func OneChoiceWeighted(loads []float64, r *PCG32, w []float64, maxLoad float64) float64 {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	n64 := uint64(n)
+	for _, wk := range w {
+		s0 := s
+		var m uint64
+		s, m = lemire(s, inc, n64)
+		i := m >> 32
+		if uint32(m) < n {
+			var x uint32
+			s, x = bounded(s0, inc, n)
+			i = uint64(x)
+		}
+		v := loads[i] + wk
+		loads[i] = v
+		maxLoad = max(maxLoad, v)
+	}
+	r.state = s
+	return maxLoad
+}
+
+// DChoiceWeighted puts ball k of weight w[k] into the least loaded of d
+// uniform bins (with replacement) and returns the new maximum load.
+// Stream: d PCG32.Bounded(n) per ball.
+func DChoiceWeighted(loads []float64, r *PCG32, w []float64, d int, maxLoad float64) float64 {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	n64 := uint64(n)
+	for _, wk := range w {
+		s0 := s
+		var m uint64
+		s, m = lemire(s, inc, n64)
+		low := uint32(m)
+		best := m >> 32
+		bl := loads[best]
+		for k := 1; k < d; k++ {
+			s, m = lemire(s, inc, n64)
+			low = min(low, uint32(m))
+			j := m >> 32
+			if lj := loads[j]; lj < bl {
+				best, bl = j, lj
+			}
+		}
+		if low < n {
+			s, best, bl = dChoiceSlow(loads, s0, inc, n, d)
+		}
+		bl += wk
+		loads[best] = bl
+		maxLoad = max(maxLoad, bl)
+	}
+	r.state = s
+	return maxLoad
+}
