@@ -76,4 +76,3 @@ func (b *Bernoulli) flipTail(s, inc uint64) (uint64, bool) {
 	// U ≥ p, so the coin fails (U = p has probability zero).
 	return s, false
 }
-
