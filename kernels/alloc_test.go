@@ -10,7 +10,7 @@ import (
 // Lemire draws from [0, n) take the slow path, so that the equality tests
 // can prove they exercised it.
 func rejections(seed uint64, n uint32, draws int) int {
-	r := TrialStream(seed, 0)
+	r := TrialStream(seed, 0, LaneChoices)
 	c := 0
 	for range draws {
 		if uint32(uint64(r.Uint32())*uint64(n)) < n {
@@ -58,7 +58,7 @@ func testAgainstRef[L Load](t *testing.T) {
 		run := func(name string, fast func([]L, *PCG32, uint64) L, ref func([]L, *PCG32, uint64)) {
 			t.Run(fmt.Sprintf("%s/%s", name, c.name), func(t *testing.T) {
 				fl, rl := make([]L, c.n), make([]L, c.n)
-				fr, rr := TrialStream(seed, 0), TrialStream(seed, 0)
+				fr, rr := TrialStream(seed, 0, LaneChoices), TrialStream(seed, 0, LaneChoices)
 				// Two calls, so that a loop resumes correctly mid-run.
 				half := c.balls / 3
 				m := fast(fl, &fr, half)
@@ -107,11 +107,11 @@ func TestWeightedMatchReference(t *testing.T) {
 	for ci, c := range allocCases {
 		for _, d := range []int{1, 2, 3} {
 			t.Run(fmt.Sprintf("d=%d/%s", d, c.name), func(t *testing.T) {
-				ws := TrialStream(uint64(ci), 1)
+				ws := TrialStream(uint64(ci), 0, LaneWeights)
 				w := make([]float64, c.balls)
 				FillExp(w, &ws, 0.5)
 				fl, rl := make([]float64, c.n), make([]float64, c.n)
-				fr, rr := TrialStream(uint64(ci), 0), TrialStream(uint64(ci), 0)
+				fr, rr := TrialStream(uint64(ci), 0, LaneChoices), TrialStream(uint64(ci), 0, LaneChoices)
 				var m float64
 				if d == 1 {
 					m = OneChoiceWeighted(fl, &fr, w[:c.balls/2], 0)

@@ -37,7 +37,7 @@ func TestBernoulliExpansionIsExact(t *testing.T) {
 func TestBernoulliTieGoesToTail(t *testing.T) {
 	checked := 0
 	for trial := range uint64(3000) {
-		r := TrialStream(7, trial)
+		r := TrialStream(7, trial, LaneChoices)
 		peek := r
 		first, second := peek.Uint32(), peek.Uint32()
 		up := trial%2 == 0 // p's second word above U's, else at or below
@@ -67,7 +67,7 @@ func TestBernoulliTieGoesToTail(t *testing.T) {
 }
 
 func TestBernoulliFrequency(t *testing.T) {
-	r := TrialStream(3, 0)
+	r := TrialStream(3, 0, LaneChoices)
 	for _, p := range []float64{0.001, 0.25, 0.5, 0.7071} {
 		b, _ := NewBernoulli(p)
 		const N = 400000

@@ -27,7 +27,7 @@ func TestZigguratTables(t *testing.T) {
 // TestExpDistribution: Kolmogorov–Smirnov against Exp(1), plus the tail
 // mass beyond r (where the ziggurat switches method) against e^-r.
 func TestExpDistribution(t *testing.T) {
-	r := TrialStream(11, 0)
+	r := TrialStream(11, 0, LaneChoices)
 	const N = 1 << 20
 	xs := make([]float64, N)
 	FillExp(xs, &r, 1)

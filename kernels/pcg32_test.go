@@ -186,15 +186,17 @@ func TestTrialStreamsDiffer(t *testing.T) {
 	seen := map[uint32]string{}
 	for seed := uint64(0); seed < 20; seed++ {
 		for trial := uint64(0); trial < 20; trial++ {
-			r := TrialStream(seed, trial)
-			x := r.Uint32()
-			key := fmt.Sprint(seed, "/", trial)
-			if prev, ok := seen[x]; ok {
-				t.Errorf("streams %s and %s start with the same output %#x", prev, key, x)
-			}
-			seen[x] = key
-			if q := TrialStream(seed, trial); q.Uint32() != x {
-				t.Fatalf("TrialStream(%d, %d) is not deterministic", seed, trial)
+			for lane := LaneChoices; lane <= LaneWeights; lane++ {
+				r := TrialStream(seed, trial, lane)
+				x := r.Uint32()
+				key := fmt.Sprint(seed, "/", trial, "/", lane)
+				if prev, ok := seen[x]; ok {
+					t.Errorf("streams %s and %s start with the same output %#x", prev, key, x)
+				}
+				seen[x] = key
+				if q := TrialStream(seed, trial, lane); q.Uint32() != x {
+					t.Fatalf("TrialStream(%d, %d, %d) is not deterministic", seed, trial, lane)
+				}
 			}
 		}
 	}

@@ -1,16 +1,29 @@
 package kernels
 
-// TrialStream returns the generator of trial `trial` of a run seeded with
-// `seed`. The stream is a pure function of the pair, never of the worker that
-// runs the trial, so results are identical for any number of workers.
+// Lane names one of the independent streams a trial draws from, so that a
+// kind of randomness a process adds (ball weights, say) never shifts the
+// draws of another: a weighted run chooses bins exactly as the unweighted run
+// with the same seed does.
+type Lane uint64
+
+const (
+	LaneChoices Lane = iota // bin samples and the process's own coins
+	LaneWeights             // ball weights
+)
+
+// TrialStream returns the generator of lane `lane` of trial `trial` of a run
+// seeded with `seed`. The stream is a pure function of the triple, never of
+// the worker that runs the trial, so results are identical for any number of
+// workers.
 //
 // Both the PCG32 state and its stream selector are hashed from (seed, trial)
 // with SplitMix64's finaliser (Steele, Lea, Flood 2014), so neighbouring seeds
 // and trials land on unrelated states of unrelated increments; this avoids
 // the correlations between PCG streams that differ only in the increment.
-func TrialStream(seed, trial uint64) PCG32 {
+func TrialStream(seed, trial uint64, lane Lane) PCG32 {
 	a := mix64(seed ^ 0x6a09e667f3bcc909)
 	b := mix64(a ^ mix64(trial+0xbb67ae8584caa73b))
+	b = mix64(b ^ mix64(uint64(lane)+0xa54ff53a5f1d36f1))
 	c := mix64(b ^ 0x3c6ef372fe94f82b)
 	return NewPCG32(b, c)
 }

@@ -1,0 +1,216 @@
+package core
+
+import (
+	"math"
+	"math/big"
+
+	"github.com/balloc/balloc/kernels"
+)
+
+// The direct engine: a flat array of loads, one specialised loop per
+// process, chosen once per chunk (never per ball).
+
+const (
+	// unitChunk balls run between progress reports: a few milliseconds.
+	unitChunk = 1 << 22
+	// weightBuffer is how many ball weights are drawn ahead at a time.
+	weightBuffer = 1 << 13
+)
+
+// checkpointsOf returns the ball counts at which to snapshot: K evenly
+// spaced points ⌊k·m/K⌋, k = 1..K, and always m itself (last).
+func checkpointsOf(m, k uint64) []uint64 {
+	var pts []uint64
+	for i := uint64(1); i <= k; i++ {
+		hi, lo := mul64(i, m)
+		q, _ := div64(hi, lo, k)
+		pts = append(pts, q)
+	}
+	if len(pts) == 0 || pts[len(pts)-1] != m {
+		pts = append(pts, m)
+	}
+	return pts
+}
+
+func runDirect(s *Spec, trial uint64, progress func(uint64)) *Result {
+	res := &Result{}
+	switch {
+	case !s.Params.Weights.Unit():
+		runReal(s, trial, progress, res)
+	case s.Balls <= math.MaxUint32:
+		runUnit[uint32](s, trial, progress, res)
+	default:
+		runUnit[uint64](s, trial, progress, res)
+	}
+	return res
+}
+
+// runUnit runs a unit-weight (or constant-weight) trial on integer loads.
+// Constant weights w give exactly the unit process scaled by w: every rule
+// here compares loads only, and all loads are multiples of w.
+func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *Result) {
+	loads := make([]L, s.Bins)
+	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
+	scale := s.Params.Weights.Scale()
+	var coin kernels.Bernoulli
+	kind, d := s.Process.Kind, s.Params.D
+	// Degenerate parameters are run by the loop of the process they equal,
+	// which consumes the stream the same way: d = 1 is one-choice, β = 0 is
+	// one-choice and β = 1 two-choice (no coin is flipped at either end).
+	switch {
+	case kind == KindDChoice && d == 1:
+		kind = KindOneChoice
+	case kind == KindOnePlusBeta && s.Params.Beta == 0:
+		kind = KindOneChoice
+	case kind == KindOnePlusBeta && s.Params.Beta == 1:
+		kind, d = KindDChoice, 2
+	case kind == KindOnePlusBeta:
+		var err error
+		if coin, err = kernels.NewBernoulli(s.Params.Beta); err != nil {
+			panic(err) // NewSpec checked 0 ≤ β ≤ 1
+		}
+	}
+	var thin thinning
+	if kind == KindTwoThinning {
+		thin = newThinning(s.Bins, s.Params.Threshold)
+	}
+	var maxLoad L
+	t := uint64(0)
+	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
+		for t < target {
+			c := min(target-t, unitChunk)
+			switch kind {
+			case KindOneChoice:
+				maxLoad = kernels.OneChoice(loads, &rng, c, maxLoad)
+			case KindDChoice:
+				if d == 2 {
+					maxLoad = kernels.TwoChoice(loads, &rng, c, maxLoad)
+				} else {
+					maxLoad = kernels.DChoice(loads, &rng, c, d, maxLoad)
+				}
+			case KindOnePlusBeta:
+				maxLoad = kernels.OnePlusBeta(loads, &rng, c, &coin, maxLoad)
+			case KindAlwaysGoLeft:
+				maxLoad = kernels.AlwaysGoLeft(loads, &rng, c, d, maxLoad)
+			case KindTwoThinning:
+				limit, last := thin.at(t)
+				c = min(c, last-t+1)
+				maxLoad = kernels.TwoThinning(loads, &rng, c, limit, maxLoad)
+			default:
+				panic("core: no direct loop for " + s.Process.Name)
+			}
+			t += c
+			progress(c)
+		}
+		snap := measureUnit(loads, t, scale, s.Alpha, maxLoad)
+		if s.Checkpoints > 0 {
+			res.Checkpoints = append(res.Checkpoints, snap.checkpoint())
+		}
+		if t == s.Balls {
+			res.fill(snap, s.Alpha)
+		}
+	}
+	if s.KeepLoads {
+		res.Loads = make([]float64, len(loads))
+		for i, v := range loads {
+			res.Loads[i] = float64(v) * scale
+		}
+	}
+}
+
+// runReal runs a trial with random weights on real-valued loads.
+func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
+	loads := make([]float64, s.Bins)
+	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
+	wrng := kernels.TrialStream(s.Seed, trial, kernels.LaneWeights)
+	buf := make([]float64, weightBuffer)
+	mean := 1 / s.Params.Weights.Value // exp:λ has rate λ
+	d := s.Params.D
+	if s.Process.Kind == KindOneChoice {
+		d = 1
+	}
+	maxLoad := 0.0
+	t, pending := uint64(0), uint64(0)
+	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
+		for t < target {
+			w := buf[:min(target-t, weightBuffer)]
+			kernels.FillExp(w, &wrng, mean)
+			if d == 1 {
+				maxLoad = kernels.OneChoiceWeighted(loads, &rng, w, maxLoad)
+			} else {
+				maxLoad = kernels.DChoiceWeighted(loads, &rng, w, d, maxLoad)
+			}
+			t += uint64(len(w))
+			if pending += uint64(len(w)); pending >= unitChunk/8 {
+				progress(pending)
+				pending = 0
+			}
+		}
+		snap := measureReal(loads, t, s.Alpha)
+		if snap.MaxLoad != maxLoad {
+			panic("core: the weighted loop's maximum disagrees with the loads")
+		}
+		if s.Checkpoints > 0 {
+			res.Checkpoints = append(res.Checkpoints, snap.checkpoint())
+		}
+		if t == s.Balls {
+			res.fill(snap, s.Alpha)
+		}
+	}
+	if pending > 0 {
+		progress(pending)
+	}
+	if s.KeepLoads {
+		res.Loads = loads
+	}
+}
+
+// thinning computes Two-Thinning's acceptance limit exactly. Ball t+1 sees
+// t balls placed, average t/n, and keeps its first bin when load < t/n + θ;
+// for integer loads that is load < ⌈t/n + θ⌉. The limit is constant for
+// stretches of about n balls, which the engine runs as one loop call.
+type thinning struct {
+	n     *big.Rat
+	theta *big.Rat // exact: a float64 is a dyadic rational
+}
+
+func newThinning(n uint64, theta float64) thinning {
+	return thinning{n: new(big.Rat).SetInt(new(big.Int).SetUint64(n)), theta: new(big.Rat).SetFloat64(theta)}
+}
+
+// at returns the limit for ball t+1 and the last t (inclusive) for which it
+// holds. A limit ≤ 0 is returned as 0: no load is below it.
+func (th thinning) at(t uint64) (limit, last uint64) {
+	x := new(big.Rat).SetFrac(new(big.Int).SetUint64(t), th.n.Num())
+	x.Add(x, th.theta)
+	c := ceilRat(x)
+	// t/n + θ ≤ c ⇔ t ≤ (c − θ)·n.
+	bound := new(big.Rat).Sub(new(big.Rat).SetInt(c), th.theta)
+	bound.Mul(bound, th.n)
+	lastInt := floorRat(bound)
+	last = math.MaxUint64
+	if lastInt.IsUint64() {
+		last = lastInt.Uint64()
+	}
+	if c.Sign() <= 0 {
+		return 0, last
+	}
+	if !c.IsUint64() {
+		return math.MaxUint64, last
+	}
+	return c.Uint64(), last
+}
+
+func floorRat(x *big.Rat) *big.Int {
+	q, m := new(big.Int).DivMod(x.Num(), x.Denom(), new(big.Int))
+	_ = m
+	return q // DivMod is Euclidean: q = ⌊num/den⌋ for den > 0
+}
+
+func ceilRat(x *big.Rat) *big.Int {
+	q := floorRat(x)
+	if !x.IsInt() {
+		q.Add(q, big.NewInt(1))
+	}
+	return q
+}

@@ -1,0 +1,263 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Exact enumeration. For tiny n the law of the whole load vector after m
+// balls is computed exactly from DESIGN.md's definition of each process,
+// with ties broken by an explicit uniform choice among the tied samples
+// (not the fast loops' first-minimum rule), and the direct engine's final
+// vectors over many seeded trials are tested against it with a χ² test.
+
+type vec string // loads as bytes, a map key
+
+// transition returns the law of the bin that receives ball t+1 (t balls
+// placed) from loads, per the process definition.
+type transition func(loads []int, t int) []float64
+
+func uniformChoice(n int) transition {
+	return func(loads []int, _ int) []float64 {
+		p := make([]float64, n)
+		for i := range p {
+			p[i] = 1 / float64(n)
+		}
+		return p
+	}
+}
+
+// bestOf enumerates every tuple of samples (tuple[k] drawn uniformly from
+// groups[k]) and splits each tuple's mass among its tied least-loaded
+// positions: uniformly, or all to the first when leftmost is set.
+func bestOf(groups [][]int, leftmost bool) transition {
+	return func(loads []int, _ int) []float64 {
+		p := make([]float64, len(loads))
+		var rec func(k int, tuple []int, mass float64)
+		rec = func(k int, tuple []int, mass float64) {
+			if k == len(groups) {
+				lo := math.MaxInt
+				for _, b := range tuple {
+					lo = min(lo, loads[b])
+				}
+				var tied []int
+				for _, b := range tuple {
+					if loads[b] == lo {
+						tied = append(tied, b)
+					}
+				}
+				if leftmost {
+					tied = tied[:1]
+				}
+				for _, b := range tied {
+					p[b] += mass / float64(len(tied))
+				}
+				return
+			}
+			for _, b := range groups[k] {
+				rec(k+1, append(tuple, b), mass/float64(len(groups[k])))
+			}
+		}
+		rec(0, nil, 1)
+		return p
+	}
+}
+
+func allBins(n int) []int {
+	b := make([]int, n)
+	for i := range b {
+		b[i] = i
+	}
+	return b
+}
+
+func dChoiceExact(n, d int) transition {
+	g := make([][]int, d)
+	for k := range g {
+		g[k] = allBins(n)
+	}
+	return bestOf(g, false)
+}
+
+func alwaysGoLeftExact(n, d int) transition {
+	g := make([][]int, d)
+	for k := range g {
+		for b := k * n / d; b < (k+1)*n/d; b++ {
+			g[k] = append(g[k], b)
+		}
+	}
+	return bestOf(g, true)
+}
+
+func mix(beta float64, a, b transition) transition {
+	return func(loads []int, t int) []float64 {
+		pa, pb := a(loads, t), b(loads, t)
+		for i := range pa {
+			pa[i] = (1-beta)*pa[i] + beta*pb[i]
+		}
+		return pa
+	}
+}
+
+// thinningExact keeps the first uniform bin when load < t/n + θ, compared
+// exactly in rationals, else throws to a second uniform bin.
+func thinningExact(n int, theta float64) transition {
+	th := new(big.Rat).SetFloat64(theta)
+	return func(loads []int, t int) []float64 {
+		p := make([]float64, n)
+		x := new(big.Rat).Add(big.NewRat(int64(t), int64(n)), th)
+		for i := range n {
+			if new(big.Rat).SetInt64(int64(loads[i])).Cmp(x) < 0 {
+				p[i] += 1 / float64(n)
+			} else {
+				for j := range n {
+					p[j] += 1 / float64(n*n)
+				}
+			}
+		}
+		return p
+	}
+}
+
+// exactLaw propagates the distribution of load vectors for m balls.
+func exactLaw(n, m int, tr transition) map[vec]float64 {
+	law := map[vec]float64{vec(make([]byte, n)): 1}
+	for t := range m {
+		next := map[vec]float64{}
+		for v, pv := range law {
+			loads := make([]int, n)
+			for i := range loads {
+				loads[i] = int(v[i])
+			}
+			for b, pb := range tr(loads, t) {
+				if pb == 0 {
+					continue
+				}
+				w := []byte(v)
+				w[b]++
+				next[vec(w)] += pv * pb
+			}
+		}
+		law = next
+	}
+	return law
+}
+
+type exactCase struct {
+	process string
+	params  map[string]string
+	n, m    int
+	law     transition
+}
+
+func exactCases() []exactCase {
+	return []exactCase{
+		{"one-choice", nil, 3, 5, uniformChoice(3)},
+		{"two-choice", nil, 3, 6, dChoiceExact(3, 2)},
+		{"d-choice", map[string]string{"d": "3"}, 3, 5, dChoiceExact(3, 3)},
+		{"d-choice", map[string]string{"d": "2"}, 4, 5, dChoiceExact(4, 2)},
+		{"one-plus-beta", map[string]string{"beta": "0.3"}, 3, 5, mix(0.3, uniformChoice(3), dChoiceExact(3, 2))},
+		{"always-go-left", map[string]string{"d": "2"}, 4, 5, alwaysGoLeftExact(4, 2)},
+		{"always-go-left", map[string]string{"d": "3"}, 3, 5, alwaysGoLeftExact(3, 3)},
+		{"always-go-left", map[string]string{"d": "3"}, 6, 4, alwaysGoLeftExact(6, 3)},
+		{"two-thinning", map[string]string{"threshold": "0.5"}, 3, 6, thinningExact(3, 0.5)},
+		{"two-thinning", map[string]string{"threshold": "1"}, 3, 6, thinningExact(3, 1)},
+		{"two-thinning", map[string]string{"threshold": "0.4"}, 2, 7, thinningExact(2, 0.4)},
+		{"two-choice", map[string]string{"weights": "const:2.5"}, 3, 5, dChoiceExact(3, 2)},
+	}
+}
+
+// chiSquare compares observed vector counts with the exact law, pooling
+// outcomes of expected count below 5 into one cell, and returns the
+// statistic and its threshold at false-alarm probability 1e-4.
+func chiSquare(law map[vec]float64, obs map[vec]int, trials int) (stat, limit float64, df int) {
+	var pooledE, pooledO float64
+	for v, p := range law {
+		e := p * float64(trials)
+		o := float64(obs[v])
+		if e < 5 {
+			pooledE += e
+			pooledO += o
+			continue
+		}
+		stat += (o - e) * (o - e) / e
+		df++
+	}
+	for v, o := range obs {
+		if _, ok := law[v]; !ok {
+			pooledO += float64(o) // an impossible vector: no tolerance
+			if pooledE == 0 {
+				return math.Inf(1), 0, df
+			}
+		}
+	}
+	if pooledE > 0 {
+		stat += (pooledO - pooledE) * (pooledO - pooledE) / pooledE
+		df++
+	}
+	df--
+	if df < 1 {
+		// A deterministic process (one outcome): any impossible vector
+		// already returned +Inf, so agreement is exact.
+		return 0, 0, df
+	}
+	return stat, distuv.ChiSquared{K: float64(df)}.Quantile(1 - 1e-4), df
+}
+
+func simulateVectors(t *testing.T, c exactCase, trials int, seed uint64) map[vec]int {
+	s, err := NewSpec(c.process, c.params, Common{Bins: uint64(c.n), Balls: uint64(c.m), Trials: trials, Seed: seed, Alpha: 1, KeepLoads: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := map[vec]int{}
+	for k := range trials {
+		r := RunTrial(s, uint64(k), nil)
+		v := make([]byte, c.n)
+		for i, x := range r.Loads {
+			v[i] = byte(math.Round(x / s.Params.Weights.Scale()))
+		}
+		obs[vec(v)]++
+	}
+	return obs
+}
+
+func TestDirectEngineMatchesExactLaw(t *testing.T) {
+	const trials = 40000
+	for i, c := range exactCases() {
+		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d", c.process, c.params, c.n, c.m), func(t *testing.T) {
+			law := exactLaw(c.n, c.m, c.law)
+			obs := simulateVectors(t, c, trials, uint64(1000+i))
+			stat, limit, df := chiSquare(law, obs, trials)
+			if stat > limit {
+				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
+			}
+		})
+	}
+}
+
+// The test has power: one-choice's vectors are far from two-choice's law.
+func TestExactLawTestHasPower(t *testing.T) {
+	c := exactCase{"one-choice", nil, 3, 6, nil}
+	law := exactLaw(3, 6, dChoiceExact(3, 2))
+	stat, limit, _ := chiSquare(law, simulateVectors(t, c, 40000, 1), 40000)
+	if stat <= limit {
+		t.Errorf("one-choice passed as two-choice: χ² = %.1f ≤ %.1f", stat, limit)
+	}
+}
+
+// The tie rule matters for Always-Go-Left, and the test sees it: the
+// engine's vectors fail against the law with ties broken at random.
+func TestExactLawSeesTieRule(t *testing.T) {
+	n, m := 4, 6
+	g := [][]int{{0, 1}, {2, 3}}
+	c := exactCase{"always-go-left", map[string]string{"d": "2"}, n, m, nil}
+	law := exactLaw(n, m, bestOf(g, false))
+	stat, limit, _ := chiSquare(law, simulateVectors(t, c, 40000, 2), 40000)
+	if stat <= limit {
+		t.Errorf("always-go-left passed against random tie-breaking: χ² = %.1f ≤ %.1f", stat, limit)
+	}
+}

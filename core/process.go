@@ -1,0 +1,114 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Kind identifies the allocation rule of a process. Aliases (two-choice)
+// share the Kind of the process they fix a parameter of.
+type Kind int
+
+const (
+	KindOneChoice Kind = iota + 1
+	KindDChoice
+	KindOnePlusBeta
+	KindAlwaysGoLeft
+	KindTwoThinning
+)
+
+// Process is one entry of the catalogue: a rule, the parameters (flags) it
+// takes, and what balloc knows about it.
+type Process struct {
+	Name    string
+	Kind    Kind
+	Params  []string // parameter names it takes, e.g. "d", "beta"
+	Fixed   Params   // values an alias fixes (two-choice: d = 2)
+	Summary string   // one line, for help and the README
+	Source  string   // where the rule is defined
+
+	Weighted  bool // accepts --weights
+	Symmetric bool // the next bin depends on loads only, never on names
+	Fluid     bool // core has its fluid limit (Fluid)
+}
+
+// takes reports whether p accepts the parameter.
+func (p *Process) takes(param string) bool {
+	if param == "weights" {
+		return p.Weighted
+	}
+	for _, q := range p.Params {
+		if q == param {
+			return true
+		}
+	}
+	return false
+}
+
+// Takes reports whether p accepts the parameter (flag name without dashes).
+func (p *Process) Takes(param string) bool { return p.takes(param) }
+
+var catalogue = []Process{
+	{
+		Name: "one-choice", Kind: KindOneChoice,
+		Summary:  "each ball into a uniform bin",
+		Source:   "classical; DESIGN.md",
+		Weighted: true, Symmetric: true, Fluid: true,
+	},
+	{
+		Name: "d-choice", Kind: KindDChoice, Params: []string{"d"},
+		Summary:  "least loaded of d uniform bins (with replacement), ties at random",
+		Source:   "Azar, Broder, Karlin, Upfal 1999; Berenbrink et al. 2006 (heavy load)",
+		Weighted: true, Symmetric: true, Fluid: true,
+	},
+	{
+		Name: "two-choice", Kind: KindDChoice, Fixed: Params{D: 2},
+		Summary:  "d-choice with d = 2",
+		Source:   "Azar, Broder, Karlin, Upfal 1999",
+		Weighted: true, Symmetric: true, Fluid: true,
+	},
+	{
+		Name: "one-plus-beta", Kind: KindOnePlusBeta, Params: []string{"beta"},
+		Summary:   "with probability β two-choice, else one-choice",
+		Source:    "Peres, Talwar, Wieder 2015",
+		Symmetric: true, Fluid: true,
+	},
+	{
+		Name: "always-go-left", Kind: KindAlwaysGoLeft, Params: []string{"d"},
+		Summary: "d equal groups, one uniform bin per group, least loaded, ties to the leftmost group",
+		Source:  "Vöcking 2003",
+		Fluid:   true,
+	},
+	{
+		Name: "two-thinning", Kind: KindTwoThinning, Params: []string{"threshold"},
+		Summary:   "first uniform bin kept if its load < t/n + θ, else a second uniform bin",
+		Source:    "Feldheim, Gurel-Gurevich 2021; Los, Sauerwald, Sylvester 2022",
+		Symmetric: true, Fluid: true,
+	},
+}
+
+// Processes returns the catalogue in a stable order.
+func Processes() []Process {
+	return append([]Process(nil), catalogue...)
+}
+
+// LookupProcess finds a process by name.
+func LookupProcess(name string) (*Process, error) {
+	for i := range catalogue {
+		if catalogue[i].Name == name {
+			p := catalogue[i]
+			return &p, nil
+		}
+	}
+	return nil, fmt.Errorf("--process %q is not a process balloc knows (known: %s)", name, strings.Join(processNames(), ", "))
+}
+
+func processNames() []string {
+	var names []string
+	for _, p := range catalogue {
+		names = append(names, p.Name)
+	}
+	sort.Strings(names)
+	return names
+}

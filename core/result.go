@@ -1,0 +1,120 @@
+package core
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+)
+
+// Result is one trial's outcome, with the JSON fields of DESIGN.md.
+type Result struct {
+	Process     string         `json:"process"`
+	Params      map[string]any `json:"params"`
+	Bins        uint64         `json:"bins"`
+	Balls       uint64         `json:"balls"`
+	Trial       uint64         `json:"trial"`
+	Seed        uint64         `json:"seed"`
+	Engine      string         `json:"engine"`
+	Gap         float64        `json:"gap"`
+	MaxLoad     float64        `json:"max_load"`
+	MinLoad     float64        `json:"min_load"`
+	Underload   float64        `json:"underload"`
+	Average     float64        `json:"average"`
+	Quadratic   float64        `json:"quadratic_potential"`
+	Alpha       float64        `json:"alpha"`
+	ExpPot      Float          `json:"exp_potential"`
+	LogExpPot   float64        `json:"log_exp_potential"`
+	Histogram   Histogram      `json:"histogram,omitempty"`
+	Checkpoints []Checkpoint   `json:"checkpoints,omitempty"`
+	Loads       []float64      `json:"loads,omitempty"` // with Common.KeepLoads
+	MaxGap      float64        `json:"max_gap"`
+	ElapsedS    float64        `json:"elapsed_s"`
+	BallsPerS   float64        `json:"balls_per_s"`
+	Theory      *Theory        `json:"theory,omitempty"`
+}
+
+// Checkpoint is the state after Balls balls.
+type Checkpoint struct {
+	Balls     uint64  `json:"balls"`
+	Gap       float64 `json:"gap"`
+	MaxLoad   float64 `json:"max_load"`
+	MinLoad   float64 `json:"min_load"`
+	Underload float64 `json:"underload"`
+	Quadratic float64 `json:"quadratic_potential"`
+	LogExpPot float64 `json:"log_exp_potential"`
+}
+
+// Histogram marshals as [[load, count], ...].
+type Histogram []Level
+
+// MarshalJSON writes the sparse histogram as pairs.
+func (h Histogram) MarshalJSON() ([]byte, error) {
+	b := []byte{'['}
+	for i, l := range h {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendFloat(b, l.Load, 'g', -1, 64)
+		b = append(b, ',')
+		b = strconv.AppendUint(b, l.Count, 10)
+		b = append(b, ']')
+	}
+	return append(b, ']'), nil
+}
+
+// UnmarshalJSON reads pairs back.
+func (h *Histogram) UnmarshalJSON(data []byte) error {
+	var pairs [][2]float64
+	if err := json.Unmarshal(data, &pairs); err != nil {
+		return err
+	}
+	*h = make(Histogram, len(pairs))
+	for i, p := range pairs {
+		(*h)[i] = Level{Load: p[0], Count: uint64(p[1])}
+	}
+	return nil
+}
+
+// Float is a float64 that marshals ±Inf and NaN as null, which JSON lacks
+// (an exponential potential can overflow).
+type Float float64
+
+// MarshalJSON writes null for non-finite values.
+func (f Float) MarshalJSON() ([]byte, error) {
+	x := float64(f)
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, x, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON reads null as +Inf (the only way a potential overflows).
+func (f *Float) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		*f = Float(math.Inf(1))
+		return nil
+	}
+	x, err := strconv.ParseFloat(string(data), 64)
+	*f = Float(x)
+	return err
+}
+
+func (s Snapshot) checkpoint() Checkpoint {
+	return Checkpoint{
+		Balls: s.Balls, Gap: s.Gap, MaxLoad: s.MaxLoad, MinLoad: s.MinLoad,
+		Underload: s.Underload, Quadratic: s.Quadratic, LogExpPot: s.LogExp,
+	}
+}
+
+// fill copies the final snapshot into r.
+func (r *Result) fill(s Snapshot, alpha float64) {
+	r.Gap, r.MaxLoad, r.MinLoad, r.Underload = s.Gap, s.MaxLoad, s.MinLoad, s.Underload
+	r.Average, r.Quadratic = s.Average, s.Quadratic
+	r.Alpha, r.LogExpPot, r.ExpPot = alpha, s.LogExp, Float(math.Exp(s.LogExp))
+	r.Histogram = s.Histogram
+	r.MaxGap = s.Gap
+	for _, c := range r.Checkpoints {
+		r.MaxGap = max(r.MaxGap, c.Gap)
+	}
+}

@@ -1,0 +1,192 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/balloc/balloc/kernels"
+)
+
+// Engine names a way to run a trial (DESIGN.md, Engines).
+type Engine string
+
+const (
+	EngineAuto      Engine = "auto"
+	EngineDirect    Engine = "direct"
+	EngineHistogram Engine = "histogram"
+)
+
+// Common holds the settings every process shares.
+type Common struct {
+	Bins, Balls uint64
+	Trials      int
+	Seed        uint64
+	Engine      Engine
+	Checkpoints uint64  // evenly spaced snapshots; 0 for the final state only
+	Alpha       float64 // α of the exponential potential Φ_α
+	KeepLoads   bool    // return the final load of every bin in Result.Loads
+}
+
+// Spec is a validated experiment: one process with its parameters and the
+// common settings. Only NewSpec makes one.
+type Spec struct {
+	Process *Process
+	Params  Params
+	Common
+	engine Engine // resolved
+}
+
+// NewSpec validates a process name, the raw values of the parameters the
+// user set (by flag name, without dashes) and the common settings. Every
+// error is one line naming the offending flag and what it accepts.
+func NewSpec(process string, set map[string]string, c Common) (*Spec, error) {
+	p, err := LookupProcess(process)
+	if err != nil {
+		return nil, err
+	}
+	s := &Spec{Process: p, Common: c}
+	names := make([]string, 0, len(set))
+	for name := range set {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		def := paramDef(name)
+		if def == nil {
+			return nil, fmt.Errorf("--%s is not a process parameter", name)
+		}
+		if !p.takes(name) {
+			return nil, fmt.Errorf("--%s does not apply to %s (%s)", name, p.Name, p.takesText())
+		}
+		if err := def.set(&s.Params, set[name]); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range append(p.Params, "weights") {
+		if _, ok := set[name]; ok || !p.takes(name) {
+			continue
+		}
+		def := paramDef(name)
+		if def.Default == "" {
+			return nil, fmt.Errorf("%s needs --%s: %s", p.Name, name, def.required)
+		}
+		if err := def.set(&s.Params, def.Default); err != nil {
+			panic(err) // defaults are constants and must parse
+		}
+	}
+	if p.Fixed.D != 0 {
+		s.Params.D = p.Fixed.D
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (p *Process) takesText() string {
+	var names []string
+	for _, q := range p.Params {
+		names = append(names, "--"+q)
+	}
+	if p.Weighted {
+		names = append(names, "--weights")
+	}
+	if len(names) == 0 {
+		return "it takes no parameters"
+	}
+	return "it takes " + strings.Join(names, ", ")
+}
+
+func (s *Spec) validate() error {
+	n, m := s.Bins, s.Balls
+	if n < 1 {
+		return fmt.Errorf("--bins %d: want at least 1 bin", n)
+	}
+	if s.Trials < 1 {
+		return fmt.Errorf("--trials %d: want at least 1 trial", s.Trials)
+	}
+	if s.Checkpoints > m {
+		return fmt.Errorf("--checkpoints %d: want at most --balls (%d), one checkpoint per ball at most", s.Checkpoints, m)
+	}
+	if math.IsNaN(s.Alpha) || math.IsInf(s.Alpha, 0) || math.Abs(s.Alpha) > 1e6 {
+		return fmt.Errorf("--alpha %v: want a real number with |α| ≤ 1e6", s.Alpha)
+	}
+	switch s.Process.Kind {
+	case KindDChoice:
+		if uint64(s.Params.D) > n {
+			return fmt.Errorf("--d %d exceeds --bins %d: want 1 ≤ d ≤ bins", s.Params.D, n)
+		}
+	case KindAlwaysGoLeft:
+		if uint64(s.Params.D) > n || n%uint64(s.Params.D) != 0 {
+			return fmt.Errorf("--d %d: always-go-left splits the bins into d equal groups, so d must divide --bins %d", s.Params.D, n)
+		}
+	}
+	switch s.Engine {
+	case EngineAuto, EngineDirect, "":
+		s.engine = EngineDirect
+	case EngineHistogram:
+		return fmt.Errorf("--engine histogram is not implemented in this version of balloc; use --engine direct or auto")
+	default:
+		return fmt.Errorf("--engine %q: want auto, direct or histogram", s.Engine)
+	}
+	if s.engine == EngineDirect && n > kernels.MaxBins {
+		return fmt.Errorf("--bins %d: the direct engine holds at most %d bins (32-bit bin indices)", n, uint64(kernels.MaxBins))
+	}
+	return nil
+}
+
+// ResolvedEngine is the engine RunTrial uses (auto resolved).
+func (s *Spec) ResolvedEngine() Engine { return s.engine }
+
+// ParamsMap returns the parameters the process uses, by name, for output.
+// Unit weights are left out, being the default everywhere.
+func (s *Spec) ParamsMap() map[string]any {
+	m := map[string]any{}
+	if s.Process.Fixed.D != 0 {
+		m["d"] = s.Process.Fixed.D
+	}
+	for _, name := range s.Process.Params {
+		m[name] = paramDef(name).value(&s.Params)
+	}
+	if s.Process.Weighted && s.Params.Weights.Kind != WeightsUnit {
+		m["weights"] = s.Params.Weights.String()
+	}
+	return m
+}
+
+// ParamsText is ParamsMap as "d=2 beta=0.5", in catalogue order.
+func (s *Spec) ParamsText() string {
+	m := s.ParamsMap()
+	var parts []string
+	for _, def := range paramDefs {
+		if v, ok := m[def.Name]; ok {
+			parts = append(parts, fmt.Sprintf("%s=%v", def.Name, v))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// loadBytes is the size of one bin's load in the direct engine: 32-bit
+// counters while no bin can reach 2^32 (fewer balls than that in all), else
+// 64-bit; real-valued loads for random weights.
+func (s *Spec) loadBytes() uint64 {
+	if !s.Params.Weights.Unit() || s.Balls > math.MaxUint32 {
+		return 8
+	}
+	return 4
+}
+
+// TrialMemory estimates the bytes one running trial holds: the load array
+// and the scratch of a snapshot (a count per load level, at most
+// maxCountLevels of them, or the weight buffer). A snapshot whose loads span
+// more levels than that sorts a copy instead, which only happens when there
+// are few bins.
+func (s *Spec) TrialMemory() uint64 {
+	scratch := uint64(maxCountLevels * 8)
+	if !s.Params.Weights.Unit() {
+		scratch = weightBuffer * 8
+	}
+	return s.Bins*s.loadBytes() + scratch
+}

@@ -1,0 +1,177 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+func mustSpec(t testing.TB, process string, params map[string]string, c Common) *Spec {
+	t.Helper()
+	if c.Alpha == 0 {
+		c.Alpha = 1
+	}
+	if c.Trials == 0 {
+		c.Trials = 1
+	}
+	s, err := NewSpec(process, params, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// occupancyMoments returns the exact mean and variance of N_k, the number of
+// bins holding exactly k of m balls thrown uniformly into n bins (the
+// multinomial occupancy law):
+//
+//	E N_k   = n·p_k,             p_k = C(m,k) n^-k (1−1/n)^(m−k)
+//	E N_k²  = n·p_k + n(n−1)·q_k, q_k = m!/(k!² (m−2k)!) n^-2k (1−2/n)^(m−2k)
+func occupancyMoments(n, m, k int) (mean, variance float64) {
+	lg := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
+	fn, fm, fk := float64(n), float64(m), float64(k)
+	lp := lg(m) - lg(k) - lg(m-k) - fk*math.Log(fn) + (fm-fk)*math.Log1p(-1/fn)
+	p := math.Exp(lp)
+	q := 0.0
+	if 2*k <= m {
+		lq := lg(m) - 2*lg(k) - lg(m-2*k) - 2*fk*math.Log(fn) + (fm-2*fk)*math.Log1p(-2/fn)
+		q = math.Exp(lq)
+	}
+	mean = fn * p
+	variance = fn*p + fn*(fn-1)*q - mean*mean
+	return mean, variance
+}
+
+// One-choice loads against the exact occupancy law: for every level with an
+// expected count of at least 20, the mean count over T trials is within 4.5
+// standard errors of its exact expectation (≈ 1e-4 false alarms for the
+// family of levels).
+func TestOneChoiceOccupancyExact(t *testing.T) {
+	const n, m, trials = 10000, 50000, 40
+	s := mustSpec(t, "one-choice", nil, Common{Bins: n, Balls: m, Seed: 5})
+	sum := map[int]float64{}
+	for k := range trials {
+		r := RunTrial(s, uint64(k), nil)
+		for _, l := range r.Histogram {
+			sum[int(l.Load)] += float64(l.Count)
+		}
+	}
+	checked := 0
+	for k := 0; k <= 30; k++ {
+		mean, v := occupancyMoments(n, m, k)
+		if mean < 20 {
+			continue
+		}
+		checked++
+		z := (sum[k]/trials - mean) / math.Sqrt(v/trials)
+		if math.Abs(z) > 4.5 {
+			t.Errorf("level %d: mean count %.1f, exact %.1f (sd %.1f): z = %.2f", k, sum[k]/trials, mean, math.Sqrt(v), z)
+		}
+	}
+	if checked < 8 {
+		t.Fatalf("only %d levels checked", checked)
+	}
+}
+
+// fluidAgreement runs trials of s and checks, on every level where the fluid
+// limit predicts at least 100 bins, that the mean fraction of bins with
+// load ≥ i is within a Student-t bound (false alarm 1e-4 per level, from the
+// trials' own spread) plus 5/n for the O(1/n) finite-size bias.
+func fluidAgreement(s *Spec, p Profile, trials int) (worst float64, levels int) {
+	n := float64(s.Bins)
+	frac := map[int][]float64{}
+	for k := range trials {
+		r := RunTrial(s, uint64(k), nil)
+		for i := p.Base - 1; i <= p.Top(); i++ {
+			frac[i] = append(frac[i], fractionAtLeast(r.Histogram, float64(i), s.Bins))
+		}
+	}
+	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(trials - 1)}.Quantile(1 - 0.5e-4)
+	for i, xs := range frac {
+		if n*p.At(i) < 100 || n*(1-p.At(i)) < 100 {
+			continue
+		}
+		mean, m2 := 0.0, 0.0
+		for _, x := range xs {
+			mean += x
+		}
+		mean /= float64(len(xs))
+		for _, x := range xs {
+			m2 += (x - mean) * (x - mean)
+		}
+		se := math.Sqrt(m2 / float64(len(xs)-1) / float64(len(xs)))
+		levels++
+		worst = max(worst, math.Abs(mean-p.At(i))/(tq*se+5/n))
+	}
+	return worst, levels
+}
+
+func TestDChoiceMatchesFluidLimitAtMEqualsN(t *testing.T) {
+	s := mustSpec(t, "two-choice", nil, Common{Bins: 1000000, Balls: 1000000, Seed: 9})
+	worst, levels := fluidAgreement(s, FluidDChoice(2, 1), 16)
+	if levels < 3 || worst > 1 {
+		t.Errorf("two-choice at m = n = 1e6: worst deviation %.2f of the tolerance over %d levels", worst, levels)
+	}
+	t.Logf("worst deviation %.2f of the tolerance over %d levels", worst, levels)
+	// Power: the same simulation is far from the three-choice limit.
+	if worst, _ := fluidAgreement(s, FluidDChoice(3, 1), 16); worst < 5 {
+		t.Errorf("two-choice agrees with the d = 3 fluid limit (worst %.2f): the test cannot tell them apart", worst)
+	}
+}
+
+// The fluid limits derived in theory.go for (1+β), Always-Go-Left and
+// Two-Thinning, against the direct engine.
+func TestFluidLimitsMatchSimulation(t *testing.T) {
+	cases := []struct {
+		process string
+		params  map[string]string
+		p       Profile
+	}{
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, FluidOnePlusBeta(0.5, 4)},
+		{"always-go-left", map[string]string{"d": "2"}, FluidAlwaysGoLeft(2, 4)},
+		{"always-go-left", map[string]string{"d": "4"}, FluidAlwaysGoLeft(4, 4)},
+		{"two-thinning", map[string]string{"threshold": "0.5"}, FluidTwoThinning(0.5, 4)},
+		{"two-thinning", map[string]string{"threshold": "1.25"}, FluidTwoThinning(1.25, 4)},
+		{"d-choice", map[string]string{"d": "3"}, FluidDChoice(3, 4)},
+	}
+	// Power: each derived limit is told apart from its nearest neighbour.
+	for _, c := range []struct {
+		process string
+		params  map[string]string
+		wrong   Profile
+	}{
+		{"always-go-left", map[string]string{"d": "2"}, FluidDChoice(2, 4)},
+		{"two-thinning", map[string]string{"threshold": "0.5"}, FluidTwoThinning(1, 4)},
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, FluidOnePlusBeta(0.6, 4)},
+	} {
+		s := mustSpec(t, c.process, c.params, Common{Bins: 200000, Balls: 800000, Seed: 40})
+		if worst, _ := fluidAgreement(s, c.wrong, 16); worst < 3 {
+			t.Errorf("%s %v agrees with a neighbouring limit (worst %.2f)", c.process, c.params, worst)
+		}
+	}
+	for i, c := range cases {
+		t.Run(fmt.Sprint(c.process, c.params), func(t *testing.T) {
+			s := mustSpec(t, c.process, c.params, Common{Bins: 200000, Balls: 800000, Seed: uint64(20 + i)})
+			worst, levels := fluidAgreement(s, c.p, 16)
+			t.Logf("worst deviation %.2f of the tolerance over %d levels", worst, levels)
+			if levels < 3 || worst > 1 {
+				t.Errorf("worst deviation %.2f of the tolerance over %d levels", worst, levels)
+			}
+		})
+	}
+}
+
+// Heavy load (make test-long): two-choice at m/n = 10^4 against the
+// travelling-wave fluid limit.
+func TestLongTwoChoiceHeavyLoadFluid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long statistical check: run by make test-long")
+	}
+	s := mustSpec(t, "two-choice", nil, Common{Bins: 100000, Balls: 1000000000, Seed: 3})
+	worst, levels := fluidAgreement(s, FluidDChoice(2, 10000), 8)
+	if levels < 3 || worst > 1 {
+		t.Errorf("worst deviation %.2f of the tolerance over %d levels", worst, levels)
+	}
+}
