@@ -1,0 +1,68 @@
+package core
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNewSpecRejects(t *testing.T) {
+	ok := Common{Bins: 100, Balls: 1000, Trials: 1, Alpha: 1}
+	with := func(f func(*Common)) Common { c := ok; f(&c); return c }
+	cases := []struct {
+		process string
+		params  map[string]string
+		c       Common
+		want    string // the error must mention this
+	}{
+		{"three-choice", nil, ok, `--process "three-choice"`},
+		{"one-choice", map[string]string{"d": "2"}, ok, "--d does not apply to one-choice"},
+		{"two-choice", map[string]string{"d": "3"}, ok, "--d does not apply to two-choice"},
+		{"one-choice", map[string]string{"beta": "0.5"}, ok, "--beta does not apply"},
+		{"one-plus-beta", nil, ok, "one-plus-beta needs --beta"},
+		{"one-plus-beta", map[string]string{"beta": "1.5"}, ok, "--beta \"1.5\": want a probability in [0, 1]"},
+		{"one-plus-beta", map[string]string{"beta": "-0"}, ok, ""},
+		{"one-plus-beta", map[string]string{"beta": "nan"}, ok, "--beta"},
+		{"d-choice", map[string]string{"d": "0"}, ok, "--d \"0\""},
+		{"d-choice", map[string]string{"d": "2.5"}, ok, "--d \"2.5\""},
+		{"d-choice", map[string]string{"d": "101"}, ok, "--d 101 exceeds --bins 100"},
+		{"always-go-left", map[string]string{"d": "3"}, ok, "d must divide --bins 100"},
+		{"two-thinning", nil, ok, "two-thinning needs --threshold"},
+		{"two-thinning", map[string]string{"threshold": "inf"}, ok, "--threshold"},
+		{"two-choice", map[string]string{"weights": "exp:0"}, ok, "--weights \"exp:0\""},
+		{"two-choice", map[string]string{"weights": "normal:1"}, ok, "--weights"},
+		{"one-plus-beta", map[string]string{"beta": "0.5", "weights": "exp:1"}, ok, "--weights does not apply to one-plus-beta"},
+		{"one-choice", nil, with(func(c *Common) { c.Bins = 0 }), "--bins 0"},
+		{"one-choice", nil, with(func(c *Common) { c.Trials = 0 }), "--trials 0"},
+		{"one-choice", nil, with(func(c *Common) { c.Checkpoints = 1001 }), "--checkpoints 1001"},
+		{"one-choice", nil, with(func(c *Common) { c.Engine = "gpu" }), `--engine "gpu"`},
+		{"one-choice", nil, with(func(c *Common) { c.Engine = EngineHistogram }), "--engine histogram is not implemented"},
+		{"one-choice", nil, with(func(c *Common) { c.Bins = 1 << 32 }), "--bins 4294967296"},
+		{"one-choice", nil, with(func(c *Common) { c.Alpha = 1e7 }), "--alpha"},
+	}
+	for _, c := range cases {
+		_, err := NewSpec(c.process, c.params, c.c)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s %v: unexpected error %v", c.process, c.params, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s %v %+v: error %v, want one containing %q", c.process, c.params, c.c, err, c.want)
+		case err != nil && strings.Contains(err.Error(), "\n"):
+			t.Errorf("%s: error spans lines: %q", c.process, err)
+		}
+	}
+}
+
+func TestSpecDefaultsAndParams(t *testing.T) {
+	s := mustSpec(t, "d-choice", nil, Common{Bins: 10, Balls: 10})
+	if s.Params.D != 2 {
+		t.Errorf("d-choice default d = %d, want 2", s.Params.D)
+	}
+	s = mustSpec(t, "two-choice", map[string]string{"weights": "exp:1"}, Common{Bins: 10, Balls: 10})
+	if got := s.ParamsText(); got != "d=2 weights=exp:1" {
+		t.Errorf("two-choice params %q", got)
+	}
+	s = mustSpec(t, "one-choice", nil, Common{Bins: 10, Balls: 10})
+	if got := s.ParamsText(); got != "" {
+		t.Errorf("one-choice params %q, want none (unit weights are the default)", got)
+	}
+}
