@@ -419,13 +419,17 @@ func CompareTheory(p Profile, bins uint64, hists []Histogram) *Theory {
 			break
 		}
 	}
+	// From the first level where either the prediction or a trial has
+	// fewer than all bins (a trial's minimum load m has all bins ≥ m, so
+	// its first such level is m+1) to the last where a trial has a bin or
+	// the prediction expects 0.01 bins.
 	lo, hi := p.Base, th.FirstMomentMax
-	for lo > 0 && p.At(lo-1) < 1-1e-6 {
-		lo--
+	for p.At(lo) >= 1-1e-6 {
+		lo++
 	}
 	for _, h := range hists {
 		if len(h) > 0 {
-			lo = min(lo, int(h[0].Load))
+			lo = min(lo, int(h[0].Load)+1)
 			hi = max(hi, int(h[len(h)-1].Load))
 		}
 	}

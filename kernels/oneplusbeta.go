@@ -4,8 +4,11 @@ package kernels
 // 2015): with probability β a ball goes to the less loaded of two uniform
 // bins, otherwise to one uniform bin. coin holds β; ties as in TwoChoice.
 //
-// Stream per ball: the coin (Bernoulli.Flip), then one or two
-// PCG32.Bounded(n). 1 ≤ len(loads) ≤ MaxBins.
+// Stream per ball: the coin (Bernoulli.Flip), then two PCG32.Bounded(n). The
+// second bin is drawn on one-choice steps too and ignored, which costs one
+// output but lets the loop run without a branch on the coin: a coin of
+// β = 1/2 would mispredict every other ball and halve the speed.
+// 1 ≤ len(loads) ≤ MaxBins.
 func OnePlusBeta[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli, maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
@@ -14,35 +17,32 @@ func OnePlusBeta[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli, max
 	for ; count > 0; count-- {
 		var c uint32
 		s, c = step(s, inc)
-		two := c < hi
+		one := c > hi // a one-choice step
 		if c == hi {
+			var two bool
 			s, two = coin.flipTail(s, inc)
+			one = !two
 		}
 		s0 := s
-		var m1 uint64
+		var m1, m2 uint64
 		s, m1 = lemire(s, inc, n64)
-		i := m1 >> 32
-		low := uint32(m1)
-		li := loads[i]
-		if two {
-			var m2 uint64
-			s, m2 = lemire(s, inc, n64)
-			low = min(low, uint32(m2))
-			j := m2 >> 32
-			if lj := loads[j]; lj < li {
-				i, li = j, lj
-			}
-		}
-		if low < n {
+		s, m2 = lemire(s, inc, n64)
+		i, j := m1>>32, m2>>32
+		if uint32(m1) < n || uint32(m2) < n {
 			var x, y uint32
 			s, x = bounded(s0, inc, n)
-			i, li = uint64(x), loads[x]
-			if two {
-				s, y = bounded(s, inc, n)
-				if ly := loads[y]; ly < li {
-					i, li = uint64(y), ly
-				}
-			}
+			s, y = bounded(s, inc, n)
+			i, j = uint64(x), uint64(y)
+		}
+		li, lj := loads[i], loads[j]
+		// On a one-choice step the second load is masked to the maximum,
+		// which is never smaller: a conditional move, not a branch.
+		var mask L
+		if one {
+			mask = ^L(0)
+		}
+		if lj|mask < li {
+			i, li = j, lj
 		}
 		li++
 		loads[i] = li

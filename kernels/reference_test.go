@@ -28,12 +28,14 @@ func refDChoice[L Load](loads []L, r *PCG32, count uint64, d int) {
 }
 
 func refOnePlusBeta[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli) {
+	n := uint32(len(loads))
 	for range count {
-		if coin.Flip(r) {
-			refDChoice(loads, r, 1, 2)
-		} else {
-			refOneChoice(loads, r, 1)
+		two := coin.Flip(r)
+		i, j := r.Bounded(n), r.Bounded(n) // j is drawn, and ignored, on one-choice steps
+		if two && loads[j] < loads[i] {
+			i = j
 		}
+		loads[i]++
 	}
 }
 

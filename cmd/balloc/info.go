@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/klauspost/cpuid/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/kernels"
+)
+
+func newInfoCommand(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "info",
+		Short: "Print the CPU, its caches and the kernels balloc will use on it",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			printInfo(stdout)
+			return nil
+		},
+	}
+}
+
+func printInfo(w io.Writer) {
+	c := cpuid.CPU
+	kib := func(b int) string {
+		if b <= 0 {
+			return "unknown"
+		}
+		return core.FormatBytes(float64(b))
+	}
+	fmt.Fprintf(w, "CPU          %s (%s, family %d model %d)\n", c.BrandName, c.VendorString, c.Family, c.Model)
+	fmt.Fprintf(w, "cores        %d physical, %d logical; GOMAXPROCS %d; %s %s/%s\n",
+		c.PhysicalCores, c.LogicalCores, runtime.GOMAXPROCS(0), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "caches       L1d %s, L1i %s, L2 %s, L3 %s; line %d B\n",
+		kib(c.Cache.L1D), kib(c.Cache.L1I), kib(c.Cache.L2), kib(c.Cache.L3), c.CacheLine)
+	var feats []string
+	for _, f := range []cpuid.FeatureID{cpuid.SSE4, cpuid.POPCNT, cpuid.BMI1, cpuid.BMI2, cpuid.AVX, cpuid.AVX2, cpuid.FMA3, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.ASIMD} {
+		if c.Supports(f) {
+			feats = append(feats, f.String())
+		}
+	}
+	fmt.Fprintf(w, "features     %s\n", strings.Join(feats, " "))
+	if m := availableMemory(); m > 0 {
+		fmt.Fprintf(w, "memory       %s available\n", core.FormatBytes(float64(m)))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "kernels")
+	fmt.Fprintln(w, "  rng        PCG32 (XSH-RR 64/32), portable Go, state held in registers; one stream per (seed, trial, lane)")
+	fmt.Fprintln(w, "  bounded    Lemire multiply-shift on 32-bit outputs, exact (rejection on the rare slow path)")
+	fmt.Fprintln(w, "  coins      exact Bernoulli(β) by lazy comparison with β's binary expansion")
+	fmt.Fprintln(w, "  weights    exponential ziggurat (256 boxes, 64-bit draws)")
+	fmt.Fprintf(w, "  loads      uint32 below 2^32 balls, uint64 from 2^32, float64 for random weights; up to %d bins\n", uint64(kernels.MaxBins))
+	if c.Cache.L2 > 0 {
+		fmt.Fprintf(w, "  cache fit  32-bit loads stay in L2 up to %s bins", core.FormatCount(uint64(c.Cache.L2/4)))
+		if c.Cache.L3 > 0 {
+			fmt.Fprintf(w, ", in L3 up to %s bins", core.FormatCount(uint64(c.Cache.L3/4)))
+		}
+		fmt.Fprintln(w, "; beyond, each sample is a DRAM miss")
+	}
+	fmt.Fprintln(w, "  engines    direct (flat load array, one specialised loop per process)")
+	fmt.Fprintln(w, "\nprocesses")
+	for _, p := range core.Processes() {
+		fmt.Fprintf(w, "  %-16s %s\n", p.Name, p.Summary)
+	}
+}

@@ -1,0 +1,59 @@
+// Command balloc simulates balanced allocations (balls into bins).
+//
+//	balloc run --process NAME [process flags] --bins N --balls M [flags]
+//	balloc info
+//
+// Bad input is reported on one line of stderr, before any work starts, with
+// exit status 2; a failure during the work exits with status 1.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// failure marks an error that happened while doing the work (exit 1), as
+// opposed to bad input (exit 2).
+type failure struct{ error }
+
+func (f failure) Unwrap() error { return f.error }
+
+// Main runs balloc with the given arguments and returns its exit status.
+func Main(args []string, stdout, stderr io.Writer) int {
+	root := &cobra.Command{
+		Use:           "balloc",
+		Short:         "balloc simulates balanced allocations (balls into bins), exactly and fast",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		CompletionOptions: cobra.CompletionOptions{
+			DisableDefaultCmd: true,
+		},
+	}
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return fmt.Errorf("%v (see %s --help)", err, c.CommandPath())
+	})
+	root.AddCommand(newRunCommand(stdout, stderr), newInfoCommand(stdout))
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+	fmt.Fprintf(stderr, "balloc: %s\n", msg)
+	var f failure
+	if errors.As(err, &f) {
+		return 1
+	}
+	return 2
+}

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/balloc/balloc/core"
+)
+
+// writer formats results as they arrive, in trial order: jsonl and csv
+// stream, json and table are written at the end.
+type writer struct {
+	p        *plan
+	w        *bufio.Writer
+	csv      *csv.Writer
+	results  [][]*core.Result // by spec
+	profiles []*core.Profile  // fluid limits, computed on first use
+	count    int
+}
+
+func newWriter(p *plan, out io.Writer) *writer {
+	w := &writer{p: p, w: bufio.NewWriter(out), results: make([][]*core.Result, len(p.specs)), profiles: make([]*core.Profile, len(p.specs))}
+	if p.format == "csv" {
+		w.csv = csv.NewWriter(w.w)
+	}
+	return w
+}
+
+func (w *writer) profile(spec int) core.Profile {
+	if w.profiles[spec] == nil {
+		prof, err := core.FluidOf(w.p.specs[spec])
+		if err != nil {
+			panic(err) // validate checked that every spec has one
+		}
+		w.profiles[spec] = &prof
+	}
+	return *w.profiles[spec]
+}
+
+func (w *writer) add(spec int, r *core.Result) error {
+	s := w.p.specs[spec]
+	if w.p.theory && w.p.format != "table" {
+		r.Theory = core.CompareTheory(w.profile(spec), s.Bins, []core.Histogram{r.Histogram})
+	}
+	w.count++
+	switch w.p.format {
+	case "jsonl":
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		w.w.Write(b)
+		w.w.WriteByte('\n')
+		return w.w.Flush()
+	case "csv":
+		if w.count == 1 {
+			w.csv.Write(csvHeader)
+		}
+		for _, row := range csvRows(r) {
+			w.csv.Write(row)
+		}
+		w.csv.Flush()
+		return w.csv.Error()
+	}
+	w.results[spec] = append(w.results[spec], r)
+	return nil
+}
+
+func (w *writer) finish() error {
+	switch w.p.format {
+	case "json":
+		w.w.WriteString("[")
+		first := true
+		for _, rs := range w.results {
+			for _, r := range rs {
+				b, err := json.Marshal(r)
+				if err != nil {
+					return err
+				}
+				if !first {
+					w.w.WriteString(",")
+				}
+				first = false
+				w.w.WriteString("\n")
+				w.w.Write(b)
+			}
+		}
+		w.w.WriteString("\n]\n")
+	case "table":
+		w.table()
+	}
+	return w.w.Flush()
+}
+
+var csvHeader = []string{
+	"process", "params", "bins", "balls", "trial", "seed", "engine", "at_balls",
+	"gap", "max_load", "min_load", "underload", "quadratic_potential", "alpha", "log_exp_potential",
+	"max_gap", "elapsed_s", "balls_per_s",
+}
+
+// csvRows gives one row per checkpoint (at_balls < balls) and one for the
+// final state (at_balls = balls), so checkpoints survive in a flat file.
+func csvRows(r *core.Result) [][]string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
+	head := []string{r.Process, paramsText(r.Params), u(r.Bins), u(r.Balls), u(r.Trial), u(r.Seed), r.Engine}
+	tail := []string{f(r.MaxGap), f(r.ElapsedS), f(r.BallsPerS)}
+	var rows [][]string
+	for _, c := range r.Checkpoints {
+		if c.Balls == r.Balls {
+			continue
+		}
+		row := append(append([]string(nil), head...), u(c.Balls), f(c.Gap), f(c.MaxLoad), f(c.MinLoad), f(c.Underload), f(c.Quadratic), f(r.Alpha), f(c.LogExpPot))
+		rows = append(rows, append(row, tail...))
+	}
+	row := append(append([]string(nil), head...), u(r.Balls), f(r.Gap), f(r.MaxLoad), f(r.MinLoad), f(r.Underload), f(r.Quadratic), f(r.Alpha), f(r.LogExpPot))
+	return append(rows, append(row, tail...))
+}
+
+// paramsText writes a params map as "beta=0.5 d=2", sorted by name.
+func paramsText(m map[string]any) string {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, m[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// meanCI returns the mean of xs and the half-width of its 95% confidence
+// interval (Student t; 0 for a single value).
+func meanCI(xs []float64) (mean, half float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	ss := 0.0
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	sd := math.Sqrt(ss / float64(len(xs)-1))
+	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(0.975)
+	return mean, tq * sd / math.Sqrt(float64(len(xs)))
+}
+
+func g(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+
+func (w *writer) table() {
+	s0 := w.p.specs[0]
+	fmt.Fprintf(w.w, "n = %s bins, m = %s balls (m/n = %s), %d trial(s) each, seed %d, engine %s, %d worker(s)\n\n",
+		core.FormatCount(s0.Bins), core.FormatCount(s0.Balls), g(float64(s0.Balls)/float64(s0.Bins)),
+		s0.Trials, s0.Seed, s0.ResolvedEngine(), w.p.workers)
+	tw := tabwriter.NewWriter(w.w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "process\tparams\tgap (mean ± 95% CI)\tgap min–max\tmax_gap\tmax load\tmin load\tballs/s")
+	for i, rs := range w.results {
+		s := w.p.specs[i]
+		var gaps, maxGaps, rates []float64
+		lo, hi := math.Inf(1), math.Inf(-1)
+		maxLoad, minLoad := math.Inf(-1), math.Inf(1)
+		for _, r := range rs {
+			gaps = append(gaps, r.Gap)
+			maxGaps = append(maxGaps, r.MaxGap)
+			rates = append(rates, r.BallsPerS)
+			lo, hi = min(lo, r.Gap), max(hi, r.Gap)
+			maxLoad, minLoad = max(maxLoad, r.MaxLoad), min(minLoad, r.MinLoad)
+		}
+		m, half := meanCI(gaps)
+		mg, _ := meanCI(maxGaps)
+		rate, _ := meanCI(rates)
+		fmt.Fprintf(tw, "%s\t%s\t%s ± %.3g\t%s–%s\t%s\t%s\t%s\t%.3g\n", s.Process.Name, s.ParamsText(),
+			g(m), half, g(lo), g(hi), g(mg), g(maxLoad), g(minLoad), rate)
+	}
+	tw.Flush()
+
+	if s0.Trials > 1 {
+		fmt.Fprintf(w.w, "\ngap: %% of trials\n")
+		tw = tabwriter.NewWriter(w.w, 0, 0, 2, ' ', 0)
+		for i, rs := range w.results {
+			fmt.Fprintf(tw, "  %s %s\t%s\n", w.p.specs[i].Process.Name, w.p.specs[i].ParamsText(), gapDistribution(rs))
+		}
+		tw.Flush()
+	}
+
+	if w.p.theory {
+		for i, rs := range w.results {
+			s := w.p.specs[i]
+			var hists []core.Histogram
+			for _, r := range rs {
+				hists = append(hists, r.Histogram)
+			}
+			th := core.CompareTheory(w.profile(i), s.Bins, hists)
+			avg := float64(s.Balls) / float64(s.Bins)
+			fmt.Fprintf(w.w, "\n%s: fraction of bins with load ≥ i, simulated (mean of %d) vs %s\n",
+				strings.TrimSpace(s.Process.Name+" "+s.ParamsText()), len(rs), th.Model)
+			fmt.Fprintf(w.w, "  first-moment estimate: the fluid limit puts n·s_i ≥ 1 up to i = %d (gap %s)\n",
+				th.FirstMomentMax, g(float64(th.FirstMomentMax)-avg))
+			tw = tabwriter.NewWriter(w.w, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "  i\ti − m/n\tsimulated\tfluid\t")
+			for _, l := range th.Levels {
+				fmt.Fprintf(tw, "  %s\t%s\t%.6f\t%.6f\t\n", g(l.Load), g(l.Load-avg), l.Simulated, l.Fluid)
+			}
+			tw.Flush()
+		}
+	}
+}
+
+// gapDistribution lists each final gap with the share of trials that ended
+// there, as this literature tabulates it; real-valued gaps (random weights)
+// are binned to a tenth.
+func gapDistribution(rs []*core.Result) string {
+	count := map[float64]int{}
+	for _, r := range rs {
+		x := r.Gap
+		if r.Params["weights"] != nil && strings.HasPrefix(fmt.Sprint(r.Params["weights"]), "exp") {
+			x = math.Round(x*10) / 10
+		}
+		count[x]++
+	}
+	var keys []float64
+	for k := range count {
+		keys = append(keys, k)
+	}
+	sort.Float64s(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s: %s%%", g(k), g(100*float64(count[k])/float64(len(rs)))))
+	}
+	return strings.Join(parts, "  ")
+}

@@ -1,0 +1,296 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/balloc/balloc/concurrency"
+	"github.com/balloc/balloc/core"
+)
+
+type runFlags struct {
+	process                    string
+	bins, balls, trials, seed  string
+	checkpoints, workers       string
+	engine, format, progress   string
+	alpha                      string
+	cpuprofile, memprofile, tr string
+	theory, loads              bool
+	params                     map[string]*string
+}
+
+func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
+	f := &runFlags{params: map[string]*string{}}
+	var names []string
+	for _, p := range core.Processes() {
+		names = append(names, fmt.Sprintf("  %-16s %s", p.Name, p.Summary))
+	}
+	c := &cobra.Command{
+		Use:   "run --process NAME[,NAME...] --bins N --balls M [flags]",
+		Short: "Run trials of one or more processes and report gap, loads and potentials",
+		Long: "Run trials of one or more processes and report gap, loads and potentials.\n\n" +
+			"Processes (--process, comma-separated to compare; all use the same seed):\n" + strings.Join(names, "\n") +
+			"\n\nCounts accept 1000000, 1_000_000, 1e6 and 10^6.",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runRun(c, f, stdout, stderr)
+		},
+	}
+	fl := c.Flags()
+	fl.SortFlags = false
+	fl.StringVar(&f.process, "process", "", "process name, or a comma-separated list to compare (required)")
+	fl.StringVar(&f.bins, "bins", "", "number of bins n (required)")
+	fl.StringVar(&f.balls, "balls", "", "number of balls m (required)")
+	for _, d := range core.ParamDefs() {
+		v := new(string)
+		f.params[d.Name] = v
+		usage := d.Usage
+		if d.Default != "" {
+			usage += " (default " + d.Default + ")"
+		}
+		fl.StringVar(v, d.Name, "", usage)
+	}
+	fl.StringVar(&f.trials, "trials", "1", "independent trials per process")
+	fl.StringVar(&f.seed, "seed", "1", "seed; trial k of every process uses stream (seed, k)")
+	fl.StringVar(&f.engine, "engine", "auto", "auto, direct or histogram")
+	fl.StringVar(&f.checkpoints, "checkpoints", "0", "snapshots at K evenly spaced ball counts (each costs O(n))")
+	fl.StringVar(&f.alpha, "alpha", "1", "α of the exponential potential Φ_α = Σ exp(α(xᵢ − m/n))")
+	fl.BoolVar(&f.theory, "theory", false, "print the fluid-limit prediction beside the simulation")
+	fl.StringVar(&f.format, "format", "table", "table, json, jsonl or csv")
+	fl.BoolVar(&f.loads, "loads", false, "include every bin's final load (json and jsonl only)")
+	fl.StringVar(&f.workers, "workers", "0", "trials run in parallel (0: one per CPU); results do not depend on it")
+	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when it is a terminal), always or never")
+	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) to this file")
+	fl.StringVar(&f.memprofile, "memprofile", "", "write a heap profile (pprof) to this file")
+	fl.StringVar(&f.tr, "trace", "", "write an execution trace (go tool trace) to this file")
+	return c
+}
+
+// job is one trial of one spec.
+type job struct {
+	spec  int
+	trial uint64
+}
+
+// plan is a validated run: everything checked, nothing started.
+type plan struct {
+	specs   []*core.Spec
+	jobs    []job
+	workers int
+	format  string
+	theory  bool
+	bar     bool
+}
+
+func parseCountFlag(name, v string) (uint64, error) {
+	x, err := core.ParseCount(v)
+	if err != nil {
+		return 0, fmt.Errorf("--%s %v", name, err)
+	}
+	return x, nil
+}
+
+// validate turns the flags into a plan, or the first error a user must fix.
+func validate(c *cobra.Command, f *runFlags) (*plan, error) {
+	fl := c.Flags()
+	for _, req := range []string{"process", "bins", "balls"} {
+		if !fl.Changed(req) {
+			return nil, fmt.Errorf("--%s is required (see balloc run --help)", req)
+		}
+	}
+	var com core.Common
+	var err error
+	if com.Bins, err = parseCountFlag("bins", f.bins); err != nil {
+		return nil, err
+	}
+	if com.Balls, err = parseCountFlag("balls", f.balls); err != nil {
+		return nil, err
+	}
+	trials, err := parseCountFlag("trials", f.trials)
+	if err != nil {
+		return nil, err
+	}
+	if trials > 1<<31 {
+		return nil, fmt.Errorf("--trials %d: want at most 2^31", trials)
+	}
+	com.Trials = int(trials)
+	if com.Seed, err = parseCountFlag("seed", f.seed); err != nil {
+		return nil, err
+	}
+	if com.Checkpoints, err = parseCountFlag("checkpoints", f.checkpoints); err != nil {
+		return nil, err
+	}
+	if com.Alpha, err = strconv.ParseFloat(f.alpha, 64); err != nil {
+		return nil, fmt.Errorf("--alpha %q: want a real number", f.alpha)
+	}
+	com.Engine = core.Engine(f.engine)
+	com.KeepLoads = f.loads
+	workers, err := parseCountFlag("workers", f.workers)
+	if err != nil {
+		return nil, err
+	}
+	if workers > 1<<16 {
+		return nil, fmt.Errorf("--workers %d: want at most 65536", workers)
+	}
+	p := &plan{workers: concurrency.Workers(int(workers)), format: f.format, theory: f.theory}
+	switch f.format {
+	case "table", "json", "jsonl", "csv":
+	default:
+		return nil, fmt.Errorf("--format %q: want table, json, jsonl or csv", f.format)
+	}
+	if f.loads && (f.format == "table" || f.format == "csv") {
+		return nil, fmt.Errorf("--loads needs --format json or jsonl (a table or CSV row has no room for n loads)")
+	}
+	if f.theory && f.format == "csv" {
+		return nil, fmt.Errorf("--theory needs --format table, json or jsonl")
+	}
+	switch f.progress {
+	case "auto":
+		if file, ok := c.ErrOrStderr().(*os.File); ok {
+			p.bar = term.IsTerminal(int(file.Fd()))
+		}
+	case "always":
+		p.bar = true
+	case "never":
+	default:
+		return nil, fmt.Errorf("--progress %q: want auto, always or never", f.progress)
+	}
+
+	names := strings.Split(f.process, ",")
+	for i, name := range names {
+		names[i] = strings.TrimSpace(name)
+		if names[i] == "" {
+			return nil, fmt.Errorf("--process %q: empty name in the list", f.process)
+		}
+		if slices.Contains(names[:i], names[i]) {
+			return nil, fmt.Errorf("--process lists %s twice", names[i])
+		}
+	}
+	set := map[string]string{}
+	for name, v := range f.params {
+		if fl.Changed(name) {
+			set[name] = *v
+		}
+	}
+	used := map[string]bool{}
+	for _, name := range names {
+		proc, err := core.LookupProcess(name)
+		if err != nil {
+			return nil, err
+		}
+		mine := map[string]string{}
+		for k, v := range set {
+			if proc.Takes(k) {
+				mine[k], used[k] = v, true
+			}
+		}
+		s, err := core.NewSpec(name, mine, com)
+		if err != nil {
+			return nil, err
+		}
+		if f.theory {
+			if _, err := core.FluidOf(s); err != nil {
+				return nil, fmt.Errorf("--theory: %v (balloc has fluid limits for unit-weight %s)", err, fluidNames())
+			}
+		}
+		p.specs = append(p.specs, s)
+	}
+	for k := range set {
+		if !used[k] {
+			return nil, fmt.Errorf("--%s does not apply to %s", k, strings.Join(names, ", "))
+		}
+	}
+	for si, s := range p.specs {
+		for t := range s.Trials {
+			p.jobs = append(p.jobs, job{si, uint64(t)})
+		}
+	}
+	// Memory: at most `workers` trials hold their loads at once.
+	var per uint64
+	for _, s := range p.specs {
+		per = max(per, s.TrialMemory())
+	}
+	concurrent := uint64(min(p.workers, len(p.jobs)))
+	if avail := availableMemory(); avail > 0 && per*concurrent > avail {
+		return nil, fmt.Errorf("--bins %s: %s per trial × %d trials at once (--workers) needs %s, more than the %s of memory available; lower --bins or --workers",
+			core.FormatCount(com.Bins), core.FormatBytes(float64(per)), concurrent, core.FormatBytes(float64(per*concurrent)), core.FormatBytes(float64(avail)))
+	}
+	return p, nil
+}
+
+func fluidNames() string {
+	var names []string
+	for _, p := range core.Processes() {
+		if p.Fluid {
+			names = append(names, p.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
+	p, err := validate(c, f)
+	if err != nil {
+		return err
+	}
+	prof, err := startProfile(f.cpuprofile, f.memprofile, f.tr)
+	if err != nil {
+		return err
+	}
+
+	progress := func(uint64) {}
+	var bar *progressbar.ProgressBar
+	if p.bar {
+		total := uint64(0)
+		for _, j := range p.jobs {
+			total += p.specs[j.spec].Balls
+		}
+		bar = progressbar.NewOptions64(int64(min(total, 1<<62)),
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription(fmt.Sprintf("%d trials", len(p.jobs))),
+			progressbar.OptionSetItsString("balls"),
+			progressbar.OptionShowIts(),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionFullWidth(),
+		)
+		progress = func(n uint64) { _ = bar.Add64(int64(n)) }
+	}
+
+	out := newWriter(p, stdout)
+	var writeErr error
+	var once sync.Once
+	concurrency.Ordered(len(p.jobs), p.workers, func(i int) *core.Result {
+		j := p.jobs[i]
+		return core.RunTrial(p.specs[j.spec], j.trial, progress)
+	}, func(i int, r *core.Result) {
+		if err := out.add(p.jobs[i].spec, r); err != nil {
+			once.Do(func() { writeErr = err })
+		}
+	})
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if err := prof.finish(); err != nil {
+		return err
+	}
+	if writeErr != nil {
+		return failure{writeErr}
+	}
+	if err := out.finish(); err != nil {
+		return failure{err}
+	}
+	return nil
+}
