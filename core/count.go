@@ -22,6 +22,9 @@ func parseCount(s string) (uint64, error) {
 	if s == "" {
 		return 0, fmt.Errorf("empty")
 	}
+	if strings.HasPrefix(s, "-") {
+		return 0, fmt.Errorf("negative")
+	}
 	if base, exp, ok := strings.Cut(s, "^"); ok {
 		b, err := parseDigits(base)
 		if err != nil {

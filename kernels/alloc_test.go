@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 )
@@ -70,7 +71,10 @@ func testAgainstRef[L Load](t *testing.T) {
 		run("one-choice", func(l []L, r *PCG32, k uint64) L { return OneChoice(l, r, k, maxOf(l)) }, refOneChoice[L])
 		run("two-choice", func(l []L, r *PCG32, k uint64) L { return TwoChoice(l, r, k, maxOf(l)) },
 			func(l []L, r *PCG32, k uint64) { refDChoice(l, r, k, 2) })
-		for _, d := range []int{1, 2, 3, 5} {
+		for _, d := range []int{1, 2, 3, 5, 128, 129} {
+			if d > 5 && c.balls > 200000 {
+				continue // the staged loop's block edge, on a cheap case
+			}
 			run(fmt.Sprintf("d-choice-%d", d), func(l []L, r *PCG32, k uint64) L { return DChoice(l, r, k, d, maxOf(l)) },
 				func(l []L, r *PCG32, k uint64) { refDChoice(l, r, k, d) })
 		}
@@ -83,7 +87,7 @@ func testAgainstRef[L Load](t *testing.T) {
 				func(l []L, r *PCG32, k uint64) L { return OnePlusBeta(l, r, k, &coin, maxOf(l)) },
 				func(l []L, r *PCG32, k uint64) { refOnePlusBeta(l, r, k, &coin) })
 		}
-		for _, d := range []int{1, 2, 3} {
+		for _, d := range []int{1, 2, 3, 4, 5} {
 			if c.n%d != 0 || c.n < d {
 				continue
 			}
@@ -100,10 +104,26 @@ func testAgainstRef[L Load](t *testing.T) {
 	}
 }
 
-func TestLoopsMatchReference32(t *testing.T) { testAgainstRef[uint32](t) }
-func TestLoopsMatchReference64(t *testing.T) { testAgainstRef[uint64](t) }
+// withStaging runs f with the staged loops forced on and forced off: both
+// must match the reference, so the cache-size choice never changes results.
+func withStaging(t *testing.T, f func(t *testing.T)) {
+	saved := stagingAbove
+	defer func() { stagingAbove = saved }()
+	for _, mode := range []struct {
+		name  string
+		above int
+	}{{"staged", -1}, {"interleaved", math.MaxInt}} {
+		stagingAbove = mode.above
+		t.Run(mode.name, f)
+	}
+}
 
-func TestWeightedMatchReference(t *testing.T) {
+func TestLoopsMatchReference32(t *testing.T) { withStaging(t, testAgainstRef[uint32]) }
+func TestLoopsMatchReference64(t *testing.T) { withStaging(t, testAgainstRef[uint64]) }
+
+func TestWeightedMatchReference(t *testing.T) { withStaging(t, testWeighted) }
+
+func testWeighted(t *testing.T) {
 	for ci, c := range allocCases {
 		for _, d := range []int{1, 2, 3} {
 			t.Run(fmt.Sprintf("d=%d/%s", d, c.name), func(t *testing.T) {

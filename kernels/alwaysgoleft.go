@@ -1,5 +1,7 @@
 package kernels
 
+import "unsafe"
+
 // AlwaysGoLeft throws count balls by Vöcking's Always-Go-Left ("How
 // Asymmetry Helps Load Balancing", JACM 2003): the n bins form d groups of
 // g = n/d consecutive bins, a ball draws one bin uniformly from each group
@@ -9,6 +11,9 @@ package kernels
 // Stream: d PCG32.Bounded(g) per ball, group 0 first. len(loads) = d·g,
 // 1 ≤ g ≤ MaxBins.
 func AlwaysGoLeft[L Load](loads []L, r *PCG32, count uint64, d int, maxLoad L) L {
+	if staged(len(loads)*int(unsafe.Sizeof(loads[0]))) && d <= stageBalls {
+		return alwaysGoLeftStaged(loads, r, count, d, maxLoad)
+	}
 	s, inc := r.state, r.inc()
 	g := uint32(len(loads) / d)
 	g64 := uint64(g)
@@ -53,4 +58,34 @@ func alwaysGoLeftSlow[L Load](loads []L, s, inc uint64, g uint32, d int) (uint64
 		}
 	}
 	return s, best, bl
+}
+
+// alwaysGoLeftStaged is AlwaysGoLeft drawing a block's samples ahead.
+func alwaysGoLeftStaged[L Load](loads []L, r *PCG32, count uint64, d int, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	g := uint32(len(loads) / d)
+	var idx [2 * stageBalls]uint32
+	per := len(idx) / d
+	for count > 0 {
+		b := int(min(count, uint64(per)))
+		s = fillBounded(idx[:b*d], s, inc, g)
+		for k := 0; k < b*d; k += d {
+			best := uint64(idx[k])
+			bl := loads[best]
+			base := uint64(g)
+			for _, x := range idx[k+1 : k+d] {
+				j := base + uint64(x)
+				if lj := loads[j]; lj < bl {
+					best, bl = j, lj
+				}
+				base += uint64(g)
+			}
+			bl++
+			loads[best] = bl
+			maxLoad = max(maxLoad, bl)
+		}
+		count -= uint64(b)
+	}
+	r.state = s
+	return maxLoad
 }

@@ -1,5 +1,7 @@
 package kernels
 
+import "unsafe"
+
 // Ties between equally loaded samples.
 //
 // DESIGN.md breaks ties uniformly at random. The loops below keep the first
@@ -16,6 +18,9 @@ package kernels
 //
 // Stream: two PCG32.Bounded(n) per ball. 1 ≤ len(loads) ≤ MaxBins.
 func TwoChoice[L Load](loads []L, r *PCG32, count uint64, maxLoad L) L {
+	if staged(len(loads) * int(unsafe.Sizeof(loads[0]))) {
+		return dChoiceStaged(loads, r, count, 2, maxLoad)
+	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	n64 := uint64(n)
@@ -48,6 +53,9 @@ func TwoChoice[L Load](loads []L, r *PCG32, count uint64, maxLoad L) L {
 //
 // Stream: d PCG32.Bounded(n) per ball. d ≥ 1, 1 ≤ len(loads) ≤ MaxBins.
 func DChoice[L Load](loads []L, r *PCG32, count uint64, d int, maxLoad L) L {
+	if staged(len(loads)*int(unsafe.Sizeof(loads[0]))) && d <= stageBalls {
+		return dChoiceStaged(loads, r, count, d, maxLoad)
+	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	n64 := uint64(n)
@@ -90,4 +98,44 @@ func dChoiceSlow[L loadValue](loads []L, s, inc uint64, n uint32, d int) (uint64
 		}
 	}
 	return s, best, bl
+}
+
+// dChoiceStaged is DChoice drawing a block's samples ahead (see staging.go).
+func dChoiceStaged[L Load](loads []L, r *PCG32, count uint64, d int, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	var idx [2 * stageBalls]uint32
+	per := max(1, len(idx)/d) // balls per block
+	for count > 0 {
+		b := int(min(count, uint64(per)))
+		s = fillBounded(idx[:b*d], s, inc, n)
+		if d == 2 {
+			for k := 0; k < 2*b; k += 2 {
+				i, j := idx[k], idx[k+1]
+				li, lj := loads[i], loads[j]
+				if lj < li {
+					i, li = j, lj
+				}
+				li++
+				loads[i] = li
+				maxLoad = max(maxLoad, li)
+			}
+		} else {
+			for k := 0; k < b*d; k += d {
+				best := idx[k]
+				bl := loads[best]
+				for _, j := range idx[k+1 : k+d] {
+					if lj := loads[j]; lj < bl {
+						best, bl = j, lj
+					}
+				}
+				bl++
+				loads[best] = bl
+				maxLoad = max(maxLoad, bl)
+			}
+		}
+		count -= uint64(b)
+	}
+	r.state = s
+	return maxLoad
 }

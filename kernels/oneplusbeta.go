@@ -1,5 +1,7 @@
 package kernels
 
+import "unsafe"
+
 // OnePlusBeta throws count balls by the (1+β) process (Peres, Talwar, Wieder
 // 2015): with probability β a ball goes to the less loaded of two uniform
 // bins, otherwise to one uniform bin. coin holds β; ties as in TwoChoice.
@@ -10,6 +12,9 @@ package kernels
 // β = 1/2 would mispredict every other ball and halve the speed.
 // 1 ≤ len(loads) ≤ MaxBins.
 func OnePlusBeta[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli, maxLoad L) L {
+	if staged(len(loads) * int(unsafe.Sizeof(loads[0]))) {
+		return onePlusBetaStaged(loads, r, count, coin, maxLoad)
+	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	n64 := uint64(n)
@@ -47,6 +52,46 @@ func OnePlusBeta[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli, max
 		li++
 		loads[i] = li
 		maxLoad = max(maxLoad, li)
+	}
+	r.state = s
+	return maxLoad
+}
+
+// onePlusBetaStaged is OnePlusBeta drawing a block's coins and samples ahead.
+func onePlusBetaStaged[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	var idx [2 * stageBalls]uint32
+	var masks [stageBalls]L
+	for count > 0 {
+		b := int(min(count, stageBalls))
+		for k := range b {
+			var c uint32
+			s, c = step(s, inc)
+			one := c > coin.hi
+			if c == coin.hi {
+				var two bool
+				s, two = coin.flipTail(s, inc)
+				one = !two
+			}
+			var mask L
+			if one {
+				mask = ^L(0)
+			}
+			masks[k] = mask
+			s = fillBounded(idx[2*k:2*k+2], s, inc, n)
+		}
+		for k := range b {
+			i, j := idx[2*k], idx[2*k+1]
+			li, lj := loads[i], loads[j]
+			if lj|masks[k] < li {
+				i, li = j, lj
+			}
+			li++
+			loads[i] = li
+			maxLoad = max(maxLoad, li)
+		}
+		count -= uint64(b)
 	}
 	r.state = s
 	return maxLoad

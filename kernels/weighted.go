@@ -1,5 +1,7 @@
 package kernels
 
+import "unsafe"
+
 // Weighted balls on real-valued loads. A loop throws one ball per entry of
 // w, in order, ball k adding w[k] to its bin; the caller fills w from the
 // trial's weight stream (FillExp), so bin choices use the same stream as the
@@ -10,6 +12,9 @@ package kernels
 // OneChoiceWeighted puts ball k of weight w[k] into a uniform bin and returns
 // the new maximum load. Stream: one PCG32.Bounded(n) per ball.
 func OneChoiceWeighted(loads []float64, r *PCG32, w []float64, maxLoad float64) float64 {
+	if staged(len(loads) * int(unsafe.Sizeof(loads[0]))) {
+		return dChoiceWeightedStaged(loads, r, w, 1, maxLoad)
+	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	n64 := uint64(n)
@@ -35,6 +40,9 @@ func OneChoiceWeighted(loads []float64, r *PCG32, w []float64, maxLoad float64) 
 // uniform bins (with replacement) and returns the new maximum load.
 // Stream: d PCG32.Bounded(n) per ball.
 func DChoiceWeighted(loads []float64, r *PCG32, w []float64, d int, maxLoad float64) float64 {
+	if staged(len(loads)*int(unsafe.Sizeof(loads[0]))) && d <= stageBalls {
+		return dChoiceWeightedStaged(loads, r, w, d, maxLoad)
+	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	n64 := uint64(n)
@@ -59,6 +67,34 @@ func DChoiceWeighted(loads []float64, r *PCG32, w []float64, d int, maxLoad floa
 		bl += wk
 		loads[best] = bl
 		maxLoad = max(maxLoad, bl)
+	}
+	r.state = s
+	return maxLoad
+}
+
+// dChoiceWeightedStaged is DChoiceWeighted (d = 1: OneChoiceWeighted) drawing
+// a block's samples ahead.
+func dChoiceWeightedStaged(loads []float64, r *PCG32, w []float64, d int, maxLoad float64) float64 {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	var idx [2 * stageBalls]uint32
+	per := len(idx) / d
+	for len(w) > 0 {
+		b := min(len(w), per)
+		s = fillBounded(idx[:b*d], s, inc, n)
+		for k, wk := range w[:b] {
+			best := idx[k*d]
+			bl := loads[best]
+			for _, j := range idx[k*d+1 : k*d+d] {
+				if lj := loads[j]; lj < bl {
+					best, bl = j, lj
+				}
+			}
+			bl += wk
+			loads[best] = bl
+			maxLoad = max(maxLoad, bl)
+		}
+		w = w[b:]
 	}
 	r.state = s
 	return maxLoad

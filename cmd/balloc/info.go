@@ -55,12 +55,12 @@ func printInfo(w io.Writer) {
 	fmt.Fprintln(w, "  coins      exact Bernoulli(β) by lazy comparison with β's binary expansion")
 	fmt.Fprintln(w, "  weights    exponential ziggurat (256 boxes, 64-bit draws)")
 	fmt.Fprintf(w, "  loads      uint32 below 2^32 balls, uint64 from 2^32, float64 for random weights; up to %d bins\n", uint64(kernels.MaxBins))
-	if c.Cache.L2 > 0 {
-		fmt.Fprintf(w, "  cache fit  32-bit loads stay in L2 up to %s bins", core.FormatCount(uint64(c.Cache.L2/4)))
-		if c.Cache.L3 > 0 {
-			fmt.Fprintf(w, ", in L3 up to %s bins", core.FormatCount(uint64(c.Cache.L3/4)))
-		}
-		fmt.Fprintln(w, "; beyond, each sample is a DRAM miss")
+	above := kernels.StagingAbove()
+	fmt.Fprintf(w, "  staging    loops draw a block's samples ahead once the loads exceed %s (L2): from %s bins\n",
+		core.FormatBytes(float64(above)), core.FormatCount(uint64(above/4+1)))
+	fmt.Fprintln(w, "             with 32-bit loads; interleaved below. Same stream either way, so the same results.")
+	if c.Cache.L3 > 0 {
+		fmt.Fprintf(w, "  cache fit  32-bit loads stay in L3 up to %s bins; beyond, each sample is a DRAM access\n", core.FormatCount(uint64(c.Cache.L3/4)))
 	}
 	fmt.Fprintln(w, "  engines    direct (flat load array, one specialised loop per process)")
 	fmt.Fprintln(w, "\nprocesses")

@@ -1,0 +1,45 @@
+# balloc — see README.md. Every target works on a fresh machine with Go.
+GO      ?= go
+BIN     := bin/balloc
+export GOFLAGS := -buildvcs=false
+
+.PHONY: all build run test test-long test-race bench lint fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/balloc
+
+# The default experiment: one-choice vs two-choice vs (1+β) at n = 10^4 bins
+# and m = 10^8 balls, 10 trials each, with the fluid limit beside them.
+run: build
+	./$(BIN) run --process one-choice,two-choice,one-plus-beta --beta 0.5 \
+		--bins 1e4 --balls 1e8 --trials 10 --checkpoints 10 --theory
+
+# Fast versions of every check (long statistical ones are skipped by -short);
+# the concurrency package also runs under the race detector.
+test:
+	$(GO) vet ./...
+	$(GO) test -short ./...
+	$(GO) test -short -race ./concurrency/... ./cmd/...
+
+# Everything, including the long statistical checks.
+test-long:
+	$(GO) test -timeout 60m ./...
+	$(GO) test -race ./concurrency/...
+
+# balls/s for every process at n = 10^4 and 10^7, beside the naive loop;
+# the Markdown table is what bench/README.md shows.
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 2s -count 3 ./bench | tee bench/latest.txt
+	$(GO) run ./bench/tablegen < bench/latest.txt
+
+lint:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParseCount -fuzztime 30s ./core
+
+clean:
+	rm -rf bin bench/latest.txt

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/balloc/balloc/core"
+)
+
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = Main(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+// Every bad input: exit 2, exactly one line on stderr naming the problem,
+// nothing on stdout.
+func TestBadInputOneLineExit2(t *testing.T) {
+	base := []string{"run", "--process", "two-choice", "--bins", "100", "--balls", "1000"}
+	with := func(extra ...string) []string { return append(append([]string(nil), base...), extra...) }
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--bins", "10", "--balls", "10"}, "--process is required"},
+		{[]string{"run", "--process", "one-choice", "--balls", "10"}, "--bins is required"},
+		{[]string{"run", "--process", "one-choice", "--bins", "10"}, "--balls is required"},
+		{[]string{"run", "--process", "one-choice", "--bins", "1e", "--balls", "10"}, `--bins "1e"`},
+		{[]string{"run", "--process", "one-choice", "--bins", "10", "--balls", "-5"}, `--balls "-5" is negative`},
+		{[]string{"run", "--process", "one-choice", "--bins", "0", "--balls", "10"}, "--bins 0"},
+		{[]string{"run", "--process", "one-choice", "--bins", "2^70", "--balls", "10"}, "too large"},
+		{[]string{"run", "--process", "three-choice", "--bins", "10", "--balls", "10"}, `--process "three-choice" is not a process`},
+		{[]string{"run", "--process", "one-choice,,two-choice", "--bins", "10", "--balls", "10"}, "empty name"},
+		{[]string{"run", "--process", "two-choice,two-choice", "--bins", "10", "--balls", "10"}, "lists two-choice twice"},
+		{with("--frobnicate"), "unknown flag: --frobnicate"},
+		{with("extra"), `unknown command "extra"`},
+		{with("--d", "3"), "--d does not apply to two-choice"},
+		{with("--beta", "0.5"), "--beta does not apply to two-choice"},
+		{[]string{"run", "--process", "d-choice", "--d", "0", "--bins", "10", "--balls", "10"}, `--d "0"`},
+		{[]string{"run", "--process", "d-choice", "--d", "11", "--bins", "10", "--balls", "10"}, "--d 11 exceeds --bins 10"},
+		{[]string{"run", "--process", "one-plus-beta", "--beta", "1.01", "--bins", "10", "--balls", "10"}, "want a probability in [0, 1]"},
+		{[]string{"run", "--process", "one-plus-beta", "--bins", "10", "--balls", "10"}, "one-plus-beta needs --beta"},
+		{[]string{"run", "--process", "always-go-left", "--d", "3", "--bins", "10", "--balls", "10"}, "d must divide --bins 10"},
+		{[]string{"run", "--process", "two-thinning", "--bins", "10", "--balls", "10"}, "two-thinning needs --threshold"},
+		{with("--weights", "exp:-1"), `--weights "exp:-1"`},
+		{with("--trials", "0"), "--trials 0"},
+		{with("--trials", "1.5"), `--trials "1.5" is not an integer`},
+		{with("--checkpoints", "1001"), "--checkpoints 1001"},
+		{with("--format", "xml"), `--format "xml"`},
+		{with("--progress", "sometimes"), `--progress "sometimes"`},
+		{with("--engine", "gpu"), `--engine "gpu"`},
+		{with("--engine", "histogram"), "--engine histogram is not implemented"},
+		{with("--alpha", "x"), `--alpha "x"`},
+		{with("--loads"), "--loads needs --format json or jsonl"},
+		{with("--theory", "--format", "csv"), "--theory needs --format table, json or jsonl"},
+		{with("--weights", "exp:1", "--theory"), "--theory: no fluid limit for two-choice"},
+		{with("--cpuprofile", "a.pprof", "--memprofile", "b.pprof"), "each need a run of their own"},
+		{with("--cpuprofile", "/nonexistent/dir/cpu.pprof"), "cannot write a profile"},
+		{[]string{"run", "--process", "one-choice", "--bins", "4294967295", "--balls", "1", "--trials", "64", "--workers", "64"}, "of memory available; lower --bins or --workers"},
+		{[]string{"run", "--process", "one-choice", "--bins", "4294967296", "--balls", "1"}, "at most 4294967295 bins"},
+		{[]string{"info", "extra"}, `unknown command "extra"`},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+	}
+	for _, c := range cases {
+		code, out, errs := run(t, c.args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", c.args, code, errs)
+			continue
+		}
+		if out != "" {
+			t.Errorf("%v: wrote to stdout: %q", c.args, out)
+		}
+		if strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "\n") {
+			t.Errorf("%v: stderr is not one line: %q", c.args, errs)
+		}
+		if !strings.Contains(errs, c.want) {
+			t.Errorf("%v: stderr %q does not mention %q", c.args, errs, c.want)
+		}
+	}
+}
+
+func decodeJSON(t *testing.T, out string) []core.Result {
+	t.Helper()
+	var rs []core.Result
+	if err := json.Unmarshal([]byte(out), &rs); err != nil {
+		t.Fatalf("output is not a JSON array of results: %v\n%s", err, out)
+	}
+	return rs
+}
+
+func stripTimes(rs []core.Result) []core.Result {
+	for i := range rs {
+		rs[i].ElapsedS, rs[i].BallsPerS = 0, 0
+	}
+	return rs
+}
+
+// The same command gives the same numbers with 1 and 4 workers.
+func TestSameResultsForAnyWorkers(t *testing.T) {
+	args := []string{"run", "--process", "one-choice,two-choice,one-plus-beta,two-thinning", "--beta", "0.3", "--threshold", "1",
+		"--bins", "1000", "--balls", "2e5", "--trials", "6", "--checkpoints", "4", "--format", "json", "--seed", "99"}
+	var outs []string
+	for _, w := range []string{"1", "4"} {
+		code, out, errs := run(t, append(args, "--workers", w)...)
+		if code != 0 {
+			t.Fatalf("workers %s: exit %d: %s", w, code, errs)
+		}
+		b, _ := json.Marshal(stripTimes(decodeJSON(t, out)))
+		outs = append(outs, string(b))
+	}
+	if outs[0] != outs[1] {
+		t.Error("results differ between --workers 1 and --workers 4")
+	}
+	if rs := decodeJSON(t, "["+strings.TrimPrefix(strings.TrimSuffix(outs[0], "]"), "[")+"]"); len(rs) != 24 {
+		t.Errorf("%d results, want 4 processes × 6 trials", len(rs))
+	}
+}
+
+func TestFormats(t *testing.T) {
+	args := []string{"run", "--process", "two-choice,one-choice", "--bins", "100", "--balls", "1e4", "--trials", "3", "--checkpoints", "2"}
+	code, out, _ := run(t, append(args, "--format", "jsonl", "--theory", "--loads")...)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 6 {
+		t.Fatalf("jsonl: exit %d, %d lines", code, len(lines))
+	}
+	for i, l := range lines {
+		var r core.Result
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("jsonl line %d: %v", i, err)
+		}
+		wantProc := []string{"two-choice", "one-choice"}[i/3]
+		if r.Process != wantProc || r.Trial != uint64(i%3) || len(r.Loads) != 100 || r.Theory == nil || len(r.Checkpoints) != 2 {
+			t.Errorf("jsonl line %d: %s trial %d, %d loads, theory %v, %d checkpoints", i, r.Process, r.Trial, len(r.Loads), r.Theory != nil, len(r.Checkpoints))
+		}
+		sum := 0.0
+		for _, x := range r.Loads {
+			sum += x
+		}
+		if sum != 1e4 {
+			t.Errorf("jsonl line %d: loads add up to %v, want 1e4", i, sum)
+		}
+	}
+	code, out, _ = run(t, append(args, "--format", "csv")...)
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 0 || err != nil || len(rows) != 1+2*3*2 {
+		t.Fatalf("csv: exit %d, err %v, %d rows (want header + 2 processes × 3 trials × 2 checkpoints)", code, err, len(rows))
+	}
+	if strings.Join(rows[0], ",") != strings.Join(csvHeader, ",") || rows[1][7] != "5000" || rows[2][7] != "10000" {
+		t.Errorf("csv rows: %v / %v / %v", rows[0], rows[1], rows[2])
+	}
+	code, out, _ = run(t, append(args, "--theory")...)
+	for _, want := range []string{"two-choice", "one-choice", "gap (mean ± 95% CI)", "gap: % of trials", "fluid limit", "simulated"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("table (exit %d) lacks %q:\n%s", code, want, out)
+		}
+	}
+}
+
+func TestProgressAndProfile(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "cpu.pprof")
+	args := []string{"run", "--process", "two-choice", "--bins", "1e4", "--balls", "5e7", "--cpuprofile", prof}
+	code, _, errs := run(t, append(args, "--progress", "never")...)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q with --progress never", code, errs)
+	}
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Errorf("no CPU profile at %s: %v", prof, err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("profile left files behind: %v", ents)
+	}
+	code, _, errs = run(t, "run", "--process", "two-choice", "--bins", "1e4", "--balls", "5e7", "--progress", "always")
+	if code != 0 || !strings.Contains(errs, "balls") {
+		t.Errorf("--progress always: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestInfo(t *testing.T) {
+	code, out, _ := run(t, "info")
+	for _, want := range []string{"CPU", "caches", "PCG32", "Lemire", "two-choice"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("info (exit %d) lacks %q", code, want)
+		}
+	}
+}
