@@ -1,10 +1,3 @@
-// Command balloc simulates balanced allocations (balls into bins).
-//
-//	balloc run --process NAME [process flags] --bins N --balls M [flags]
-//	balloc info
-//
-// Bad input is reported on one line of stderr, before any work starts, with
-// exit status 2; a failure during the work exits with status 1.
 package main
 
 import (
