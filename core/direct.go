@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 	"math/big"
+	"math/bits"
 
 	"github.com/balloc/balloc/kernels"
 )
@@ -22,8 +23,8 @@ const (
 func checkpointsOf(m, k uint64) []uint64 {
 	var pts []uint64
 	for i := uint64(1); i <= k; i++ {
-		hi, lo := mul64(i, m)
-		q, _ := div64(hi, lo, k)
+		hi, lo := bits.Mul64(i, m)
+		q, _ := bits.Div64(hi, lo, k) // hi < k since i ≤ k: no overflow
 		pts = append(pts, q)
 	}
 	if len(pts) == 0 || pts[len(pts)-1] != m {
@@ -201,10 +202,10 @@ func (th thinning) at(t uint64) (limit, last uint64) {
 	return c.Uint64(), last
 }
 
+// floorRat is ⌊x⌋: big.Int.Div is Euclidean, which is the floor for the
+// positive denominator of a Rat.
 func floorRat(x *big.Rat) *big.Int {
-	q, m := new(big.Int).DivMod(x.Num(), x.Denom(), new(big.Int))
-	_ = m
-	return q // DivMod is Euclidean: q = ⌊num/den⌋ for den > 0
+	return new(big.Int).Div(x.Num(), x.Denom())
 }
 
 func ceilRat(x *big.Rat) *big.Int {

@@ -1,9 +1,6 @@
 package core
 
-import (
-	"math/bits"
-	"time"
-)
+import "time"
 
 // RunTrial runs trial `trial` (0-based) of s on its engine and returns the
 // Result. progress, which may be nil, is called from the trial's goroutine
@@ -30,6 +27,3 @@ func RunTrial(s *Spec, trial uint64, progress func(balls uint64)) *Result {
 	}
 	return res
 }
-
-func mul64(a, b uint64) (hi, lo uint64)    { return bits.Mul64(a, b) }
-func div64(hi, lo, d uint64) (q, r uint64) { return bits.Div64(hi, lo, d) }

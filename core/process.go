@@ -33,8 +33,8 @@ type Process struct {
 	Fluid     bool // core has its fluid limit (Fluid)
 }
 
-// takes reports whether p accepts the parameter.
-func (p *Process) takes(param string) bool {
+// Takes reports whether p accepts the parameter (flag name without dashes).
+func (p *Process) Takes(param string) bool {
 	if param == "weights" {
 		return p.Weighted
 	}
@@ -45,9 +45,6 @@ func (p *Process) takes(param string) bool {
 	}
 	return false
 }
-
-// Takes reports whether p accepts the parameter (flag name without dashes).
-func (p *Process) Takes(param string) bool { return p.takes(param) }
 
 var catalogue = []Process{
 	{

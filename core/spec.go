@@ -57,7 +57,7 @@ func NewSpec(process string, set map[string]string, c Common) (*Spec, error) {
 		if def == nil {
 			return nil, fmt.Errorf("--%s is not a process parameter", name)
 		}
-		if !p.takes(name) {
+		if !p.Takes(name) {
 			return nil, fmt.Errorf("--%s does not apply to %s (%s)", name, p.Name, p.takesText())
 		}
 		if err := def.set(&s.Params, set[name]); err != nil {
@@ -65,7 +65,7 @@ func NewSpec(process string, set map[string]string, c Common) (*Spec, error) {
 		}
 	}
 	for _, name := range append(p.Params, "weights") {
-		if _, ok := set[name]; ok || !p.takes(name) {
+		if _, ok := set[name]; ok || !p.Takes(name) {
 			continue
 		}
 		def := paramDef(name)

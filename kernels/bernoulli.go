@@ -36,17 +36,6 @@ func NewBernoulli(p float64) (Bernoulli, error) {
 	return b, nil
 }
 
-// P returns the probability, exactly.
-func (b Bernoulli) P() float64 {
-	p := float64(b.hi) * 0x1p-32
-	scale := 0x1p-32
-	for _, w := range b.tail {
-		scale *= 0x1p-32
-		p += float64(w) * scale
-	}
-	return p
-}
-
 // Flip draws the coin from r.
 func (b *Bernoulli) Flip(r *PCG32) bool {
 	var ok bool

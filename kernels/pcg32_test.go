@@ -201,3 +201,19 @@ func TestTrialStreamsDiffer(t *testing.T) {
 		}
 	}
 }
+
+func TestFloat64Range(t *testing.T) {
+	r := NewPCG32(5, 6)
+	const N = 100000
+	sum := 0.0
+	for range N {
+		x := r.Float64()
+		if x < 0 || x >= 1 {
+			t.Fatalf("Float64() = %v", x)
+		}
+		sum += x
+	}
+	if z := (sum/N - 0.5) / math.Sqrt(1.0/12/N); math.Abs(z) > 4.5 {
+		t.Errorf("Float64 mean z-score %.2f", z)
+	}
+}

@@ -6,8 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -129,13 +130,8 @@ func csvRows(r *core.Result) [][]string {
 
 // paramsText writes a params map as "beta=0.5 d=2", sorted by name.
 func paramsText(m map[string]any) string {
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var parts []string
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, fmt.Sprintf("%s=%v", k, m[k]))
 	}
 	return strings.Join(parts, " ")
@@ -193,7 +189,8 @@ func (w *writer) table() {
 		fmt.Fprintf(w.w, "\ngap: %% of trials\n")
 		tw = tabwriter.NewWriter(w.w, 0, 0, 2, ' ', 0)
 		for i, rs := range w.results {
-			fmt.Fprintf(tw, "  %s %s\t%s\n", w.p.specs[i].Process.Name, w.p.specs[i].ParamsText(), gapDistribution(rs))
+			s := w.p.specs[i]
+			fmt.Fprintf(tw, "  %s %s\t%s\n", s.Process.Name, s.ParamsText(), gapDistribution(rs, s.Params.Weights.Unit()))
 		}
 		tw.Flush()
 	}
@@ -223,23 +220,18 @@ func (w *writer) table() {
 
 // gapDistribution lists each final gap with the share of trials that ended
 // there, as this literature tabulates it; real-valued gaps (random weights)
-// are binned to a tenth.
-func gapDistribution(rs []*core.Result) string {
+// are rounded to a tenth first.
+func gapDistribution(rs []*core.Result, discrete bool) string {
 	count := map[float64]int{}
 	for _, r := range rs {
 		x := r.Gap
-		if r.Params["weights"] != nil && strings.HasPrefix(fmt.Sprint(r.Params["weights"]), "exp") {
+		if !discrete {
 			x = math.Round(x*10) / 10
 		}
 		count[x]++
 	}
-	var keys []float64
-	for k := range count {
-		keys = append(keys, k)
-	}
-	sort.Float64s(keys)
 	var parts []string
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(count)) {
 		parts = append(parts, fmt.Sprintf("%s: %s%%", g(k), g(100*float64(count[k])/float64(len(rs)))))
 	}
 	return strings.Join(parts, "  ")

@@ -19,14 +19,14 @@ import (
 )
 
 type runFlags struct {
-	process                    string
-	bins, balls, trials, seed  string
-	checkpoints, workers       string
-	engine, format, progress   string
-	alpha                      string
-	cpuprofile, memprofile, tr string
-	theory, loads              bool
-	params                     map[string]*string
+	process                       string
+	bins, balls, trials, seed     string
+	checkpoints, workers          string
+	engine, format, progress      string
+	alpha                         string
+	cpuprofile, memprofile, trace string
+	theory, loads                 bool
+	params                        map[string]*string
 }
 
 func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -72,7 +72,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when it is a terminal), always or never")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) to this file")
 	fl.StringVar(&f.memprofile, "memprofile", "", "write a heap profile (pprof) to this file")
-	fl.StringVar(&f.tr, "trace", "", "write an execution trace (go tool trace) to this file")
+	fl.StringVar(&f.trace, "trace", "", "write an execution trace (go tool trace) to this file")
 	return c
 }
 
@@ -243,7 +243,7 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	prof, err := startProfile(f.cpuprofile, f.memprofile, f.tr)
+	prof, err := startProfile(f.cpuprofile, f.memprofile, f.trace)
 	if err != nil {
 		return err
 	}
