@@ -24,7 +24,7 @@ func TestBernoulliExpansionIsExact(t *testing.T) {
 			t.Errorf("p = %g: expansion sums to %s", p, sum.Text('g', 30))
 		}
 	}
-	for _, bad := range []float64{-0.1, 1, 1.5, math.NaN(), math.Inf(1)} {
+	for _, bad := range []float64{-0.1, 1.5, math.NaN(), math.Inf(1)} {
 		if _, err := NewBernoulli(bad); err == nil {
 			t.Errorf("NewBernoulli(%v) accepted", bad)
 		}
@@ -81,5 +81,43 @@ func TestBernoulliFrequency(t *testing.T) {
 		if math.Abs(z) > 4.5 {
 			t.Errorf("p = %v: %d successes in %d, z = %.2f", p, k, N, z)
 		}
+	}
+}
+
+// flipFloat is the same coin as Bernoulli for the same p: same outcome, same
+// outputs consumed, on ordinary draws and on forced first-word ties.
+func TestFlipFloatMatchesBernoulli(t *testing.T) {
+	ps := []float64{0, 0.5, 0.1, 1.0 / 3, 0.999999, math.SmallestNonzeroFloat64, 1 - 0x1p-53, 0x1p-40, 0.25 + 0x1p-60}
+	for trial := range uint64(4000) {
+		r := TrialStream(8, trial, LaneChoices)
+		peek := r
+		first := peek.Uint32()
+		// Every fourth trial, a p whose first word ties the next output.
+		p := ps[trial%uint64(len(ps))]
+		if trial%4 == 0 {
+			p = (float64(first) + 0.5) * 0x1p-32
+		}
+		b, err := NewBernoulli(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2 := r
+		want := b.Flip(&r)
+		s, got := flipFloat(r2.state, r2.inc(), p)
+		if got != want || s != r.state {
+			t.Fatalf("p = %v: flipFloat = %v (state %x), Bernoulli = %v (state %x)", p, got, s, want, r.state)
+		}
+	}
+	r := TrialStream(9, 0, LaneChoices)
+	one, _ := NewBernoulli(1)
+	for range 100 {
+		q := r
+		if s, ok := flipFloat(r.state, r.inc(), 1); !ok || s == r.state {
+			t.Fatal("flipFloat(1) failed or consumed nothing")
+		}
+		if !one.Flip(&q) || q.state != (r.state*pcgMul+r.inc()) {
+			t.Fatal("Bernoulli(1) failed or consumed other than one output")
+		}
+		r.Uint32()
 	}
 }

@@ -49,3 +49,19 @@ func fillBounded(dst []uint32, s, inc uint64, n uint32) uint64 {
 	}
 	return s
 }
+
+// fillOutputs writes len(dst) consecutive PCG32 outputs.
+func fillOutputs(dst []uint32, s, inc uint64) uint64 {
+	for k := range dst {
+		s, dst[k] = step(s, inc)
+	}
+	return s
+}
+
+// fillNormal writes len(dst) consecutive PCG32.Normal draws.
+func fillNormal(dst []float64, s, inc uint64) uint64 {
+	for k := range dst {
+		s, dst[k] = normZig(s, inc)
+	}
+	return s
+}

@@ -9,6 +9,7 @@ type Lane uint64
 const (
 	LaneChoices Lane = iota // bin samples and the process's own coins
 	LaneWeights             // ball weights
+	LaneNoise               // noise on load information: coins, normals, ages
 )
 
 // TrialStream returns the generator of lane `lane` of trial `trial` of a run

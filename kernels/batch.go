@@ -1,0 +1,159 @@
+package kernels
+
+// b-Batch (Berenbrink, Czumaj, Englert, Friedetzky, Nagel 2012; Los and
+// Sauerwald, "Balanced Allocations with the Choice of Noise", §2): balls come
+// in batches of b, and every ball of a batch compares the loads as they were
+// at the start of its batch. The ball goes to the sample whose frozen load is
+// smaller, ties to i, the first sample (a uniformly random one in law).
+//
+// Cost. The frozen loads are a second array. With b < n the batch's bins are
+// listed and added to it at the batch's end, O(1) per ball; with b ≥ n the
+// array is copied at the end, O(n/b) ≤ O(1) per ball. No O(n) work per batch
+// when b ≪ n, and memory O(n + min(b, n)).
+
+// Batch is the state of a b-Batch run carried across calls.
+type Batch[L loadValue] struct {
+	b        uint64
+	t        uint64 // balls placed so far
+	weighted bool
+	frozen   []L // loads at the start of the current batch
+	pending  []uint32
+	pendW    []L // weighted runs: weights of the pending balls
+
+	// The largest gap at any batch end so far: for integer loads as
+	// n·max − t (exact), for real loads as max − total/n.
+	ends     uint64
+	bestUnit uint64
+	bestReal float64
+	total    float64 // weighted runs: the weight placed so far
+}
+
+// NewBatch returns the state for n bins and batches of b ≥ 1 balls.
+func NewBatch[L loadValue](n int, b uint64, weighted bool) *Batch[L] {
+	bt := &Batch[L]{b: b, weighted: weighted, frozen: make([]L, n)}
+	if b < uint64(n) {
+		bt.pending = make([]uint32, 0, b)
+		if weighted {
+			bt.pendW = make([]L, 0, b)
+		}
+	}
+	return bt
+}
+
+// BatchMemory is the bytes NewBatch allocates for n bins and batches of b.
+func BatchMemory(n, b uint64, loadBytes int, weighted bool) uint64 {
+	per := uint64(4)
+	if weighted {
+		per += uint64(loadBytes)
+	}
+	return n*uint64(loadBytes) + min(b, n)*per
+}
+
+// BatchEnds reports how many batches have ended and the largest gap at their
+// ends (max load − t/n, in units of one ball for integer loads).
+func (bt *Batch[L]) BatchEnds(n int) (ends uint64, maxGap float64) {
+	switch {
+	case bt.ends == 0:
+		return 0, 0
+	case bt.weighted:
+		return bt.ends, bt.bestReal
+	default:
+		return bt.ends, float64(bt.bestUnit) / float64(n)
+	}
+}
+
+// flush makes the frozen loads those of the batch that just ended.
+func (bt *Batch[L]) flush(loads []L) {
+	switch {
+	case bt.pending == nil:
+		copy(bt.frozen, loads)
+	case bt.weighted:
+		for k, q := range bt.pending {
+			bt.frozen[q] += bt.pendW[k]
+		}
+	default:
+		for _, q := range bt.pending {
+			bt.frozen[q]++
+		}
+	}
+	if bt.pending != nil {
+		bt.pending, bt.pendW = bt.pending[:0], bt.pendW[:0]
+	}
+	bt.ends++
+}
+
+// BBatch throws count balls by b-Batch with state bt and returns the new
+// maximum load.
+//
+// Stream: two PCG32.Bounded(n) per ball from r; nothing else, so at b = 1
+// the choices are two-choice's, ball for ball. 1 ≤ len(loads) ≤ MaxBins.
+func BBatch[L Load](loads []L, r *PCG32, count uint64, bt *Batch[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	frozen := bt.frozen
+	var idx [2 * stageBalls]uint32
+	for count > 0 {
+		left := bt.b - bt.t%bt.b // balls to the end of this batch
+		c := int(min(count, stageBalls, left))
+		s = fillBounded(idx[:2*c], s, inc, n)
+		for k := range c {
+			i, j := idx[2*k], idx[2*k+1]
+			if frozen[j] < frozen[i] {
+				i = j
+			}
+			v := loads[i] + 1
+			loads[i] = v
+			maxLoad = max(maxLoad, v)
+			if bt.pending != nil {
+				bt.pending = append(bt.pending, i)
+			}
+		}
+		bt.t += uint64(c)
+		count -= uint64(c)
+		if uint64(c) == left {
+			bt.flush(loads)
+			if v := uint64(maxLoad)*uint64(n) - bt.t; bt.ends == 1 || v > bt.bestUnit {
+				bt.bestUnit = v
+			}
+		}
+	}
+	r.state = s
+	return maxLoad
+}
+
+// BBatchWeighted is BBatch on real loads, ball k weighing w[k].
+func BBatchWeighted(loads []float64, r *PCG32, w []float64, bt *Batch[float64], maxLoad float64) float64 {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	frozen := bt.frozen
+	var idx [2 * stageBalls]uint32
+	for len(w) > 0 {
+		left := bt.b - bt.t%bt.b
+		c := int(min(uint64(len(w)), stageBalls, left))
+		s = fillBounded(idx[:2*c], s, inc, n)
+		for k, wk := range w[:c] {
+			i, j := idx[2*k], idx[2*k+1]
+			if frozen[j] < frozen[i] {
+				i = j
+			}
+			v := loads[i] + wk
+			loads[i] = v
+			maxLoad = max(maxLoad, v)
+			bt.total += wk
+			if bt.pending != nil {
+				bt.pending = append(bt.pending, i)
+				bt.pendW = append(bt.pendW, wk)
+			}
+		}
+		bt.t += uint64(c)
+		w = w[c:]
+		if uint64(c) == left {
+			bt.flush(loads)
+			if g := maxLoad - bt.total/float64(n); bt.ends == 1 || g > bt.bestReal {
+				bt.bestReal = g
+			}
+		}
+	}
+	r.state = s
+	return maxLoad
+}

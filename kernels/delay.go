@@ -1,0 +1,232 @@
+package kernels
+
+// τ-Delay (Los and Sauerwald, "Balanced Allocations with the Choice of
+// Noise", §2): a ball samples two bins uniformly and compares loads that may
+// be up to τ balls old; the load of bin i read at age a (0 ≤ a ≤ τ) is its
+// load after t − a of the t balls placed so far (0 before the start). The
+// age is chosen by the mode:
+//
+//	DelayFixed        a = τ for every read
+//	DelayUniform      a uniform in {0, …, τ}, independently per read
+//	DelayAdversarial  per comparison, the ages that make the wrong choice
+//	                  when one exists: the truly lighter bin is shown at its
+//	                  current load, the heavier at its load τ balls ago (the
+//	                  least it can show); equal loads are shown as they are.
+//
+// The ball goes to the bin that looks lighter; equal readings go to i, the
+// first sample, a uniformly random one in law (the samples are exchangeable).
+//
+// Cost. Fixed and adversarial keep the loads as of τ balls ago (past) and a
+// ring of the last τ balls' bins: placing a ball adds the ball leaving the
+// window to past, O(1). Uniform keeps, per bin, its latest ball and, per ball
+// in the window, the previous ball of the same bin; a read at age a walks
+// back over the bin's balls among the last a, O(1 + a/n) expected. Memory
+// O(n + τ) either way.
+
+// DelayMode chooses the age of each read.
+type DelayMode int
+
+const (
+	DelayFixed DelayMode = iota
+	DelayUniform
+	DelayAdversarial
+)
+
+// Delay is the state of a τ-Delay run carried across calls.
+type Delay[L loadValue] struct {
+	tau  uint64
+	mode DelayMode
+	t    uint64   // balls placed so far
+	past []L      // fixed, adversarial: loads after max(0, t−τ) balls
+	bins []uint32 // fixed, adversarial: bin of ball u in slot u mod τ, for the last τ balls
+	prev []int64  // uniform: slot u mod τ: the previous ball to the same bin, −1 if none
+	last []int64  // uniform: per bin, its latest ball, −1 if none
+	wts  []L      // weighted runs: weight of ball u in slot u mod τ
+}
+
+// NewDelay returns the state for n bins, delay τ ≥ 1 and mode; weighted
+// runs also keep the weights of the last τ balls.
+func NewDelay[L loadValue](n int, tau uint64, mode DelayMode, weighted bool) *Delay[L] {
+	d := &Delay[L]{tau: tau, mode: mode}
+	if mode == DelayUniform {
+		d.prev = make([]int64, tau)
+		d.last = make([]int64, n)
+		for i := range d.last {
+			d.last[i] = -1
+		}
+	} else {
+		d.past = make([]L, n)
+		d.bins = make([]uint32, tau)
+	}
+	if weighted {
+		d.wts = make([]L, tau)
+	}
+	return d
+}
+
+// DelayMemory is the bytes NewDelay allocates per bin and per unit of τ.
+func DelayMemory(mode DelayMode, loadBytes int, weighted bool) (perBin, perTau int) {
+	if mode == DelayUniform {
+		perBin, perTau = 8, 8
+	} else {
+		perBin, perTau = loadBytes, 4
+	}
+	if weighted {
+		perTau += loadBytes
+	}
+	return perBin, perTau
+}
+
+// TauDelay throws count balls by τ-Delay with state d and returns the new
+// maximum load.
+//
+// Stream: two PCG32.Bounded(n) per ball from r; for DelayUniform two
+// PCG32.Bounded(τ+1) per ball from noise (i's age, then j's). τ < 2^32 − 1.
+// 1 ≤ len(loads) ≤ MaxBins.
+func TauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	ns, ninc := noise.state, noise.inc()
+	n := uint32(len(loads))
+	tau, t := d.tau, d.t
+	var idx [2 * stageBalls]uint32
+	var ages [2 * stageBalls]uint32
+	slot := t % tau
+	for count > 0 {
+		b := int(min(count, stageBalls))
+		s = fillBounded(idx[:2*b], s, inc, n)
+		if d.mode == DelayUniform {
+			ns = fillBounded(ages[:2*b], ns, ninc, uint32(tau+1))
+		}
+		for k := range b {
+			i, j := idx[2*k], idx[2*k+1]
+			li, lj := loads[i], loads[j]
+			var ri, rj L // the loads as read
+			switch d.mode {
+			case DelayFixed:
+				ri, rj = d.past[i], d.past[j]
+			case DelayAdversarial:
+				ri, rj = li, lj
+				if li < lj {
+					rj = d.past[j]
+				} else if lj < li {
+					ri = d.past[i]
+				}
+			case DelayUniform:
+				ri = li - L(recent(d.last, d.prev, tau, t, i, ages[2*k]))
+				rj = lj - L(recent(d.last, d.prev, tau, t, j, ages[2*k+1]))
+			}
+			if rj < ri {
+				i, li = j, lj
+			}
+			li++
+			loads[i] = li
+			maxLoad = max(maxLoad, li)
+			if d.mode == DelayUniform {
+				d.prev[slot] = d.last[i]
+				d.last[i] = int64(t)
+			} else {
+				if t >= tau {
+					d.past[d.bins[slot]]++
+				}
+				d.bins[slot] = i
+			}
+			t++
+			if slot++; slot == tau {
+				slot = 0
+			}
+		}
+		count -= uint64(b)
+	}
+	d.t = t
+	r.state, noise.state = s, ns
+	return maxLoad
+}
+
+// recent counts bin i's balls among the last a of the t placed (all of
+// them when a > t: loads before the start are 0).
+func recent(last, prev []int64, tau, t uint64, i uint32, a uint32) uint64 {
+	c := uint64(0)
+	from := max(0, int64(t)-int64(a)) // last[i] = −1 (none) stops the walk
+	for u := last[i]; u >= from; u = prev[uint64(u)%tau] {
+		c++
+	}
+	return c
+}
+
+// TauDelayWeighted is TauDelay on real loads, ball k weighing w[k]; d must
+// come from NewDelay with weighted set.
+func TauDelayWeighted(loads []float64, r, noise *PCG32, w []float64, d *Delay[float64], maxLoad float64) float64 {
+	s, inc := r.state, r.inc()
+	ns, ninc := noise.state, noise.inc()
+	n := uint32(len(loads))
+	tau, t := d.tau, d.t
+	var idx [2 * stageBalls]uint32
+	var ages [2 * stageBalls]uint32
+	slot := t % tau
+	for len(w) > 0 {
+		b := min(len(w), stageBalls)
+		s = fillBounded(idx[:2*b], s, inc, n)
+		if d.mode == DelayUniform {
+			ns = fillBounded(ages[:2*b], ns, ninc, uint32(tau+1))
+		}
+		for k, wk := range w[:b] {
+			i, j := idx[2*k], idx[2*k+1]
+			li, lj := loads[i], loads[j]
+			var ri, rj float64
+			switch d.mode {
+			case DelayFixed:
+				ri, rj = d.past[i], d.past[j]
+			case DelayAdversarial:
+				ri, rj = li, lj
+				if li < lj {
+					rj = d.past[j]
+				} else if lj < li {
+					ri = d.past[i]
+				}
+			case DelayUniform:
+				ri = pastWeight(d, t, i, li, ages[2*k])
+				rj = pastWeight(d, t, j, lj, ages[2*k+1])
+			}
+			if rj < ri {
+				i, li = j, lj
+			}
+			li += wk
+			loads[i] = li
+			maxLoad = max(maxLoad, li)
+			if d.mode == DelayUniform {
+				d.prev[slot] = d.last[i]
+				d.last[i] = int64(t)
+			} else {
+				if t >= tau {
+					d.past[d.bins[slot]] += d.wts[slot]
+				}
+				d.bins[slot] = i
+			}
+			d.wts[slot] = wk
+			t++
+			if slot++; slot == tau {
+				slot = 0
+			}
+		}
+		w = w[b:]
+	}
+	d.t = t
+	r.state, noise.state = s, ns
+	return maxLoad
+}
+
+// pastWeight is bin i's load a balls ago, given its load x now: x minus the
+// weight it received from the last a balls, and exactly 0 when that was all
+// of it (a subtraction would leave rounding residue, and empty bins must
+// compare equal).
+func pastWeight(d *Delay[float64], t uint64, i uint32, x float64, a uint32) float64 {
+	from := max(0, int64(t)-int64(a))
+	u := d.last[i]
+	for ; u >= from; u = d.prev[uint64(u)%d.tau] {
+		x -= d.wts[uint64(u)%d.tau]
+	}
+	if u < 0 {
+		return 0
+	}
+	return x
+}
