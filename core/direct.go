@@ -52,20 +52,11 @@ func runDirect(s *Spec, trial uint64, progress func(uint64)) *Result {
 func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *Result) {
 	loads := make([]L, s.Bins)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
+	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
 	scale := s.Params.Weights.Scale()
+	kind, d := s.effective()
 	var coin kernels.Bernoulli
-	kind, d := s.Process.Kind, s.Params.D
-	// Degenerate parameters are run by the loop of the process they equal,
-	// which consumes the stream the same way: d = 1 is one-choice, β = 0 is
-	// one-choice and β = 1 two-choice (no coin is flipped at either end).
-	switch {
-	case kind == KindDChoice && d == 1:
-		kind = KindOneChoice
-	case kind == KindOnePlusBeta && s.Params.Beta == 0:
-		kind = KindOneChoice
-	case kind == KindOnePlusBeta && s.Params.Beta == 1:
-		kind, d = KindDChoice, 2
-	case kind == KindOnePlusBeta:
+	if kind == KindOnePlusBeta {
 		var err error
 		if coin, err = kernels.NewBernoulli(s.Params.Beta); err != nil {
 			panic(err) // NewSpec checked 0 ≤ β ≤ 1
@@ -74,6 +65,17 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 	var thin thinning
 	if kind == KindTwoThinning {
 		thin = newThinning(s.Bins, s.Params.Threshold)
+	}
+	// For integer loads, |x − y| ≤ g ⇔ |x − y| ≤ ⌊g⌋.
+	g := uint64(math.Floor(s.Params.G))
+	rule := s.gRule()
+	var delay *kernels.Delay[L]
+	if kind == KindTauDelay {
+		delay = kernels.NewDelay[L](len(loads), s.Params.Tau, s.Params.Delay, false)
+	}
+	var batch *kernels.Batch[L]
+	if kind == KindBBatch {
+		batch = kernels.NewBatch[L](len(loads), s.Params.Batch, false)
 	}
 	var maxLoad L
 	t := uint64(0)
@@ -97,6 +99,16 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 				limit, last := thin.at(t)
 				c = min(c, last-t+1)
 				maxLoad = kernels.TwoThinning(loads, &rng, c, limit, maxLoad)
+			case KindGAdvComp, KindGMyopicComp:
+				maxLoad = kernels.GComp(loads, &rng, &noise, c, g, rule, maxLoad)
+			case KindSigmaNoisyLoad:
+				maxLoad = kernels.SigmaNoisyLoad(loads, &rng, &noise, c, s.Params.Sigma, maxLoad)
+			case KindRhoNoisyComp:
+				maxLoad = kernels.RhoNoisyComp(loads, &rng, &noise, c, s.rhoTable, maxLoad)
+			case KindTauDelay:
+				maxLoad = kernels.TauDelay(loads, &rng, &noise, c, delay, maxLoad)
+			case KindBBatch:
+				maxLoad = kernels.BBatch(loads, &rng, c, batch, maxLoad)
 			default:
 				panic("core: no direct loop for " + s.Process.Name)
 			}
@@ -111,6 +123,12 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 			res.fill(snap, s.Alpha)
 		}
 	}
+	if batch != nil {
+		// max_gap of b-batch also covers every batch end (DESIGN.md).
+		if ends, g := batch.BatchEnds(len(loads)); ends > 0 {
+			res.MaxGap = max(res.MaxGap, g*scale)
+		}
+	}
 	if s.KeepLoads {
 		res.Loads = make([]float64, len(loads))
 		for i, v := range loads {
@@ -119,16 +137,49 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 	}
 }
 
+// effective returns the loop that runs s and its d. Degenerate parameters
+// are run by the loop of the process they equal, which consumes the choice
+// stream the same way: d = 1 is one-choice; β = 0 one-choice and β = 1
+// two-choice (no coin is flipped at either end); τ = 0 and b = 1 are
+// two-choice.
+func (s *Spec) effective() (Kind, int) {
+	kind, d := s.Process.Kind, s.Params.D
+	switch {
+	case kind == KindDChoice && d == 1,
+		kind == KindOnePlusBeta && s.Params.Beta == 0:
+		return KindOneChoice, 1
+	case kind == KindOnePlusBeta && s.Params.Beta == 1,
+		kind == KindTauDelay && s.Params.Tau == 0,
+		kind == KindBBatch && s.Params.Batch == 1:
+		return KindDChoice, 2
+	}
+	return kind, d
+}
+
+func (s *Spec) gRule() kernels.GRule {
+	if s.Process.Kind == KindGMyopicComp {
+		return kernels.GRandom
+	}
+	return adversaries[string(s.Params.Adversary)]
+}
+
 // runReal runs a trial with random weights on real-valued loads.
 func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 	loads := make([]float64, s.Bins)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
 	wrng := kernels.TrialStream(s.Seed, trial, kernels.LaneWeights)
+	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
 	buf := make([]float64, weightBuffer)
 	mean := 1 / s.Params.Weights.Value // exp:λ has rate λ
-	d := s.Params.D
-	if s.Process.Kind == KindOneChoice {
-		d = 1
+	kind, d := s.effective()
+	rule := s.gRule()
+	var delay *kernels.Delay[float64]
+	if kind == KindTauDelay {
+		delay = kernels.NewDelay[float64](len(loads), s.Params.Tau, s.Params.Delay, true)
+	}
+	var batch *kernels.Batch[float64]
+	if kind == KindBBatch {
+		batch = kernels.NewBatch[float64](len(loads), s.Params.Batch, true)
 	}
 	maxLoad := 0.0
 	t, pending := uint64(0), uint64(0)
@@ -136,10 +187,23 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 		for t < target {
 			w := buf[:min(target-t, weightBuffer)]
 			kernels.FillExp(w, &wrng, mean)
-			if d == 1 {
+			switch kind {
+			case KindOneChoice:
 				maxLoad = kernels.OneChoiceWeighted(loads, &rng, w, maxLoad)
-			} else {
+			case KindDChoice:
 				maxLoad = kernels.DChoiceWeighted(loads, &rng, w, d, maxLoad)
+			case KindGAdvComp, KindGMyopicComp:
+				maxLoad = kernels.GCompWeighted(loads, &rng, &noise, w, s.Params.G, rule, maxLoad)
+			case KindSigmaNoisyLoad:
+				maxLoad = kernels.SigmaNoisyLoadWeighted(loads, &rng, &noise, w, s.Params.Sigma, maxLoad)
+			case KindRhoNoisyComp:
+				maxLoad = kernels.RhoNoisyCompWeighted(loads, &rng, &noise, w, s.Params.Rho, maxLoad)
+			case KindTauDelay:
+				maxLoad = kernels.TauDelayWeighted(loads, &rng, &noise, w, delay, maxLoad)
+			case KindBBatch:
+				maxLoad = kernels.BBatchWeighted(loads, &rng, w, batch, maxLoad)
+			default:
+				panic("core: no weighted loop for " + s.Process.Name)
 			}
 			t += uint64(len(w))
 			if pending += uint64(len(w)); pending >= unitChunk/8 {
@@ -160,6 +224,11 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 	}
 	if pending > 0 {
 		progress(pending)
+	}
+	if batch != nil {
+		if ends, g := batch.BatchEnds(len(loads)); ends > 0 {
+			res.MaxGap = max(res.MaxGap, g)
+		}
 	}
 	if s.KeepLoads {
 		res.Loads = loads

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/balloc/balloc/kernels"
 )
 
 // Params holds every process parameter; a process reads the ones its
@@ -14,13 +16,34 @@ type Params struct {
 	Beta      float64 // one-plus-beta: probability of a two-choice step
 	Threshold float64 // two-thinning: θ, relative to the current average
 	Weights   Weights // ball weights where the process defines them
+
+	G         float64     // g-adv-comp, g-myopic-comp: comparisons within g are noisy
+	Adversary Adversary   // g-adv-comp: who decides within g
+	Sigma     float64     // sigma-noisy-load: standard deviation of the load noise
+	Rho       kernels.Rho // rho-noisy-comp: probability of a correct comparison
+	Tau       uint64      // tau-delay: the oldest a load read may be, in balls
+	Delay     kernels.DelayMode
+	Batch     uint64 // b-batch: balls per batch
 }
+
+// Adversary decides comparisons within g in g-adv-comp.
+type Adversary string
+
+// The adversaries of g-adv-comp.
+var adversaries = map[string]kernels.GRule{
+	"greedy-reverse": kernels.GHeavier,
+	"random":         kernels.GRandom,
+	"max-target":     kernels.GMaxTarget,
+}
+
+var delayModes = []string{"fixed", "uniform", "adversarial"} // index = kernels.DelayMode
 
 // ParamDef describes one process parameter as a command-line flag.
 type ParamDef struct {
 	Name     string
 	Usage    string
 	Default  string // used when the flag is absent; "" means required
+	List     bool   // balloc run accepts a comma-separated list of values
 	set      func(p *Params, v string) error
 	value    func(p *Params) any
 	required string // what to tell a user who left it out
@@ -31,7 +54,7 @@ func ParamDefs() []ParamDef { return append([]ParamDef(nil), paramDefs...) }
 
 var paramDefs = []ParamDef{
 	{
-		Name: "d", Usage: "samples per ball (d-choice) or groups (always-go-left), 1 ≤ d ≤ bins", Default: "2",
+		Name: "d", Usage: "samples per ball (d-choice) or groups (always-go-left), 1 ≤ d ≤ bins", Default: "2", List: true,
 		set: func(p *Params, v string) error {
 			d, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || d < 1 || d > 1<<20 {
@@ -43,7 +66,7 @@ var paramDefs = []ParamDef{
 		value: func(p *Params) any { return p.D },
 	},
 	{
-		Name: "beta", Usage: "probability β of a two-choice step, 0 ≤ β ≤ 1",
+		Name: "beta", Usage: "probability β of a two-choice step, 0 ≤ β ≤ 1", List: true,
 		required: "a probability in [0, 1]",
 		set: func(p *Params, v string) error {
 			b, err := parseReal(v)
@@ -56,7 +79,7 @@ var paramDefs = []ParamDef{
 		value: func(p *Params) any { return p.Beta },
 	},
 	{
-		Name: "threshold", Usage: "θ: two-thinning keeps the first bin if its load < t/n + θ (any real)",
+		Name: "threshold", Usage: "θ: two-thinning keeps the first bin if its load < t/n + θ (any real)", List: true,
 		required: "a real θ; the first bin is kept when its load < t/n + θ",
 		set: func(p *Params, v string) error {
 			x, err := parseReal(v)
@@ -80,6 +103,141 @@ var paramDefs = []ParamDef{
 		},
 		value: func(p *Params) any { return p.Weights.String() },
 	},
+	{
+		Name: "g", Usage: "comparisons of loads differing by at most g are noisy, g ≥ 0 (g-adv-comp, g-myopic-comp)", List: true,
+		required: "a real g ≥ 0: loads within g of each other are compared by the noise rule",
+		set: func(p *Params, v string) error {
+			g, err := parseReal(v)
+			if err != nil || g < 0 || g > 1e15 {
+				return fmt.Errorf("--g %q: want a real number in [0, 1e15]", v)
+			}
+			p.G = g
+			return nil
+		},
+		value: func(p *Params) any { return p.G },
+	},
+	{
+		Name: "adversary", Usage: "g-adv-comp: greedy-reverse (the heavier), random (a fair coin) or max-target", Default: "greedy-reverse", List: true,
+		set: func(p *Params, v string) error {
+			if _, ok := adversaries[v]; !ok {
+				return fmt.Errorf("--adversary %q: want greedy-reverse, random or max-target", v)
+			}
+			p.Adversary = Adversary(v)
+			return nil
+		},
+		value: func(p *Params) any { return string(p.Adversary) },
+	},
+	{
+		Name: "sigma", Usage: "standard deviation σ ≥ 0 of the noise on each load read (sigma-noisy-load)", List: true,
+		required: "a real σ ≥ 0, the standard deviation of the noise added to each load read",
+		set: func(p *Params, v string) error {
+			x, err := parseReal(v)
+			if err != nil || x < 0 || x > 1e15 {
+				return fmt.Errorf("--sigma %q: want a real number in [0, 1e15]", v)
+			}
+			p.Sigma = x
+			return nil
+		},
+		value: func(p *Params) any { return p.Sigma },
+	},
+	{
+		Name: "rho", Usage: "rho-noisy-comp: gauss:σ (ρ(δ) = Φ(δ/(√2σ))), logistic:s (1/(1+e^(−δ/s))) or step:g,p (p for δ ≤ g, 1 beyond)",
+		required: "gauss:σ, logistic:s or step:g,p",
+		set: func(p *Params, v string) error {
+			r, err := ParseRho(v)
+			if err != nil {
+				return err
+			}
+			p.Rho = r
+			return nil
+		},
+		value: func(p *Params) any { return RhoString(p.Rho) },
+	},
+	{
+		Name: "tau", Usage: "tau-delay: the oldest a load read may be, in balls, 0 ≤ τ < 2^32 − 1", List: true,
+		required: "a count τ ≥ 0 of balls (0 is two-choice)",
+		set: func(p *Params, v string) error {
+			x, err := ParseCount(v)
+			if err != nil {
+				return fmt.Errorf("--tau %v", err)
+			}
+			if x > 1<<32-2 {
+				return fmt.Errorf("--tau %d: want at most 4294967294", x)
+			}
+			p.Tau = x
+			return nil
+		},
+		value: func(p *Params) any { return p.Tau },
+	},
+	{
+		Name: "delay", Usage: "tau-delay: how old each read is: fixed (τ), uniform (in [0, τ]) or adversarial", Default: "fixed", List: true,
+		set: func(p *Params, v string) error {
+			for i, name := range delayModes {
+				if v == name {
+					p.Delay = kernels.DelayMode(i)
+					return nil
+				}
+			}
+			return fmt.Errorf("--delay %q: want fixed, uniform or adversarial", v)
+		},
+		value: func(p *Params) any { return delayModes[p.Delay] },
+	},
+	{
+		Name: "batch", Usage: "b-batch: balls per batch, b ≥ 1", List: true,
+		required: "a count b ≥ 1 of balls per batch",
+		set: func(p *Params, v string) error {
+			x, err := ParseCount(v)
+			if err != nil {
+				return fmt.Errorf("--batch %v", err)
+			}
+			if x < 1 {
+				return fmt.Errorf("--batch 0: want at least 1 ball per batch")
+			}
+			p.Batch = x
+			return nil
+		},
+		value: func(p *Params) any { return p.Batch },
+	},
+}
+
+// ParseRho parses gauss:σ, logistic:s or step:g,p.
+func ParseRho(v string) (kernels.Rho, error) {
+	bad := func() (kernels.Rho, error) {
+		return kernels.Rho{}, fmt.Errorf("--rho %q: want gauss:σ (σ ≥ 0), logistic:s (s ≥ 0) or step:g,p (g ≥ 0, 0 ≤ p ≤ 1)", v)
+	}
+	kind, arg, _ := strings.Cut(v, ":")
+	switch kind {
+	case "gauss", "logistic":
+		x, err := parseReal(arg)
+		if err != nil || x < 0 || x > 1e15 {
+			return bad()
+		}
+		if kind == "gauss" {
+			return kernels.Rho{Kind: kernels.RhoGauss, A: x}, nil
+		}
+		return kernels.Rho{Kind: kernels.RhoLogistic, A: x}, nil
+	case "step":
+		gs, ps, ok := strings.Cut(arg, ",")
+		g, err1 := parseReal(gs)
+		p, err2 := parseReal(ps)
+		if !ok || err1 != nil || err2 != nil || g < 0 || g > 1e15 || p < 0 || p > 1 {
+			return bad()
+		}
+		return kernels.Rho{Kind: kernels.RhoStep, A: g, B: p}, nil
+	}
+	return bad()
+}
+
+// RhoString is the canonical spelling of r, as ParseRho reads it.
+func RhoString(r kernels.Rho) string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	switch r.Kind {
+	case kernels.RhoGauss:
+		return "gauss:" + f(r.A)
+	case kernels.RhoLogistic:
+		return "logistic:" + f(r.A)
+	}
+	return "step:" + f(r.A) + "," + f(r.B)
 }
 
 func paramDef(name string) *ParamDef {

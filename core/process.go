@@ -16,6 +16,12 @@ const (
 	KindOnePlusBeta
 	KindAlwaysGoLeft
 	KindTwoThinning
+	KindGAdvComp
+	KindGMyopicComp
+	KindSigmaNoisyLoad
+	KindRhoNoisyComp
+	KindTauDelay
+	KindBBatch
 )
 
 // Process is one entry of the catalogue: a rule, the parameters (flags) it
@@ -82,6 +88,42 @@ var catalogue = []Process{
 		Summary:   "first uniform bin kept if its load < t/n + θ, else a second uniform bin",
 		Source:    "Feldheim, Gurel-Gurevich 2021; Los, Sauerwald, Sylvester 2022",
 		Symmetric: true, Fluid: true,
+	},
+	{
+		Name: "g-adv-comp", Kind: KindGAdvComp, Params: []string{"g", "adversary"},
+		Summary:  "two uniform bins; loads within g: the adversary decides, else the lighter",
+		Source:   "Los, Sauerwald 2022 (Choice of Noise), §2; g-Bounded: Nadiradze",
+		Weighted: true, Symmetric: true,
+	},
+	{
+		Name: "g-myopic-comp", Kind: KindGMyopicComp, Params: []string{"g"},
+		Summary:  "two uniform bins; loads within g: a random one of the two, else the lighter",
+		Source:   "Los, Sauerwald 2022 (Choice of Noise), §2",
+		Weighted: true, Symmetric: true,
+	},
+	{
+		Name: "sigma-noisy-load", Kind: KindSigmaNoisyLoad, Params: []string{"sigma"},
+		Summary:  "two uniform bins; each load read with fresh N(0, σ²) noise, compared as reals",
+		Source:   "Los, Sauerwald 2022 (Choice of Noise), §2",
+		Weighted: true, Symmetric: true,
+	},
+	{
+		Name: "rho-noisy-comp", Kind: KindRhoNoisyComp, Params: []string{"rho"},
+		Summary:  "two uniform bins; loads differing by δ compared correctly with probability ρ(δ)",
+		Source:   "Los, Sauerwald 2022 (Choice of Noise), §2",
+		Weighted: true, Symmetric: true,
+	},
+	{
+		Name: "tau-delay", Kind: KindTauDelay, Params: []string{"tau", "delay"},
+		Summary:  "two uniform bins; each load read as it was up to τ balls ago",
+		Source:   "Los, Sauerwald 2022 (Choice of Noise), §2",
+		Weighted: true,
+	},
+	{
+		Name: "b-batch", Kind: KindBBatch, Params: []string{"batch"},
+		Summary:  "two uniform bins compared on the loads at the start of the batch of b balls",
+		Source:   "Berenbrink, Czumaj, Englert, Friedetzky, Nagel 2012; Los, Sauerwald 2022",
+		Weighted: true, Symmetric: true,
 	},
 }
 

@@ -35,7 +35,8 @@ type Spec struct {
 	Process *Process
 	Params  Params
 	Common
-	engine Engine // resolved
+	engine   Engine            // resolved
+	rhoTable *kernels.RhoTable // rho-noisy-comp's exact coins, built once
 }
 
 // NewSpec validates a process name, the raw values of the parameters the
@@ -123,6 +124,13 @@ func (s *Spec) validate() error {
 			return fmt.Errorf("--d %d: always-go-left splits the bins into d equal groups, so d must divide --bins %d", s.Params.D, n)
 		}
 	}
+	if s.Process.Kind == KindRhoNoisyComp {
+		t, err := kernels.NewRhoTable(s.Params.Rho)
+		if err != nil {
+			return fmt.Errorf("--rho %s: %v", RhoString(s.Params.Rho), err)
+		}
+		s.rhoTable = t
+	}
 	switch s.Engine {
 	case EngineAuto, EngineDirect, "":
 		s.engine = EngineDirect
@@ -184,9 +192,19 @@ func (s *Spec) loadBytes() uint64 {
 // more levels than that sorts a copy instead, which only happens when there
 // are few bins.
 func (s *Spec) TrialMemory() uint64 {
+	lb := s.loadBytes()
 	scratch := uint64(maxCountLevels * 8)
-	if !s.Params.Weights.Unit() {
+	weighted := !s.Params.Weights.Unit()
+	if weighted {
 		scratch = weightBuffer * 8
 	}
-	return s.Bins*s.loadBytes() + scratch
+	extra := uint64(0)
+	switch kind, _ := s.effective(); kind {
+	case KindTauDelay:
+		perBin, perTau := kernels.DelayMemory(s.Params.Delay, int(lb), weighted)
+		extra = s.Bins*uint64(perBin) + s.Params.Tau*uint64(perTau)
+	case KindBBatch:
+		extra = kernels.BatchMemory(s.Bins, s.Params.Batch, int(lb), weighted)
+	}
+	return s.Bins*lb + scratch + extra
 }

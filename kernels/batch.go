@@ -98,15 +98,16 @@ func BBatch[L Load](loads []L, r *PCG32, count uint64, bt *Batch[L], maxLoad L) 
 		s = fillBounded(idx[:2*c], s, inc, n)
 		for k := range c {
 			i, j := idx[2*k], idx[2*k+1]
-			if frozen[j] < frozen[i] {
-				i = j
-			}
+			// The comparison of frozen loads is a coin flip for the branch
+			// predictor: select by masks (see choose).
+			i = choose(b2u(frozen[j] < frozen[i]), i, j)
+			idx[k] = i // the chosen bins, for the pending list
 			v := loads[i] + 1
 			loads[i] = v
 			maxLoad = max(maxLoad, v)
-			if bt.pending != nil {
-				bt.pending = append(bt.pending, i)
-			}
+		}
+		if bt.pending != nil {
+			bt.pending = append(bt.pending, idx[:c]...)
 		}
 		bt.t += uint64(c)
 		count -= uint64(c)

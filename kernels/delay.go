@@ -105,19 +105,16 @@ func TauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], max
 			case DelayFixed:
 				ri, rj = d.past[i], d.past[j]
 			case DelayAdversarial:
-				ri, rj = li, lj
-				if li < lj {
-					rj = d.past[j]
-				} else if lj < li {
-					ri = d.past[i]
-				}
+				// Written as selects: which bin is lighter is a coin flip
+				// for the branch predictor.
+				pi, pj := d.past[i], d.past[j]
+				ri, rj = choose(b2u(lj < li), li, pi), choose(b2u(li < lj), lj, pj)
 			case DelayUniform:
 				ri = li - L(recent(d.last, d.prev, tau, t, i, ages[2*k]))
 				rj = lj - L(recent(d.last, d.prev, tau, t, j, ages[2*k+1]))
 			}
-			if rj < ri {
-				i, li = j, lj
-			}
+			c := b2u(rj < ri)
+			i, li = choose(c, i, j), choose(c, li, lj)
 			li++
 			loads[i] = li
 			maxLoad = max(maxLoad, li)

@@ -48,38 +48,78 @@ func GComp[L Load](loads []L, r, noise *PCG32, count uint64, g uint64, rule GRul
 		if rule == GRandom {
 			ns = fillOutputs(coins[:b], ns, ninc)
 		}
-		for k := range b {
-			i, j := idx[2*k], idx[2*k+1]
-			li, lj := loads[i], loads[j]
-			d := li - lj
-			if lj > li {
-				d = lj - li
+		// One loop per rule; the decision is computed without branches, as
+		// loads within g are a coin flip for the branch predictor.
+		switch rule {
+		case GHeavier:
+			for k := range b {
+				i, j := idx[2*k], idx[2*k+1]
+				li, lj := loads[i], loads[j]
+				w := b2u(uint64(absDiff(li, lj)) <= g)
+				c := (w & b2u(lj > li)) | (^w & b2u(lj < li))
+				i, li = choose(c, i, j), choose(c, li, lj)
+				li++
+				loads[i] = li
+				maxLoad = max(maxLoad, li)
 			}
-			pickJ := lj < li // the lighter
-			if uint64(d) <= g {
-				switch rule {
-				case GHeavier:
-					pickJ = lj > li
-				case GRandom:
-					pickJ = coins[k] >= 1<<31
-				case GMaxTarget:
-					// raise(x) = max(0, x + 1 − max); larger raise wins, ties
-					// to the heavier (then to i on equal loads).
+		case GRandom:
+			for k := range b {
+				i, j := idx[2*k], idx[2*k+1]
+				li, lj := loads[i], loads[j]
+				w := b2u(uint64(absDiff(li, lj)) <= g)
+				c := (w & uint8(coins[k]>>31)) | (^w & b2u(lj < li))
+				i, li = choose(c, i, j), choose(c, li, lj)
+				li++
+				loads[i] = li
+				maxLoad = max(maxLoad, li)
+			}
+		case GMaxTarget:
+			for k := range b {
+				i, j := idx[2*k], idx[2*k+1]
+				li, lj := loads[i], loads[j]
+				pickJ := lj < li // the lighter
+				if uint64(absDiff(li, lj)) <= g {
+					// raise(x) = max(0, x + 1 − max); the larger raise wins,
+					// ties to the heavier (then to i on equal loads).
 					ri, rj := raise(li, maxLoad), raise(lj, maxLoad)
 					pickJ = rj > ri || (rj == ri && lj > li)
 				}
+				if pickJ {
+					i, li = j, lj
+				}
+				li++
+				loads[i] = li
+				maxLoad = max(maxLoad, li)
 			}
-			if pickJ {
-				i, li = j, lj
-			}
-			li++
-			loads[i] = li
-			maxLoad = max(maxLoad, li)
 		}
 		count -= uint64(b)
 	}
 	r.state, noise.state = s, ns
 	return maxLoad
+}
+
+// choose returns b when c is 1 and a when c is 0, by masks: for a decision
+// that is a coin flip to the branch predictor, where the compiler would
+// otherwise keep a branch.
+func choose[T Load | ~uint32](c uint8, a, b T) T {
+	m := -T(c)
+	return a&^m | b&m
+}
+
+// b2u is 1 for true and 0 for false, compiled to a SETcc.
+func b2u(b bool) uint8 {
+	var x uint8
+	if b {
+		x = 1
+	}
+	return x
+}
+
+func absDiff[L loadValue](a, b L) L {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }
 
 func raise[L Load](x, top L) L {

@@ -6,13 +6,6 @@ import "math"
 // following the definition literally and consuming the streams as the fast
 // loops document.
 
-func absDiff[L loadValue](a, b L) L {
-	if a > b {
-		return a - b
-	}
-	return b - a
-}
-
 // refGCompW: w == nil means unit weights; loads hold integers as float64.
 func refGComp(loads []float64, r, noise *PCG32, w []float64, count int, g float64, rule GRule) {
 	n := uint32(len(loads))

@@ -111,7 +111,6 @@ func RhoNoisyComp[L Load](loads []L, r, noise *PCG32, count uint64, table *RhoTa
 			if lj > li {
 				d = lj - li
 			}
-			pickJ := lj < li // the lighter; i on equal loads
 			var c uint32
 			ns, c = step(ns, ninc)
 			var wrong bool
@@ -124,12 +123,10 @@ func RhoNoisyComp[L Load](loads []L, r, noise *PCG32, count uint64, table *RhoTa
 			} else if table.beyond {
 				ns, wrong = flipFloatFrom(c, ns, ninc, table.rho.Wrong(float64(d)))
 			}
-			if wrong {
-				pickJ = !pickJ
-			}
-			if pickJ {
-				i, li = j, lj
-			}
+			// j when it is the lighter and the comparison is right, or the
+			// heavier (or equal) and it is wrong; i on equal loads when right.
+			pick := b2u(lj < li) ^ b2u(wrong)
+			i, li = choose(pick, i, j), choose(pick, li, lj)
 			li++
 			loads[i] = li
 			maxLoad = max(maxLoad, li)

@@ -30,9 +30,8 @@ func SigmaNoisyLoad[L Load](loads []L, r, noise *PCG32, count uint64, sigma floa
 			} else {
 				diff = -float64(lj - li)
 			}
-			if sigma*(z[2*k+1]-z[2*k]) < diff {
-				i, li = j, lj
-			}
+			c := b2u(sigma*(z[2*k+1]-z[2*k]) < diff)
+			i, li = choose(c, i, j), choose(c, li, lj)
 			li++
 			loads[i] = li
 			maxLoad = max(maxLoad, li)

@@ -1,6 +1,10 @@
 package kernels
 
-import "github.com/klauspost/cpuid/v2"
+import (
+	"math"
+
+	"github.com/klauspost/cpuid/v2"
+)
 
 // Staging. When the load array outgrows the L2 cache, every sample is a miss
 // to L3 or DRAM, and a loop that interleaves the generator with the loads
@@ -58,10 +62,28 @@ func fillOutputs(dst []uint32, s, inc uint64) uint64 {
 	return s
 }
 
-// fillNormal writes len(dst) consecutive PCG32.Normal draws.
+// fillNormal writes len(dst) consecutive PCG32.Normal draws: normZig with
+// its fast path written out, the sign applied without a branch (it is a
+// coin flip for the predictor), and the two outputs of an attempt taken
+// from one two-step jump of the state (the same outputs, a shorter chain).
 func fillNormal(dst []float64, s, inc uint64) uint64 {
-	for k := range dst {
-		s, dst[k] = normZig(s, inc)
+	t := zigNorm
+	mul := uint64(pcgMul)
+	mul2, inc2 := mul*mul, inc*(mul+1)
+	for k := 0; k < len(dst); {
+		u := uint64(pcgOutput(s))<<32 | uint64(pcgOutput(s*pcgMul+inc))
+		s = s*mul2 + inc2
+		i := u & (zigExpBoxes - 1)
+		j := u >> 11
+		x := float64(j) * t.w[i]
+		if j >= t.k[i] {
+			var ok bool
+			if s, x, ok = normZigSlow(s, inc, i, x); !ok {
+				continue
+			}
+		}
+		dst[k] = math.Float64frombits(math.Float64bits(x) | (u&(1<<8))<<55)
+		k++
 	}
 	return s
 }

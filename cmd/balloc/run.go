@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -40,7 +41,8 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Run trials of one or more processes and report gap, loads and potentials",
 		Long: "Run trials of one or more processes and report gap, loads and potentials.\n\n" +
 			"Processes (--process, comma-separated to compare; all use the same seed):\n" + strings.Join(names, "\n") +
-			"\n\nCounts accept 1000000, 1_000_000, 1e6 and 10^6.",
+			"\n\nA list of parameter values (--g 0,1,2,4) runs each listed process once per value, or per\n" +
+			"combination for several lists. Counts accept 1000000, 1_000_000, 1e6 and 10^6.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runRun(c, f, stdout, stderr)
@@ -57,6 +59,9 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 		usage := d.Usage
 		if d.Default != "" {
 			usage += " (default " + d.Default + ")"
+		}
+		if d.List {
+			usage += "; a comma-separated list runs each value"
 		}
 		fl.StringVar(v, d.Name, "", usage)
 	}
@@ -176,11 +181,29 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 			return nil, fmt.Errorf("--process lists %s twice", names[i])
 		}
 	}
-	set := map[string]string{}
-	for name, v := range f.params {
-		if fl.Changed(name) {
-			set[name] = *v
+	// Process parameters, each a value or, where the parameter allows it, a
+	// comma-separated list of values: every listed process runs once per
+	// combination of the values of the parameters it takes.
+	set := map[string][]string{}
+	for _, def := range core.ParamDefs() {
+		if !fl.Changed(def.Name) {
+			continue
 		}
+		v := *f.params[def.Name]
+		if !def.List {
+			set[def.Name] = []string{v}
+			continue
+		}
+		vals := strings.Split(v, ",")
+		for i, x := range vals {
+			if vals[i] = strings.TrimSpace(x); vals[i] == "" {
+				return nil, fmt.Errorf("--%s %q: empty value in the list", def.Name, v)
+			}
+			if slices.Contains(vals[:i], vals[i]) {
+				return nil, fmt.Errorf("--%s lists %s twice", def.Name, vals[i])
+			}
+		}
+		set[def.Name] = vals
 	}
 	used := map[string]bool{}
 	for _, name := range names {
@@ -188,26 +211,29 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		mine := map[string]string{}
-		for k, v := range set {
-			if proc.Takes(k) {
-				mine[k], used[k] = v, true
+		var keys []string // the parameters this process takes, in flag order
+		for _, def := range core.ParamDefs() {
+			if _, ok := set[def.Name]; ok && proc.Takes(def.Name) {
+				keys = append(keys, def.Name)
+				used[def.Name] = true
 			}
 		}
-		s, err := core.NewSpec(name, mine, com)
-		if err != nil {
-			return nil, err
-		}
-		if f.theory {
-			if _, err := core.FluidOf(s); err != nil {
-				return nil, fmt.Errorf("--theory: %v (balloc has fluid limits for unit-weight %s)", err, fluidNames())
+		for _, combo := range combinations(keys, set) {
+			s, err := core.NewSpec(name, combo, com)
+			if err != nil {
+				return nil, err
 			}
+			if f.theory {
+				if _, err := core.FluidOf(s); err != nil {
+					return nil, fmt.Errorf("--theory: %v (balloc has fluid limits for unit-weight %s)", err, fluidNames())
+				}
+			}
+			p.specs = append(p.specs, s)
 		}
-		p.specs = append(p.specs, s)
 	}
-	for k := range set {
-		if !used[k] {
-			return nil, fmt.Errorf("--%s does not apply to %s", k, strings.Join(names, ", "))
+	for _, def := range core.ParamDefs() {
+		if _, ok := set[def.Name]; ok && !used[def.Name] {
+			return nil, fmt.Errorf("--%s does not apply to %s", def.Name, strings.Join(names, ", "))
 		}
 	}
 	for si, s := range p.specs {
@@ -226,6 +252,24 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 			core.FormatCount(com.Bins), core.FormatBytes(float64(per)), concurrent, core.FormatBytes(float64(per*concurrent)), core.FormatBytes(float64(avail)))
 	}
 	return p, nil
+}
+
+// combinations returns every assignment of one value to each key, the last
+// key varying fastest.
+func combinations(keys []string, values map[string][]string) []map[string]string {
+	out := []map[string]string{{}}
+	for _, k := range keys {
+		var next []map[string]string
+		for _, partial := range out {
+			for _, v := range values[k] {
+				c := maps.Clone(partial)
+				c[k] = v
+				next = append(next, c)
+			}
+		}
+		out = next
+	}
+	return out
 }
 
 func fluidNames() string {
