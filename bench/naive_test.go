@@ -2,42 +2,32 @@ package bench
 
 import "testing"
 
-// The naive loops must be the processes they stand for: every ball lands,
-// and the load spread orders as the theory says (two-choice far tighter than
-// one-choice), so the speed ratios compare like with like.
+// The naive loops must be the processes they stand for, so that the speed
+// ratios compare like with like: every ball lands, and the spread of loads
+// orders as the theory says — two-choice far tighter than one-choice, and
+// every noisy two-choice looser than two-choice but tighter than one-choice.
 func TestNaiveLoopsPlaceEveryBall(t *testing.T) {
 	const n, m = 1000, 200000
 	spread := map[string]int{}
 	for _, c := range cases {
-		if c.name == "two-choice-exp1" {
+		if c.naiveW != nil {
 			loads := make([]float64, n)
-			naiveWeightedDChoice(loads, m, 2)
+			c.naiveW(loads, m)
 			sum := 0.0
 			for _, x := range loads {
 				sum += x
 			}
-			if sum < 0.95*m || sum > 1.05*m { // mean-1 weights: sd of the sum is √m
+			if sum < 0.95*m || sum > 1.05*m { // mean-1 weights: the sum's sd is √m
 				t.Errorf("%s: total weight %v for %d balls", c.name, sum, m)
 			}
 			continue
 		}
-		loads := make([]int, n)
-		switch c.name {
-		case "one-choice":
-			naiveOneChoice(loads, m)
-		case "two-choice":
-			naiveDChoice(loads, m, 2)
-		case "d-choice-d3":
-			naiveDChoice(loads, m, 3)
-		case "one-plus-beta-0.5":
-			naiveOnePlusBeta(loads, m, 0.5)
-		case "always-go-left-d2":
-			naiveAlwaysGoLeft(loads, m, 2)
-		case "two-thinning-1":
-			naiveTwoThinning(loads, m, 1)
-		default:
-			t.Fatalf("no check for case %s", c.name)
+		if c.naive == nil {
+			t.Errorf("%s has no naive loop", c.name)
+			continue
 		}
+		loads := make([]int, n)
+		c.naive(loads, m)
 		sum, lo, hi := 0, loads[0], loads[0]
 		for _, x := range loads {
 			sum += x
@@ -48,7 +38,14 @@ func TestNaiveLoopsPlaceEveryBall(t *testing.T) {
 		}
 		spread[c.name] = hi - lo
 	}
-	if spread["two-choice"] >= spread["one-choice"]/3 {
-		t.Errorf("naive two-choice spread %d is not far below one-choice's %d", spread["two-choice"], spread["one-choice"])
+	one, two := spread["one-choice"], spread["two-choice"]
+	if two >= one/3 {
+		t.Errorf("naive two-choice spread %d is not far below one-choice's %d", two, one)
+	}
+	for _, name := range []string{"g-adv-comp-g4", "g-myopic-comp-g4", "sigma-noisy-load-2", "rho-noisy-comp-gauss2",
+		"tau-delay-fixed-n", "tau-delay-adversarial-n", "tau-delay-uniform-n", "b-batch-n"} {
+		if s := spread[name]; s <= two || s >= one {
+			t.Errorf("naive %s spread %d is not between two-choice's %d and one-choice's %d", name, s, two, one)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,6 +65,22 @@ func TestBadInputOneLineExit2(t *testing.T) {
 		{with("--cpuprofile", "/nonexistent/dir/cpu.pprof"), "cannot write a profile"},
 		{[]string{"run", "--process", "one-choice", "--bins", "4294967295", "--balls", "1", "--trials", "64", "--workers", "64"}, "of memory available; lower --bins or --workers"},
 		{[]string{"run", "--process", "one-choice", "--bins", "4294967296", "--balls", "1"}, "at most 4294967295 bins"},
+		{[]string{"run", "--process", "g-adv-comp", "--bins", "10", "--balls", "10"}, "g-adv-comp needs --g"},
+		{[]string{"run", "--process", "g-adv-comp", "--g", "-1", "--bins", "10", "--balls", "10"}, `--g "-1": want a real number in [0, 1e15]`},
+		{[]string{"run", "--process", "g-adv-comp", "--g", "1", "--adversary", "lazy", "--bins", "10", "--balls", "10"}, `--adversary "lazy"`},
+		{[]string{"run", "--process", "g-myopic-comp", "--g", "1", "--adversary", "random", "--bins", "10", "--balls", "10"}, "--adversary does not apply to g-myopic-comp"},
+		{[]string{"run", "--process", "sigma-noisy-load", "--sigma", "-2", "--bins", "10", "--balls", "10"}, `--sigma "-2"`},
+		{[]string{"run", "--process", "rho-noisy-comp", "--rho", "gauss", "--bins", "10", "--balls", "10"}, `--rho "gauss"`},
+		{[]string{"run", "--process", "rho-noisy-comp", "--rho", "step:1", "--bins", "10", "--balls", "10"}, `--rho "step:1"`},
+		{[]string{"run", "--process", "rho-noisy-comp", "--rho", "step:1,1.5", "--bins", "10", "--balls", "10"}, `--rho "step:1,1.5"`},
+		{[]string{"run", "--process", "rho-noisy-comp", "--rho", "cauchy:1", "--bins", "10", "--balls", "10"}, `--rho "cauchy:1"`},
+		{[]string{"run", "--process", "tau-delay", "--tau", "2^33", "--bins", "10", "--balls", "10"}, "--tau 8589934592: want at most 4294967294"},
+		{[]string{"run", "--process", "tau-delay", "--tau", "5", "--delay", "random", "--bins", "10", "--balls", "10"}, `--delay "random"`},
+		{[]string{"run", "--process", "b-batch", "--batch", "0", "--bins", "10", "--balls", "10"}, "--batch 0"},
+		{[]string{"run", "--process", "g-myopic-comp", "--g", "1,,2", "--bins", "10", "--balls", "10"}, "empty value in the list"},
+		{[]string{"run", "--process", "g-myopic-comp", "--g", "1,1", "--bins", "10", "--balls", "10"}, "--g lists 1 twice"},
+		{[]string{"run", "--process", "g-myopic-comp", "--g", "1", "--theory", "--bins", "10", "--balls", "10"}, "--theory: no fluid limit for g-myopic-comp"},
+		{[]string{"run", "--process", "tau-delay", "--tau", "4e9", "--delay", "uniform", "--bins", "10", "--balls", "10", "--workers", "4", "--trials", "4"}, "of memory available"},
 		{[]string{"info", "extra"}, `unknown command "extra"`},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 	}
@@ -188,5 +205,30 @@ func TestInfo(t *testing.T) {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("info (exit %d) lacks %q", code, want)
 		}
+	}
+}
+
+// A list of parameter values runs each value, in order, per listed process.
+func TestParameterLists(t *testing.T) {
+	code, out, errs := run(t, "run", "--process", "g-adv-comp,g-myopic-comp", "--g", "0,2", "--adversary", "greedy-reverse,random",
+		"--bins", "100", "--balls", "1e4", "--trials", "2", "--format", "jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r core.Result
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s %v %v %d", r.Process, r.Params["g"], r.Params["adversary"], r.Trial))
+	}
+	want := []string{
+		"g-adv-comp 0 greedy-reverse 0", "g-adv-comp 0 greedy-reverse 1", "g-adv-comp 0 random 0", "g-adv-comp 0 random 1",
+		"g-adv-comp 2 greedy-reverse 0", "g-adv-comp 2 greedy-reverse 1", "g-adv-comp 2 random 0", "g-adv-comp 2 random 1",
+		"g-myopic-comp 0 <nil> 0", "g-myopic-comp 0 <nil> 1", "g-myopic-comp 2 <nil> 0", "g-myopic-comp 2 <nil> 1",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("runs:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
