@@ -55,7 +55,9 @@ var cases = []benchCase{
 		func(l []int, m int) { naiveTauDelayFixed(l, m, len(l)) }, nil, nParam("tau")},
 	{"tau-delay-adversarial-n", "tau-delay", nil,
 		func(l []int, m int) { naiveTauDelayAdversarial(l, m, len(l)) }, nil,
-		func(n uint64) map[string]string { return map[string]string{"tau": fmt.Sprint(n), "delay": "adversarial"} }},
+		func(n uint64) map[string]string {
+			return map[string]string{"tau": fmt.Sprint(n), "delay": "adversarial"}
+		}},
 	{"tau-delay-uniform-n", "tau-delay", nil,
 		func(l []int, m int) { naiveTauDelayUniform(l, m, len(l)) }, nil,
 		func(n uint64) map[string]string { return map[string]string{"tau": fmt.Sprint(n), "delay": "uniform"} }},
