@@ -182,10 +182,20 @@ func TestGolden(t *testing.T) {
 		{"two-thinning", map[string]string{"threshold": "1.5"}, Common{Bins: 100, Balls: 10000, Checkpoints: 2}},
 		{"two-choice", map[string]string{"weights": "exp:1"}, Common{Bins: 50, Balls: 2000, Checkpoints: 2}},
 		{"one-choice", map[string]string{"weights": "const:3"}, Common{Bins: 50, Balls: 2000}},
+		{"g-adv-comp", map[string]string{"g": "2"}, Common{Bins: 100, Balls: 10000}},
+		{"tau-delay", map[string]string{"tau": "100", "delay": "uniform"}, Common{Bins: 100, Balls: 10000}},
+		{"b-batch", map[string]string{"batch": "50"}, Common{Bins: 100, Balls: 10000, Checkpoints: 2}},
+		{"one-choice", nil, Common{Bins: 100, Balls: 10000, Engine: EngineHistogram, Checkpoints: 2}},
+		{"two-choice", nil, Common{Bins: 1 << 20, Balls: 1 << 22, Engine: EngineHistogram}},
+		{"one-plus-beta", map[string]string{"beta": "0.3"}, Common{Bins: 1000, Balls: 10000, Engine: EngineHistogram}},
+		{"b-batch", map[string]string{"batch": "50"}, Common{Bins: 100, Balls: 10000, Engine: EngineHistogram}},
 	}
 	var lines []string
 	for _, sp := range specs {
 		sp.c.Seed, sp.c.Trials, sp.c.Alpha = 2026, 2, 0.5
+		if sp.c.Engine == "" {
+			sp.c.Engine = EngineDirect
+		}
 		s := mustSpec(t, sp.p, sp.params, sp.c)
 		for trial := range uint64(2) {
 			r := RunTrial(s, trial, nil)

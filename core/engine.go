@@ -14,6 +14,8 @@ func RunTrial(s *Spec, trial uint64, progress func(balls uint64)) *Result {
 	switch s.engine {
 	case EngineDirect:
 		res = runDirect(s, trial, progress)
+	case EngineHistogram:
+		res = runHistogram(s, trial, progress)
 	default:
 		panic("core: unresolved engine " + string(s.engine))
 	}

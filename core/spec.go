@@ -131,16 +131,34 @@ func (s *Spec) validate() error {
 		}
 		s.rhoTable = t
 	}
+	hist, why := histogramSupports(s)
 	switch s.Engine {
-	case EngineAuto, EngineDirect, "":
+	case EngineAuto, "":
+		// From the spec alone, never from the machine: the engine decides
+		// which random draws a trial makes.
+		s.engine = EngineDirect
+		oneChoiceHeavy := s.Process.Kind == KindOneChoice && s.Balls/64 >= n
+		if hist && (n >= histogramAutoBins || oneChoiceHeavy) {
+			s.engine = EngineHistogram
+		}
+	case EngineDirect:
 		s.engine = EngineDirect
 	case EngineHistogram:
-		return fmt.Errorf("--engine histogram is not implemented in this version of balloc; use --engine direct or auto")
+		if !hist {
+			return fmt.Errorf("--engine histogram: %s; use --engine direct", why)
+		}
+		s.engine = EngineHistogram
 	default:
 		return fmt.Errorf("--engine %q: want auto, direct or histogram", s.Engine)
 	}
 	if s.engine == EngineDirect && n > kernels.MaxBins {
-		return fmt.Errorf("--bins %d: the direct engine holds at most %d bins (32-bit bin indices)", n, uint64(kernels.MaxBins))
+		if hist {
+			return fmt.Errorf("--bins %d: the direct engine holds at most %d bins; use --engine histogram (or auto)", n, uint64(kernels.MaxBins))
+		}
+		return fmt.Errorf("--bins %d: the direct engine holds at most %d bins (32-bit bin indices), and %s cannot run on the histogram engine: %s", n, uint64(kernels.MaxBins), s.Process.Name, why)
+	}
+	if s.engine == EngineHistogram && n > maxHistogramBins {
+		return fmt.Errorf("--bins %d: the histogram engine holds at most 2^50 bins (counts exact in float64 binomials)", n)
 	}
 	return nil
 }
@@ -192,6 +210,9 @@ func (s *Spec) loadBytes() uint64 {
 // more levels than that sorts a copy instead, which only happens when there
 // are few bins.
 func (s *Spec) TrialMemory() uint64 {
+	if s.engine == EngineHistogram {
+		return histogramMemory(s)
+	}
 	lb := s.loadBytes()
 	scratch := uint64(maxCountLevels * 8)
 	weighted := !s.Params.Weights.Unit()

@@ -35,8 +35,13 @@ func TestNewSpecRejects(t *testing.T) {
 		{"one-choice", nil, with(func(c *Common) { c.Trials = 0 }), "--trials 0"},
 		{"one-choice", nil, with(func(c *Common) { c.Checkpoints = 1001 }), "--checkpoints 1001"},
 		{"one-choice", nil, with(func(c *Common) { c.Engine = "gpu" }), `--engine "gpu"`},
-		{"one-choice", nil, with(func(c *Common) { c.Engine = EngineHistogram }), "--engine histogram is not implemented"},
-		{"one-choice", nil, with(func(c *Common) { c.Bins = 1 << 32 }), "--bins 4294967296"},
+		{"always-go-left", nil, with(func(c *Common) { c.Engine = EngineHistogram }), "--engine histogram: always-go-left is not symmetric"},
+		{"tau-delay", map[string]string{"tau": "3"}, with(func(c *Common) { c.Engine = EngineHistogram }), "--engine histogram: tau-delay is not symmetric"},
+		{"two-choice", map[string]string{"weights": "exp:1"}, with(func(c *Common) { c.Engine = EngineHistogram }), "--engine histogram: random weights"},
+		{"two-choice", nil, with(func(c *Common) { c.Engine = EngineHistogram; c.KeepLoads = true }), "--engine histogram: --loads needs every bin's load"},
+		{"one-choice", nil, with(func(c *Common) { c.Bins = 1 << 32; c.Engine = EngineDirect }), "--bins 4294967296: the direct engine holds at most 4294967295 bins; use --engine histogram"},
+		{"always-go-left", nil, with(func(c *Common) { c.Bins = 1 << 32 }), "always-go-left cannot run on the histogram engine"},
+		{"two-choice", nil, with(func(c *Common) { c.Bins = 1 << 51 }), "at most 2^50 bins"},
 		{"one-choice", nil, with(func(c *Common) { c.Alpha = 1e7 }), "--alpha"},
 	}
 	for _, c := range cases {
@@ -64,5 +69,31 @@ func TestSpecDefaultsAndParams(t *testing.T) {
 	s = mustSpec(t, "one-choice", nil, Common{Bins: 10, Balls: 10})
 	if got := s.ParamsText(); got != "" {
 		t.Errorf("one-choice params %q, want none (unit weights are the default)", got)
+	}
+}
+
+// auto is a function of the spec alone: histogram for the symmetric
+// processes it runs from 2^20 bins, direct otherwise.
+func TestAutoEngine(t *testing.T) {
+	for _, c := range []struct {
+		process string
+		params  map[string]string
+		bins    uint64
+		loads   bool
+		want    Engine
+	}{
+		{"two-choice", nil, 1000, false, EngineDirect},
+		{"two-choice", nil, 1 << 20, false, EngineHistogram},
+		{"two-choice", nil, 1 << 20, true, EngineDirect},
+		{"two-choice", map[string]string{"weights": "exp:1"}, 1 << 20, false, EngineDirect},
+		{"two-choice", map[string]string{"weights": "const:2"}, 1 << 20, false, EngineHistogram},
+		{"always-go-left", nil, 1 << 20, false, EngineDirect},
+		{"b-batch", map[string]string{"batch": "1000"}, 1 << 30, false, EngineHistogram},
+		{"one-choice", nil, 1e12, false, EngineHistogram},
+	} {
+		s := mustSpec(t, c.process, c.params, Common{Bins: c.bins, Balls: 10, KeepLoads: c.loads})
+		if got := s.ResolvedEngine(); got != c.want {
+			t.Errorf("%s %v n=%d loads=%v: auto chose %s, want %s", c.process, c.params, c.bins, c.loads, got, c.want)
+		}
 	}
 }

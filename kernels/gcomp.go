@@ -115,7 +115,7 @@ func b2u(b bool) uint8 {
 	return x
 }
 
-func absDiff[L loadValue](a, b L) L {
+func absDiff[L loadValue | ~int](a, b L) L {
 	if a > b {
 		return a - b
 	}

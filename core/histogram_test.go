@@ -1,0 +1,345 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/balloc/balloc/kernels"
+)
+
+// sortedLaw folds a law of load vectors into the law of their sorted
+// vectors: all the histogram engine can see.
+func sortedLaw(law map[vec]float64) map[vec]float64 {
+	out := map[vec]float64{}
+	for v, p := range law {
+		b := []byte(v)
+		slices.Sort(b)
+		out[vec(b)] += p
+	}
+	return out
+}
+
+// histogramVectors runs the histogram engine and tallies the sorted load
+// vectors of its final histograms.
+func histogramVectors(t *testing.T, process string, params map[string]string, n, m, trials int, seed uint64) map[vec]int {
+	t.Helper()
+	s := mustSpec(t, process, params, Common{Bins: uint64(n), Balls: uint64(m), Seed: seed, Engine: EngineHistogram})
+	obs := map[vec]int{}
+	for k := range trials {
+		r := RunTrial(s, uint64(k), nil)
+		var b []byte
+		for _, l := range r.Histogram {
+			for range l.Count {
+				b = append(b, byte(math.Round(l.Load/s.Params.Weights.Scale())))
+			}
+		}
+		if len(b) != n {
+			t.Fatalf("histogram holds %d bins, want %d", len(b), n)
+		}
+		obs[vec(b)]++
+	}
+	return obs
+}
+
+// The histogram engine against the exact law of the sorted load vector, for
+// every process it runs: ball by ball, and with the batched paths forced on
+// tiny n (batches of 2, 3 and 5 balls, and one-choice's occupancy throws of
+// ≥ 64 balls, which take the Poissonised path).
+func TestHistogramMatchesExactLaw(t *testing.T) {
+	const trials = 30000
+	phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+	cases := []struct {
+		process string
+		params  map[string]string
+		n, m    int
+		law     map[vec]float64
+		batch   uint64
+	}{
+		{"one-choice", nil, 3, 6, exactLaw(3, 6, uniformChoice(3)), 0},
+		{"one-choice", nil, 3, 70, exactLaw(3, 70, uniformChoice(3)), 0},
+		{"one-choice", nil, 2, 100, exactLaw(2, 100, uniformChoice(2)), 0},
+		{"two-choice", nil, 3, 6, exactLaw(3, 6, dChoiceExact(3, 2)), 0},
+		{"two-choice", nil, 3, 7, exactLaw(3, 7, dChoiceExact(3, 2)), 2},
+		{"two-choice", nil, 4, 7, exactLaw(4, 7, dChoiceExact(4, 2)), 3},
+		{"d-choice", map[string]string{"d": "3"}, 3, 6, exactLaw(3, 6, dChoiceExact(3, 3)), 5},
+		{"one-plus-beta", map[string]string{"beta": "0.3"}, 3, 6, exactLaw(3, 6, mix(0.3, uniformChoice(3), dChoiceExact(3, 2))), 0},
+		{"one-plus-beta", map[string]string{"beta": "0.6"}, 3, 7, exactLaw(3, 7, mix(0.6, uniformChoice(3), dChoiceExact(3, 2))), 3},
+		{"two-thinning", map[string]string{"threshold": "0.5"}, 3, 6, exactLaw(3, 6, thinningExact(3, 0.5)), 0},
+		{"g-adv-comp", map[string]string{"g": "1"}, 3, 6, exactLawHist(3, 6, gcompHist("greedy-reverse", 1)), 0},
+		{"g-adv-comp", map[string]string{"g": "2", "adversary": "max-target"}, 3, 6, exactLawHist(3, 6, gcompHist("max-target", 2)), 0},
+		{"g-myopic-comp", map[string]string{"g": "1"}, 3, 6, exactLawHist(3, 6, gcompHist("random", 1)), 0},
+		{"sigma-noisy-load", map[string]string{"sigma": "0.8"}, 3, 6,
+			exactLawHist(3, 6, rhoHist(func(d float64) float64 { return phi(d / (math.Sqrt2 * 0.8)) })), 0},
+		{"rho-noisy-comp", map[string]string{"rho": "step:1,0.25"}, 3, 6,
+			exactLawHist(3, 6, rhoHist(func(d float64) float64 { return map[bool]float64{true: 0.25, false: 1}[d <= 1] })), 0},
+		{"b-batch", map[string]string{"batch": "3"}, 3, 7, exactLawHist(3, 7, batchHist(3)), 0},
+		{"b-batch", map[string]string{"batch": "2"}, 4, 5, exactLawHist(4, 5, batchHist(2)), 0},
+	}
+	for i, c := range cases {
+		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d,batch=%d", c.process, c.params, c.n, c.m, c.batch), func(t *testing.T) {
+			decomposedBatchOverride = c.batch
+			defer func() { decomposedBatchOverride = 0 }()
+			obs := histogramVectors(t, c.process, c.params, c.n, c.m, trials, uint64(3000+i))
+			stat, limit, df := chiSquare(sortedLaw(c.law), obs, trials)
+			if stat > limit {
+				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
+			}
+		})
+	}
+}
+
+// twoSampleChi2 compares two samples of discrete values (counts by value),
+// pooling values expected fewer than 5 times in either sample, and returns
+// the statistic and the 1e-4 threshold of χ² on its degrees of freedom.
+func twoSampleChi2(a, b map[float64]int) (stat, limit float64, df int) {
+	na, nb := 0, 0
+	for _, c := range a {
+		na += c
+	}
+	for _, c := range b {
+		nb += c
+	}
+	keys := map[float64]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	var cells [][2]float64
+	var pool [2]float64
+	for k := range keys {
+		ca, cb := float64(a[k]), float64(b[k])
+		tot := ca + cb
+		if tot*float64(min(na, nb))/float64(na+nb) < 5 {
+			pool[0] += ca
+			pool[1] += cb
+			continue
+		}
+		cells = append(cells, [2]float64{ca, cb})
+	}
+	if pool[0]+pool[1] > 0 {
+		cells = append(cells, pool)
+	}
+	for _, c := range cells {
+		tot := c[0] + c[1]
+		ea := tot * float64(na) / float64(na+nb)
+		eb := tot * float64(nb) / float64(na+nb)
+		stat += (c[0]-ea)*(c[0]-ea)/ea + (c[1]-eb)*(c[1]-eb)/eb
+	}
+	df = len(cells) - 1
+	if df < 1 {
+		return 0, 0, 0
+	}
+	return stat, chiSquaredQuantile(float64(df), 1-1e-4), df
+}
+
+// The histogram engine and the direct engine agree in distribution: the
+// final gap (two-sample χ², p = 1e-4) and the mean fraction of bins at each
+// load relative to m/n (Welch t, |t| < 4.5 per level), over 200 seeded
+// trials each, at n = 1000 and m = 50n. The batched d-choice and (1+β)
+// paths are forced with batches of 64 balls (they run ball by ball at this
+// n otherwise), and run with their own batch sizes at n = 2^17.
+func TestHistogramAgreesWithDirect(t *testing.T) {
+	const n, m, trials = 1000, 20000, 150
+	cases := []struct {
+		process string
+		params  map[string]string
+		batch   uint64
+	}{
+		{"one-choice", nil, 0},
+		{"two-choice", nil, 0},
+		{"two-choice", nil, 64},
+		{"d-choice", map[string]string{"d": "3"}, 64},
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, 0},
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, 64},
+		{"two-thinning", map[string]string{"threshold": "1"}, 0},
+		{"g-adv-comp", map[string]string{"g": "2"}, 0},
+		{"g-myopic-comp", map[string]string{"g": "2"}, 0},
+		{"sigma-noisy-load", map[string]string{"sigma": "2"}, 0},
+		{"rho-noisy-comp", map[string]string{"rho": "logistic:1"}, 0},
+		{"b-batch", map[string]string{"batch": "1000"}, 0},
+		{"b-batch", map[string]string{"batch": "77"}, 0},
+	}
+	for i, c := range cases {
+		t.Run(fmt.Sprintf("%s%v/batch=%d", c.process, c.params, c.batch), func(t *testing.T) {
+			type sample struct {
+				gaps map[float64]int
+				frac map[int][]float64 // level − m/n → per-trial fraction ≥ level
+			}
+			run := func(engine Engine, seed uint64) sample {
+				decomposedBatchOverride = 0
+				if engine == EngineHistogram {
+					decomposedBatchOverride = c.batch
+				}
+				defer func() { decomposedBatchOverride = 0 }()
+				s := mustSpec(t, c.process, c.params, Common{Bins: n, Balls: m, Seed: seed, Engine: engine})
+				out := sample{gaps: map[float64]int{}, frac: map[int][]float64{}}
+				for k := range trials {
+					r := RunTrial(s, uint64(k), nil)
+					out.gaps[r.Gap]++
+					for rel := -6; rel <= 6; rel++ {
+						out.frac[rel] = append(out.frac[rel], fractionAtLeast(r.Histogram, float64(m/n+rel), n))
+					}
+				}
+				return out
+			}
+			d, h := run(EngineDirect, uint64(500+i)), run(EngineHistogram, uint64(700+i))
+			if stat, limit, df := twoSampleChi2(d.gaps, h.gaps); stat > limit {
+				t.Errorf("gap distributions differ: χ² = %.1f on %d df > %.1f (direct %v, histogram %v)", stat, df, limit, d.gaps, h.gaps)
+			}
+			for rel, xs := range d.frac {
+				ys := h.frac[rel]
+				mx, vx := meanVar(xs)
+				my, vy := meanVar(ys)
+				se := math.Sqrt(vx/float64(len(xs)) + vy/float64(len(ys)))
+				if se == 0 {
+					if mx != my {
+						t.Errorf("level m/n%+d: fraction %v (direct) vs %v (histogram), both without spread", rel, mx, my)
+					}
+					continue
+				}
+				if tv := (mx - my) / se; math.Abs(tv) > 4.5 {
+					t.Errorf("level m/n%+d: fraction %.5f (direct) vs %.5f (histogram): t = %.2f", rel, mx, my, tv)
+				}
+			}
+		})
+	}
+}
+
+func meanVar(xs []float64) (float64, float64) {
+	m, ss := 0.0, 0.0
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
+	}
+	return m, ss / float64(len(xs)-1)
+}
+
+// The batched paths at the scale they are built for: at n = 10^8 (10^7 in
+// the fast suite) the fluid limit is exact to about 10^-8, and 12 trials
+// resolve each level's fraction to a few 10^-6, so a bias in the
+// decomposition would show.
+func TestHistogramBatchedMatchesFluidAtScale(t *testing.T) {
+	n := uint64(100_000_000)
+	if testing.Short() {
+		n = 10_000_000
+	}
+	for _, c := range []struct {
+		process string
+		params  map[string]string
+		perBin  uint64
+		p       Profile
+	}{
+		{"two-choice", nil, 1, FluidDChoice(2, 1)},
+		{"two-choice", nil, 4, FluidDChoice(2, 4)},
+		{"d-choice", map[string]string{"d": "3"}, 2, FluidDChoice(3, 2)},
+		{"one-plus-beta", map[string]string{"beta": "0.4"}, 3, FluidOnePlusBeta(0.4, 3)},
+		{"one-choice", nil, 5, FluidOneChoice(5)},
+	} {
+		s := mustSpec(t, c.process, c.params, Common{Bins: n, Balls: c.perBin * n, Seed: 17, Engine: EngineHistogram})
+		worst, levels := fluidAgreement(s, c.p, 12)
+		t.Logf("%s %v m = %dn: worst deviation %.2f of the tolerance over %d levels", c.process, c.params, c.perBin, worst, levels)
+		if levels < 3 || worst > 1 {
+			t.Errorf("%s %v m = %dn: worst deviation %.2f of the tolerance over %d levels", c.process, c.params, c.perBin, worst, levels)
+		}
+	}
+	// Power: the same runs are far from a neighbouring limit.
+	s := mustSpec(t, "two-choice", nil, Common{Bins: n, Balls: n, Seed: 17, Engine: EngineHistogram})
+	if worst, _ := fluidAgreement(s, FluidOnePlusBeta(0.99, 1), 12); worst < 3 {
+		t.Errorf("two-choice agrees with (1+β), β = 0.99 (worst %.2f): the test cannot tell them apart", worst)
+	}
+}
+
+// throwUniform against the exact law: x balls added uniformly to bins that
+// already hold extras 0, 2 and 2, for x below and above the Poissonised
+// threshold (64).
+func TestThrowUniformExact(t *testing.T) {
+	r := kernelsStream(44)
+	for _, x := range []int{5, 70, 200} {
+		// Exact law of the sorted final vector: multinomial over 3 bins.
+		law := map[vec]float64{}
+		lg := func(k int) float64 { v, _ := math.Lgamma(float64(k) + 1); return v }
+		for a := 0; a <= x; a++ {
+			for b := 0; a+b <= x; b++ {
+				c := x - a - b
+				p := math.Exp(lg(x) - lg(a) - lg(b) - lg(c) - float64(x)*math.Log(3))
+				v := []byte{byte(0 + a), byte(2 + b), byte(2 + c)}
+				slices.Sort(v)
+				law[vec(v)] += p
+			}
+		}
+		const trials = 20000
+		obs := map[vec]int{}
+		for range trials {
+			cl := classes{lo: 0, c: []uint64{1, 0, 2}}
+			throwUniform(&cl, uint64(x), r)
+			var v []byte
+			for j, k := range cl.c {
+				for range k {
+					v = append(v, byte(cl.lo+uint64(j)))
+				}
+			}
+			if len(v) != 3 || cl.balls() != uint64(4+x) {
+				t.Fatalf("x = %d: classes %+v", x, cl)
+			}
+			obs[vec(v)]++
+		}
+		if stat, limit, df := chiSquare(law, obs, trials); stat > limit {
+			t.Errorf("x = %d: χ² = %.1f on %d df > %.1f", x, stat, df, limit)
+		}
+	}
+}
+
+// One-choice on the histogram engine against the exact occupancy moments,
+// as for the direct engine, and at m/n = 10^6 in one throw.
+func TestHistogramOneChoiceOccupancy(t *testing.T) {
+	const n, m, trials = 10000, 50000, 40
+	s := mustSpec(t, "one-choice", nil, Common{Bins: n, Balls: m, Seed: 6, Engine: EngineHistogram})
+	sum := map[int]float64{}
+	for k := range trials {
+		for _, l := range RunTrial(s, uint64(k), nil).Histogram {
+			sum[int(l.Load)] += float64(l.Count)
+		}
+	}
+	for k := 0; k <= 30; k++ {
+		mean, v := occupancyMoments(n, m, k)
+		if mean < 20 {
+			continue
+		}
+		if z := (sum[k]/trials - mean) / math.Sqrt(v/trials); math.Abs(z) > 4.5 {
+			t.Errorf("level %d: mean count %.1f, exact %.1f: z = %.2f", k, sum[k]/trials, mean, z)
+		}
+	}
+	// Heavy: the loads of 10^3 bins after 10^9 balls are Binomial(10^9, 10^-3)
+	// each; the mean and variance of a bin's load over the histogram.
+	s = mustSpec(t, "one-choice", nil, Common{Bins: 1000, Balls: 1e9, Seed: 7})
+	if s.ResolvedEngine() != EngineHistogram {
+		t.Fatalf("auto chose %s for one-choice at 10^6 balls per bin", s.ResolvedEngine())
+	}
+	r := RunTrial(s, 0, nil)
+	mean, sq := 0.0, 0.0
+	for _, l := range r.Histogram {
+		mean += l.Load * float64(l.Count)
+		sq += l.Load * l.Load * float64(l.Count)
+	}
+	if mean != 1e9 {
+		t.Errorf("the histogram holds %v balls, want 1e9", mean)
+	}
+	variance := sq/1000 - 1e6*1e6
+	// The sample variance of 1000 (nearly independent) binomial loads has
+	// relative standard error √(2/999) ≈ 4.5%.
+	if want := 1e9 * 1e-3 * (1 - 1e-3); math.Abs(variance/want-1) > 5*math.Sqrt(2.0/999) {
+		t.Errorf("load variance %.0f, want %.0f", variance, want)
+	}
+}
+
+func kernelsStream(seed uint64) *kernels.PCG32 {
+	r := kernels.TrialStream(seed, 0, kernels.LaneChoices)
+	return &r
+}
