@@ -117,7 +117,7 @@ func advanceDecomposed(lv *kernels.Levels, r *kernels.PCG32, count uint64, d int
 		B = min(count, decomposedBatchOverride)
 	}
 	if B < minDecomposedBatch && decomposedBatchOverride == 0 {
-		run := min(count, 4096)
+		run := min(count, 1<<16) // batches stay small for a while: check again later
 		switch {
 		case coin != nil:
 			kernels.LevelsOnePlusBeta(lv, r, run, coin)

@@ -9,17 +9,60 @@ package kernels
 //   - A ball on a bin of load k moves that bin to k+1: only the prefix count
 //     of level k changes (by −1), so a move is O(1).
 //
-// Counts are exact uint64s, n up to 2^64 − 1; memory is O(number of levels).
+// Finding the level of a rank uses a guide table (Chen and Asau 1974): the
+// ranks are cut into at most 2^11 equal blocks, and guide[b] is the level of
+// the block's first rank, so a search starts at most a few levels below its
+// answer. A move shifts one prefix count by one, which changes at most one
+// guide entry (when the count lands on a block's first rank).
+//
+// Counts are exact uint64s; memory is O(number of levels + 2^11).
 type Levels struct {
-	n    uint64
-	lo   uint64   // load of cum[head]
-	cum  []uint64 // cum[head+i] = bins with load ≤ lo+i; the last entry is n
-	head int
+	n     uint64
+	lo    uint64   // load of cum[head]
+	cum   []uint64 // cum[head+i] = bins with load ≤ lo+i; the last entry is n
+	head  int
+	shift uint     // block size 2^shift
+	guide []int32  // guide[b]: the level index (from head) of rank b<<shift
 }
+
+// guideBits bounds the guide table at 2^guideBits entries.
+const guideBits = 11
 
 // NewLevels returns n ≥ 1 empty bins.
 func NewLevels(n uint64) *Levels {
-	return &Levels{n: n, cum: []uint64{n}}
+	// Blocks of at least 64 ranks: a move lands on a block's first rank (and
+	// fixes its entry) once in 64 at most.
+	lv := &Levels{n: n, cum: []uint64{n}, shift: 6}
+	for (n-1)>>lv.shift >= 1<<guideBits {
+		lv.shift++
+	}
+	lv.guide = make([]int32, (n-1)>>lv.shift+1)
+	return lv
+}
+
+// rebuild recomputes the guide table from the prefix counts: O(table + levels).
+func (lv *Levels) rebuild() {
+	c := lv.cum[lv.head:]
+	i := int32(0)
+	for b := range lv.guide {
+		q := uint64(b) << lv.shift
+		for c[i] <= q {
+			i++
+		}
+		lv.guide[b] = i
+	}
+}
+
+// fixGuide updates the one guide entry a decrement of c[i] to v can move.
+func (lv *Levels) fixGuide(c []uint64, i int, v uint64) {
+	if v&(1<<lv.shift-1) != 0 || v >= lv.n {
+		return
+	}
+	j := i + 1
+	for c[j] <= v {
+		j++
+	}
+	lv.guide[v>>lv.shift] = int32(j)
 }
 
 // Bins is n.
@@ -55,7 +98,14 @@ func (lv *Levels) AtLeast(k uint64) uint64 {
 }
 
 // Level returns the index (load − Min) of the bin of rank r < n.
-func (lv *Levels) Level(r uint64) int { return levelOf(lv.cum[lv.head:], r) }
+func (lv *Levels) Level(r uint64) int {
+	c := lv.cum[lv.head:]
+	i := int(lv.guide[r>>lv.shift])
+	for c[i] <= r {
+		i++
+	}
+	return i
+}
 
 // levelOf is the least i with r < c[i], without branches on the data: a
 // linear count for the few levels of balanced processes, a branch-free
@@ -79,34 +129,74 @@ func levelOf(c []uint64, r uint64) int {
 
 // Move puts one ball on a bin of level index i (load Min()+i).
 func (lv *Levels) Move(i int) {
-	j := lv.head + i
-	lv.cum[j]--
-	if j == len(lv.cum)-1 {
+	c := lv.cum[lv.head:]
+	c[i]--
+	lv.afterMove(c, i)
+}
+
+// view returns the live prefix counts. A loop may decrement c[i] itself and
+// then calls afterMove, which returns the view to use from then on.
+func (lv *Levels) view() []uint64 { return lv.cum[lv.head:] }
+
+// afterMove restores the invariants once c[i] (of the view c) was
+// decremented: a new top level when the top received a ball, the one guide
+// entry that can move, and the lowest level dropped when it emptied.
+func (lv *Levels) afterMove(c []uint64, i int) []uint64 {
+	if i == len(c)-1 {
 		lv.cum = append(lv.cum, lv.n) // a new top level
+		c = lv.cum[lv.head:]
 	}
-	if lv.cum[lv.head] == 0 { // the lowest level emptied
+	lv.fixGuide(c, i, c[i])
+	if c[0] == 0 { // the lowest level emptied
 		lv.head++
 		lv.lo++
 		if lv.head >= 64 && lv.head*2 >= len(lv.cum) {
 			lv.cum = append(lv.cum[:0], lv.cum[lv.head:]...)
 			lv.head = 0
 		}
+		for b := range lv.guide { // level indices moved down by one
+			lv.guide[b]--
+		}
+		c = lv.cum[lv.head:]
 	}
+	return c
 }
 
 // MoveMany puts x[i] balls on distinct bins of level index i, for all i at
 // once: bins of load Min()+i move to Min()+i+1. It requires x[i] ≤ Count(i)
 // (the batched engines guarantee it) and len(x) ≤ Len().
 func (lv *Levels) MoveMany(x []uint64) {
-	for i, xi := range x {
-		lv.cum[lv.head+i] -= xi
-	}
 	if len(x) == lv.Len() && x[len(x)-1] > 0 {
 		lv.cum = append(lv.cum, lv.n)
 	}
+	c := lv.cum[lv.head:]
+	for i, xi := range x {
+		if xi == 0 {
+			continue
+		}
+		old := c[i]
+		c[i] -= xi
+		// Ranks in [c[i], old) now lie above level i: move the entries of
+		// the blocks that start there forward from where they were.
+		for b := (c[i] + 1<<lv.shift - 1) >> lv.shift; b<<lv.shift < old; b++ {
+			q := b << lv.shift
+			j := lv.guide[b]
+			for c[j] <= q {
+				j++
+			}
+			lv.guide[b] = j
+		}
+	}
+	dropped := int32(0)
 	for lv.cum[lv.head] == 0 {
 		lv.head++
 		lv.lo++
+		dropped++
+	}
+	if dropped > 0 {
+		for b := range lv.guide {
+			lv.guide[b] -= dropped
+		}
 	}
 	if lv.head >= 64 && lv.head*2 >= len(lv.cum) {
 		lv.cum = append(lv.cum[:0], lv.cum[lv.head:]...)
@@ -133,6 +223,7 @@ func (lv *Levels) SetCounts(lo uint64, counts []uint64) {
 	if acc != lv.n {
 		panic("kernels: SetCounts: counts do not add up to n")
 	}
+	lv.rebuild()
 }
 
 // rank draws a uniform rank in [0, n): PCG32.Bounded when n < 2^32, else

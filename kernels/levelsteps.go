@@ -11,6 +11,53 @@ package kernels
 
 // LevelsDChoice throws count balls by d-choice. Stream: d ranks per ball.
 func LevelsDChoice(lv *Levels, r *PCG32, count uint64, d int) {
+	if lv.n > MaxBins {
+		levelsDChoiceWide(lv, r, count, d)
+		return
+	}
+	// n < 2^32: a block's least ranks are drawn first (32-bit ranks, as
+	// fillBounded draws them), then their levels are found and moved in
+	// place, so the generator's chain and the searches overlap.
+	s, inc := r.state, r.inc()
+	n := uint32(lv.n)
+	c := lv.view()
+	guide, shift, mask := lv.guide, lv.shift, uint64(1)<<lv.shift-1
+	var idx [2 * stageBalls]uint32
+	var least [stageBalls]uint32
+	per := max(1, len(idx)/d)
+	for count > 0 {
+		b := int(min(count, uint64(per)))
+		s = fillBounded(idx[:b*d], s, inc, n)
+		if d == 2 {
+			for k := range b {
+				least[k] = min(idx[2*k], idx[2*k+1])
+			}
+		} else {
+			for k := range b {
+				lowest := idx[k*d]
+				for _, x := range idx[k*d+1 : k*d+d] {
+					lowest = min(lowest, x)
+				}
+				least[k] = lowest
+			}
+		}
+		for _, lowest := range least[:b] {
+			r := uint64(lowest)
+			i := int(guide[r>>shift])
+			for c[i] <= r {
+				i++
+			}
+			c[i]--
+			if c[i]&mask == 0 || i == len(c)-1 { // rare (an emptied level has c[i] = 0 too): see afterMove
+				c = lv.afterMove(c, i)
+			}
+		}
+		count -= uint64(b)
+	}
+	r.state = s
+}
+
+func levelsDChoiceWide(lv *Levels, r *PCG32, count uint64, d int) {
 	s, inc, n := r.state, r.inc(), lv.n
 	for ; count > 0; count-- {
 		var lowest, x uint64
@@ -28,22 +75,57 @@ func LevelsDChoice(lv *Levels, r *PCG32, count uint64, d int) {
 // then two ranks (the second ignored on one-choice steps).
 func LevelsOnePlusBeta(lv *Levels, r *PCG32, count uint64, coin *Bernoulli) {
 	s, inc, n := r.state, r.inc(), lv.n
-	for ; count > 0; count-- {
-		var c uint32
-		s, c = step(s, inc)
-		one := c > coin.hi
-		if c == coin.hi {
-			var two bool
-			s, two = coin.flipTail(s, inc)
-			one = !two
+	if n > MaxBins {
+		for ; count > 0; count-- {
+			var c uint32
+			s, c = step(s, inc)
+			one := c > coin.hi
+			if c == coin.hi {
+				var two bool
+				s, two = coin.flipTail(s, inc)
+				one = !two
+			}
+			var x, y uint64
+			s, x = rank(s, inc, n)
+			s, y = rank(s, inc, n)
+			if !one {
+				x = min(x, y)
+			}
+			lv.Move(lv.Level(x))
 		}
-		var x, y uint64
-		s, x = rank(s, inc, n)
-		s, y = rank(s, inc, n)
-		if !one {
-			x = min(x, y)
+		r.state = s
+		return
+	}
+	c := lv.view()
+	guide, shift, mask := lv.guide, lv.shift, uint64(1)<<lv.shift-1
+	var idx [2 * stageBalls]uint32
+	var masks [stageBalls]uint32
+	for count > 0 {
+		b := int(min(count, stageBalls))
+		for k := range b {
+			var cc uint32
+			s, cc = step(s, inc)
+			one := cc > coin.hi
+			if cc == coin.hi {
+				var two bool
+				s, two = coin.flipTail(s, inc)
+				one = !two
+			}
+			masks[k] = -uint32(b2u(one)) // all ones on a one-choice step
+			s = fillBounded(idx[2*k:2*k+2], s, inc, uint32(n))
 		}
-		lv.Move(lv.Level(x))
+		for k := range b {
+			rk := uint64(min(idx[2*k], idx[2*k+1]|masks[k]))
+			i := int(guide[rk>>shift])
+			for c[i] <= rk {
+				i++
+			}
+			c[i]--
+			if c[i]&mask == 0 || i == len(c)-1 {
+				c = lv.afterMove(c, i)
+			}
+		}
+		count -= uint64(b)
 	}
 	r.state = s
 }
