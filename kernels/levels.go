@@ -21,8 +21,8 @@ type Levels struct {
 	lo    uint64   // load of cum[head]
 	cum   []uint64 // cum[head+i] = bins with load ≤ lo+i; the last entry is n
 	head  int
-	shift uint     // block size 2^shift
-	guide []int32  // guide[b]: the level index (from head) of rank b<<shift
+	shift uint    // block size 2^shift
+	guide []int32 // guide[b]: the level index (from head) of rank b<<shift
 }
 
 // guideBits bounds the guide table at 2^guideBits entries.
