@@ -156,7 +156,14 @@ func meanCI(xs []float64) (mean, half float64) {
 	return mean, tq * sd / math.Sqrt(float64(len(xs)))
 }
 
-func g(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+// g formats a figure for the table: integers in full (loads of 10^6 and
+// more must not round), other values to 6 significant digits.
+func g(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 6, 64)
+}
 
 func (w *writer) table() {
 	s0 := w.p.specs[0]
