@@ -62,7 +62,9 @@ func printInfo(w io.Writer) {
 	if c.Cache.L3 > 0 {
 		fmt.Fprintf(w, "  cache fit  32-bit loads stay in L3 up to %s bins; beyond, each sample is a DRAM access\n", core.FormatCount(uint64(c.Cache.L3/4)))
 	}
-	fmt.Fprintln(w, "  engines    direct (flat load array, one specialised loop per process)")
+	fmt.Fprintln(w, "  engines    direct (flat load array, one specialised loop per process);")
+	fmt.Fprintln(w, "             histogram (bins per load, symmetric processes, up to 2^50 bins; auto from 2^20 bins)")
+	fmt.Fprintln(w, "  samplers   binomial: BTPE (inversion below np = 30); occupancy throws: Poissonised, exact correction")
 	fmt.Fprintln(w, "\nprocesses")
 	for _, p := range core.Processes() {
 		fmt.Fprintf(w, "  %-16s %s\n", p.Name, p.Summary)
