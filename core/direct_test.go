@@ -160,9 +160,11 @@ func TestLongNoOverflowPast2To32(t *testing.T) {
 	if testing.Short() {
 		t.Skip("throws 2^32 + 3 balls: run by make test-long")
 	}
-	s := mustSpec(t, "one-choice", nil, Common{Bins: 1, Balls: 1<<32 + 3})
-	if r := RunTrial(s, 0, nil); r.MaxLoad != 1<<32+3 || r.Gap != 0 {
-		t.Errorf("one bin after 2^32 + 3 balls: max load %v, gap %v", r.MaxLoad, r.Gap)
+	for _, e := range []Engine{EngineDirect, EngineHistogram} {
+		s := mustSpec(t, "one-choice", nil, Common{Bins: 1, Balls: 1<<32 + 3, Engine: e})
+		if r := RunTrial(s, 0, nil); r.MaxLoad != 1<<32+3 || r.Gap != 0 {
+			t.Errorf("%s engine: one bin after 2^32 + 3 balls: max load %v, gap %v", e, r.MaxLoad, r.Gap)
+		}
 	}
 }
 

@@ -68,7 +68,6 @@ func (bb *histBatch) settle(lv *kernels.Levels) {
 		return
 	}
 	var acc classes
-	acc.lo = bb.frozenLo
 	for i := range bb.extra {
 		e := bb.extra[i]
 		e.lo += bb.frozenLo + uint64(i) // extra balls → absolute loads

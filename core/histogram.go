@@ -152,7 +152,6 @@ func throwLevels(lv *kernels.Levels, x uint64, r *kernels.PCG32) {
 	shares := make([]uint64, L)
 	r.Multinomial(shares, x, w)
 	var acc classes // counts by absolute load
-	acc.lo = lv.Min()
 	for i := range L {
 		cl := classes{lo: lv.Min() + uint64(i), c: []uint64{lv.Count(i)}}
 		throwUniform(&cl, shares[i], r)
@@ -163,6 +162,10 @@ func throwLevels(lv *kernels.Levels, x uint64, r *kernels.PCG32) {
 
 // add merges the bins of o into cl (both by absolute load).
 func (cl *classes) add(o *classes) {
+	if len(cl.c) == 0 {
+		cl.lo, cl.c = o.lo, append([]uint64(nil), o.c...)
+		return
+	}
 	if o.lo < cl.lo {
 		grown := make([]uint64, len(cl.c)+int(cl.lo-o.lo))
 		copy(grown[cl.lo-o.lo:], cl.c)
