@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -24,6 +25,11 @@ type Params struct {
 	Tau       uint64      // tau-delay: the oldest a load read may be, in balls
 	Delay     kernels.DelayMode
 	Batch     uint64 // b-batch: balls per batch
+
+	// Ages is tau-delay's empirical law of ages (--delay empirical): Ages[a]
+	// reads of age a. AgesSource says where it came from, for output.
+	Ages       []uint64
+	AgesSource string
 }
 
 // Adversary decides comparisons within g in g-adv-comp.
@@ -36,7 +42,7 @@ var adversaries = map[string]kernels.GRule{
 	"max-target":     kernels.GMaxTarget,
 }
 
-var delayModes = []string{"fixed", "uniform", "adversarial"} // index = kernels.DelayMode
+var delayModes = []string{"fixed", "uniform", "adversarial", "empirical"} // index = kernels.DelayMode
 
 // ParamDef describes one process parameter as a command-line flag.
 type ParamDef struct {
@@ -170,7 +176,7 @@ var paramDefs = []ParamDef{
 		value: func(p *Params) any { return p.Tau },
 	},
 	{
-		Name: "delay", Usage: "tau-delay: how old each read is: fixed (τ), uniform (in [0, τ]) or adversarial", Default: "fixed", List: true,
+		Name: "delay", Usage: "tau-delay: how old each read is: fixed (τ), uniform (in [0, τ]), adversarial, or empirical (drawn from --ages)", Default: "fixed", List: true,
 		set: func(p *Params, v string) error {
 			for i, name := range delayModes {
 				if v == name {
@@ -178,9 +184,22 @@ var paramDefs = []ParamDef{
 					return nil
 				}
 			}
-			return fmt.Errorf("--delay %q: want fixed, uniform or adversarial", v)
+			return fmt.Errorf("--delay %q: want fixed, uniform, adversarial or empirical", v)
 		},
 		value: func(p *Params) any { return delayModes[p.Delay] },
+	},
+	{
+		Name: "ages", Usage: "tau-delay --delay empirical: a file of \"age count\" lines, the law of read ages in balls",
+		required: "a file of ages (with --delay empirical)",
+		set: func(p *Params, v string) error {
+			ages, err := ReadAges(v)
+			if err != nil {
+				return err
+			}
+			p.Ages, p.AgesSource = ages, v
+			return nil
+		},
+		value: func(p *Params) any { return p.AgesSource },
 	},
 	{
 		Name: "batch", Usage: "b-batch: balls per batch, b ≥ 1", List: true,
@@ -319,4 +338,52 @@ func (w Weights) Scale() float64 {
 		return w.Value
 	}
 	return 1
+}
+
+// ReadAges reads a law of ages: lines "age count" (blank, comma or tab
+// separated; # comments), ages below 2^32 − 1, at least one positive count.
+// Errors name the file and line.
+func ReadAges(path string) ([]uint64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--ages: %v", err)
+	}
+	var ages []uint64
+	total := uint64(0)
+	for ln, line := range strings.Split(string(data), "\n") {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		f := strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' })
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) != 2 {
+			return nil, fmt.Errorf("--ages %s:%d: want \"age count\", got %q", path, ln+1, strings.TrimSpace(line))
+		}
+		a, err1 := strconv.ParseUint(f[0], 10, 64)
+		c, err2 := strconv.ParseUint(f[1], 10, 64)
+		if err1 != nil || err2 != nil || a > 1<<32-2 {
+			return nil, fmt.Errorf("--ages %s:%d: want an age in [0, 4294967294] and a count ≥ 0, got %q", path, ln+1, strings.TrimSpace(line))
+		}
+		for uint64(len(ages)) <= a {
+			ages = append(ages, 0)
+		}
+		ages[a] += c
+		total += c
+	}
+	if total == 0 {
+		return nil, fmt.Errorf("--ages %s: no ages with a positive count", path)
+	}
+	return ages, nil
+}
+
+// SpecOption sets a parameter that has no command-line form, before NewSpec
+// validates the spec.
+type SpecOption func(*Params)
+
+// WithAges gives tau-delay --delay empirical its law of ages (ages[a] reads
+// of age a), from source (for output).
+func WithAges(ages []uint64, source string) SpecOption {
+	return func(p *Params) { p.Ages, p.AgesSource = append([]uint64(nil), ages...), source }
 }

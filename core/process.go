@@ -114,7 +114,7 @@ var catalogue = []Process{
 		Weighted: true, Symmetric: true,
 	},
 	{
-		Name: "tau-delay", Kind: KindTauDelay, Params: []string{"tau", "delay"},
+		Name: "tau-delay", Kind: KindTauDelay, Params: []string{"tau", "delay", "ages"},
 		Summary:  "two uniform bins; each load read as it was up to τ balls ago",
 		Source:   "Los, Sauerwald 2022 (Choice of Noise), §2",
 		Weighted: true,

@@ -35,14 +35,15 @@ type Spec struct {
 	Process *Process
 	Params  Params
 	Common
-	engine   Engine            // resolved
-	rhoTable *kernels.RhoTable // rho-noisy-comp's exact coins, built once
+	engine    Engine            // resolved
+	rhoTable  *kernels.RhoTable // rho-noisy-comp's exact coins, built once
+	agesAlias *kernels.Alias    // tau-delay --delay empirical: the law of an age
 }
 
 // NewSpec validates a process name, the raw values of the parameters the
 // user set (by flag name, without dashes) and the common settings. Every
 // error is one line naming the offending flag and what it accepts.
-func NewSpec(process string, set map[string]string, c Common) (*Spec, error) {
+func NewSpec(process string, set map[string]string, c Common, opts ...SpecOption) (*Spec, error) {
 	p, err := LookupProcess(process)
 	if err != nil {
 		return nil, err
@@ -65,9 +66,17 @@ func NewSpec(process string, set map[string]string, c Common) (*Spec, error) {
 			return nil, err
 		}
 	}
+	for _, opt := range opts {
+		opt(&s.Params)
+	}
+	_, tauSet := set["tau"]
 	for _, name := range append(p.Params, "weights") {
 		if _, ok := set[name]; ok || !p.Takes(name) {
 			continue
+		}
+		empirical := s.Params.Delay == kernels.DelayEmpirical
+		if (name == "tau" && empirical) || (name == "ages" && (!empirical || s.Params.Ages != nil)) {
+			continue // with --delay empirical τ comes from the ages, which only it takes
 		}
 		def := paramDef(name)
 		if def.Default == "" {
@@ -79,6 +88,22 @@ func NewSpec(process string, set map[string]string, c Common) (*Spec, error) {
 	}
 	if p.Fixed.D != 0 {
 		s.Params.D = p.Fixed.D
+	}
+	if s.Process.Kind == KindTauDelay {
+		empirical := s.Params.Delay == kernels.DelayEmpirical
+		switch {
+		case empirical && tauSet:
+			return nil, fmt.Errorf("--tau: with --delay empirical τ is the largest age in --ages; leave --tau out")
+		case !empirical && s.Params.Ages != nil:
+			return nil, fmt.Errorf("--ages applies to --delay empirical only")
+		case empirical:
+			a, err := kernels.NewAlias(s.Params.Ages)
+			if err != nil {
+				return nil, fmt.Errorf("--ages: %v", err)
+			}
+			s.agesAlias = a
+			s.Params.Tau = uint64(len(s.Params.Ages) - 1)
+		}
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -174,6 +199,9 @@ func (s *Spec) ParamsMap() map[string]any {
 		m["d"] = s.Process.Fixed.D
 	}
 	for _, name := range s.Process.Params {
+		if name == "ages" && s.Params.Delay != kernels.DelayEmpirical {
+			continue
+		}
 		m[name] = paramDef(name).value(&s.Params)
 	}
 	if s.Process.Weighted && s.Params.Weights.Kind != WeightsUnit {

@@ -12,6 +12,9 @@ package kernels
 //	                  when one exists: the truly lighter bin is shown at its
 //	                  current load, the heavier at its load τ balls ago (the
 //	                  least it can show); equal loads are shown as they are.
+//	DelayEmpirical    an independent age per read from a given distribution
+//	                  on {0, …, τ} (an alias table): the ages measured in a
+//	                  concurrent run, fed back to the sequential model.
 //
 // The ball goes to the bin that looks lighter; equal readings go to i, the
 // first sample, a uniformly random one in law (the samples are exchangeable).
@@ -30,12 +33,14 @@ const (
 	DelayFixed DelayMode = iota
 	DelayUniform
 	DelayAdversarial
+	DelayEmpirical
 )
 
 // Delay is the state of a τ-Delay run carried across calls.
 type Delay[L loadValue] struct {
 	tau  uint64
 	mode DelayMode
+	ages *Alias // DelayEmpirical: the law of an age
 	t    uint64   // balls placed so far
 	past []L      // fixed, adversarial: loads after max(0, t−τ) balls
 	bins []uint32 // fixed, adversarial: bin of ball u in slot u mod τ, for the last τ balls
@@ -45,10 +50,11 @@ type Delay[L loadValue] struct {
 }
 
 // NewDelay returns the state for n bins, delay τ ≥ 1 and mode; weighted
-// runs also keep the weights of the last τ balls.
-func NewDelay[L loadValue](n int, tau uint64, mode DelayMode, weighted bool) *Delay[L] {
-	d := &Delay[L]{tau: tau, mode: mode}
-	if mode == DelayUniform {
+// runs also keep the weights of the last τ balls. DelayEmpirical takes the
+// law of the ages as an alias table over {0, …, τ} (nil otherwise).
+func NewDelay[L loadValue](n int, tau uint64, mode DelayMode, weighted bool, ages *Alias) *Delay[L] {
+	d := &Delay[L]{tau: tau, mode: mode, ages: ages}
+	if mode == DelayUniform || mode == DelayEmpirical {
 		d.prev = make([]int64, tau)
 		d.last = make([]int64, n)
 		for i := range d.last {
@@ -66,7 +72,7 @@ func NewDelay[L loadValue](n int, tau uint64, mode DelayMode, weighted bool) *De
 
 // DelayMemory is the bytes NewDelay allocates per bin and per unit of τ.
 func DelayMemory(mode DelayMode, loadBytes int, weighted bool) (perBin, perTau int) {
-	if mode == DelayUniform {
+	if mode == DelayUniform || mode == DelayEmpirical {
 		perBin, perTau = 8, 8
 	} else {
 		perBin, perTau = loadBytes, 4
@@ -94,8 +100,13 @@ func TauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], max
 	for count > 0 {
 		b := int(min(count, stageBalls))
 		s = fillBounded(idx[:2*b], s, inc, n)
-		if d.mode == DelayUniform {
+		switch d.mode {
+		case DelayUniform:
 			ns = fillBounded(ages[:2*b], ns, ninc, uint32(tau+1))
+		case DelayEmpirical:
+			for k := range ages[:2*b] {
+				ns, ages[k] = d.ages.draw(ns, ninc)
+			}
 		}
 		for k := range b {
 			i, j := idx[2*k], idx[2*k+1]
@@ -109,7 +120,7 @@ func TauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], max
 				// for the branch predictor.
 				pi, pj := d.past[i], d.past[j]
 				ri, rj = choose(b2u(lj < li), li, pi), choose(b2u(li < lj), lj, pj)
-			case DelayUniform:
+			case DelayUniform, DelayEmpirical:
 				ri = li - L(recent(d.last, d.prev, tau, t, i, ages[2*k]))
 				rj = lj - L(recent(d.last, d.prev, tau, t, j, ages[2*k+1]))
 			}
@@ -118,7 +129,7 @@ func TauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], max
 			li++
 			loads[i] = li
 			maxLoad = max(maxLoad, li)
-			if d.mode == DelayUniform {
+			if d.prev != nil {
 				d.prev[slot] = d.last[i]
 				d.last[i] = int64(t)
 			} else {
@@ -163,8 +174,13 @@ func TauDelayWeighted(loads []float64, r, noise *PCG32, w []float64, d *Delay[fl
 	for len(w) > 0 {
 		b := min(len(w), stageBalls)
 		s = fillBounded(idx[:2*b], s, inc, n)
-		if d.mode == DelayUniform {
+		switch d.mode {
+		case DelayUniform:
 			ns = fillBounded(ages[:2*b], ns, ninc, uint32(tau+1))
+		case DelayEmpirical:
+			for k := range ages[:2*b] {
+				ns, ages[k] = d.ages.draw(ns, ninc)
+			}
 		}
 		for k, wk := range w[:b] {
 			i, j := idx[2*k], idx[2*k+1]
@@ -180,7 +196,7 @@ func TauDelayWeighted(loads []float64, r, noise *PCG32, w []float64, d *Delay[fl
 				} else if lj < li {
 					ri = d.past[i]
 				}
-			case DelayUniform:
+			case DelayUniform, DelayEmpirical:
 				ri = pastWeight(d, t, i, li, ages[2*k])
 				rj = pastWeight(d, t, j, lj, ages[2*k+1])
 			}
@@ -190,7 +206,7 @@ func TauDelayWeighted(loads []float64, r, noise *PCG32, w []float64, d *Delay[fl
 			li += wk
 			loads[i] = li
 			maxLoad = max(maxLoad, li)
-			if d.mode == DelayUniform {
+			if d.prev != nil {
 				d.prev[slot] = d.last[i]
 				d.last[i] = int64(t)
 			} else {

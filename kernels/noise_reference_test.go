@@ -95,7 +95,7 @@ func refRho(loads []float64, r, noise *PCG32, w []float64, count int, rho Rho) {
 }
 
 // refDelay keeps every past load vector.
-func refDelay(loads []float64, r, noise *PCG32, w []float64, count int, tau uint64, mode DelayMode, history *[][]float64) {
+func refDelay(loads []float64, r, noise *PCG32, w []float64, count int, tau uint64, mode DelayMode, ages *Alias, history *[][]float64) {
 	n := uint32(len(loads))
 	if len(*history) == 0 {
 		*history = append(*history, append([]float64(nil), loads...))
@@ -116,6 +116,9 @@ func refDelay(loads []float64, r, noise *PCG32, w []float64, count int, tau uint
 		case DelayUniform:
 			ai := uint64(noise.Bounded(uint32(tau + 1)))
 			aj := uint64(noise.Bounded(uint32(tau + 1)))
+			ri, rj = at(t, ai, i), at(t, aj, j)
+		case DelayEmpirical:
+			ai, aj := uint64(ages.Draw(noise)), uint64(ages.Draw(noise))
 			ri, rj = at(t, ai, i), at(t, aj, j)
 		case DelayAdversarial:
 			ri, rj = loads[i], loads[j]

@@ -52,8 +52,17 @@ func noiseCases(n int) []noiseCase {
 			ref: func(l []float64, r, nz *PCG32, w []float64, c int) { refRho(l, r, nz, w, c, rho) },
 		})
 	}
-	for _, mode := range []DelayMode{DelayFixed, DelayUniform, DelayAdversarial} {
-		for _, tau := range []uint64{1, 7, uint64(n), uint64(3 * n)} {
+	empirical, err := NewAlias([]uint64{3, 0, 2, 1, 0, 0, 4}) // ages 0 … 6
+	if err != nil {
+		panic(err)
+	}
+	for _, mode := range []DelayMode{DelayFixed, DelayUniform, DelayAdversarial, DelayEmpirical} {
+		taus := []uint64{1, 7, uint64(n), uint64(3 * n)}
+		var ages *Alias
+		if mode == DelayEmpirical {
+			taus, ages = []uint64{6}, empirical
+		}
+		for _, tau := range taus {
 			var d32 *Delay[uint32]
 			var dW *Delay[float64]
 			var hist [][]float64
@@ -61,13 +70,13 @@ func noiseCases(n int) []noiseCase {
 				name: fmt.Sprintf("delay-mode%d-tau%d", mode, tau),
 				fast32: func(l []uint32, r, nz *PCG32, c uint64) uint32 {
 					if d32 == nil {
-						d32 = NewDelay[uint32](len(l), tau, mode, false)
+						d32 = NewDelay[uint32](len(l), tau, mode, false, ages)
 					}
 					return TauDelay(l, r, nz, c, d32, maxOf(l))
 				},
 				fastW: func(l []float64, r, nz *PCG32, w []float64) float64 {
 					if dW == nil {
-						dW = NewDelay[float64](len(l), tau, mode, true)
+						dW = NewDelay[float64](len(l), tau, mode, true, ages)
 					}
 					return TauDelayWeighted(l, r, nz, w, dW, maxOf(l))
 				},
@@ -76,7 +85,7 @@ func noiseCases(n int) []noiseCase {
 						hist, d32, dW = nil, nil, nil
 						return
 					}
-					refDelay(l, r, nz, w, c, tau, mode, &hist)
+					refDelay(l, r, nz, w, c, tau, mode, ages, &hist)
 				},
 			})
 		}

@@ -10,7 +10,11 @@ const (
 	LaneChoices Lane = iota // bin samples and the process's own coins
 	LaneWeights             // ball weights
 	LaneNoise               // noise on load information: coins, normals, ages
+	LaneSchedule            // the interleaving of emulated concurrent workers
 )
+
+// WorkerLane is the stream of concurrent worker w: its samples and coins.
+func WorkerLane(w int) Lane { return Lane(1<<16 + uint64(w)) }
 
 // TrialStream returns the generator of lane `lane` of trial `trial` of a run
 // seeded with `seed`. The stream is a pure function of the triple, never of
