@@ -40,7 +40,7 @@ const (
 type Delay[L loadValue] struct {
 	tau  uint64
 	mode DelayMode
-	ages *Alias // DelayEmpirical: the law of an age
+	ages *Alias   // DelayEmpirical: the law of an age
 	t    uint64   // balls placed so far
 	past []L      // fixed, adversarial: loads after max(0, t−τ) balls
 	bins []uint32 // fixed, adversarial: bin of ball u in slot u mod τ, for the last τ balls
