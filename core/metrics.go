@@ -130,3 +130,13 @@ func measureReal(loads []float64, balls uint64, alpha float64) Snapshot {
 	s.LogExp = top + math.Log(e)
 	return s
 }
+
+// MeasureLoads summarises 32-bit unit loads (the concurrent engine's), in
+// O(n); balls is the number thrown.
+func MeasureLoads(loads []uint32, balls uint64, alpha float64) Snapshot {
+	top := uint32(0)
+	for _, v := range loads {
+		top = max(top, v)
+	}
+	return measureUnit(loads, balls, 1, alpha, top)
+}

@@ -118,3 +118,17 @@ func (r *Result) fill(s Snapshot, alpha float64) {
 		r.MaxGap = max(r.MaxGap, c.Gap)
 	}
 }
+
+// NewResult is the Result of trial `trial` of s from a final snapshot made
+// outside this package (the concurrent engine), with its engine's name.
+func NewResult(s *Spec, trial uint64, engine string, snap Snapshot, elapsedS float64) *Result {
+	r := &Result{}
+	r.fill(snap, s.Alpha)
+	r.Process, r.Params = s.Process.Name, s.ParamsMap()
+	r.Bins, r.Balls, r.Trial, r.Seed, r.Engine = s.Bins, s.Balls, trial, s.Seed, engine
+	r.ElapsedS = elapsedS
+	if elapsedS > 0 {
+		r.BallsPerS = float64(s.Balls) / elapsedS
+	}
+	return r
+}

@@ -12,9 +12,11 @@ package kernels
 //	                  when one exists: the truly lighter bin is shown at its
 //	                  current load, the heavier at its load τ balls ago (the
 //	                  least it can show); equal loads are shown as they are.
-//	DelayEmpirical    an independent age per read from a given distribution
-//	                  on {0, …, τ} (an alias table): the ages measured in a
-//	                  concurrent run, fed back to the sequential model.
+//	DelayEmpirical    an independent age per ball, from a given distribution
+//	                  on {0, …, τ} (an alias table), for both of its reads:
+//	                  the model of a concurrent run, where a ball reads its
+//	                  two bins at one moment and the age measured is the
+//	                  ball's (balls placed between its reads and its add).
 //
 // The ball goes to the bin that looks lighter; equal readings go to i, the
 // first sample, a uniformly random one in law (the samples are exchangeable).
@@ -87,7 +89,8 @@ func DelayMemory(mode DelayMode, loadBytes int, weighted bool) (perBin, perTau i
 // maximum load.
 //
 // Stream: two PCG32.Bounded(n) per ball from r; for DelayUniform two
-// PCG32.Bounded(τ+1) per ball from noise (i's age, then j's). τ < 2^32 − 1.
+// PCG32.Bounded(τ+1) per ball from noise (i's age, then j's), for
+// DelayEmpirical one Alias.Draw per ball. τ < 2^32 − 1.
 // 1 ≤ len(loads) ≤ MaxBins.
 func TauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], maxLoad L) L {
 	s, inc := r.state, r.inc()
@@ -104,8 +107,9 @@ func TauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], max
 		case DelayUniform:
 			ns = fillBounded(ages[:2*b], ns, ninc, uint32(tau+1))
 		case DelayEmpirical:
-			for k := range ages[:2*b] {
-				ns, ages[k] = d.ages.draw(ns, ninc)
+			for k := range b {
+				ns, ages[2*k] = d.ages.draw(ns, ninc)
+				ages[2*k+1] = ages[2*k]
 			}
 		}
 		for k := range b {
@@ -178,8 +182,9 @@ func TauDelayWeighted(loads []float64, r, noise *PCG32, w []float64, d *Delay[fl
 		case DelayUniform:
 			ns = fillBounded(ages[:2*b], ns, ninc, uint32(tau+1))
 		case DelayEmpirical:
-			for k := range ages[:2*b] {
-				ns, ages[k] = d.ages.draw(ns, ninc)
+			for k := range b {
+				ns, ages[2*k] = d.ages.draw(ns, ninc)
+				ages[2*k+1] = ages[2*k]
 			}
 		}
 		for k, wk := range w[:b] {

@@ -118,8 +118,8 @@ func refDelay(loads []float64, r, noise *PCG32, w []float64, count int, tau uint
 			aj := uint64(noise.Bounded(uint32(tau + 1)))
 			ri, rj = at(t, ai, i), at(t, aj, j)
 		case DelayEmpirical:
-			ai, aj := uint64(ages.Draw(noise)), uint64(ages.Draw(noise))
-			ri, rj = at(t, ai, i), at(t, aj, j)
+			a := uint64(ages.Draw(noise)) // one age for both reads
+			ri, rj = at(t, a, i), at(t, a, j)
 		case DelayAdversarial:
 			ri, rj = loads[i], loads[j]
 			if loads[i] < loads[j] {

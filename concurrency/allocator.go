@@ -1,0 +1,439 @@
+package concurrency
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime/pprof"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/kernels"
+)
+
+// Concurrent allocation: W goroutines place the balls of one trial into one
+// shared array of atomic loads. A worker reads loads with atomic loads,
+// decides by the process's rule, and places its ball with an atomic add (or
+// a compare-and-swap); nothing on a ball's path takes a lock or writes a
+// counter another worker writes. Each worker publishes its count of balls
+// placed to its own cache-line cell of a striped counter after every ball,
+// which is what the global staleness is measured from; per-shard totals
+// are flushed from per-worker tallies every shardFlush balls.
+
+// Mode is how a worker turns a read into an allocation.
+type Mode int
+
+const (
+	// Racy: read, decide, add — what real dispatchers do.
+	Racy Mode = iota
+	// CAS: compare-and-swap the chosen bin against the value read; on
+	// failure read again and decide again, counting retries.
+	CAS
+	// LocalBatch: decide B balls against the worker's own snapshot (each bin
+	// read once per batch, on first use), then publish them.
+	LocalBatch
+)
+
+// ParseMode reads racy, cas or local-batch.
+func ParseMode(s string) (Mode, error) {
+	switch s {
+	case "racy":
+		return Racy, nil
+	case "cas":
+		return CAS, nil
+	case "local-batch":
+		return LocalBatch, nil
+	}
+	return 0, fmt.Errorf("--mode %q: want racy, cas or local-batch", s)
+}
+
+func (m Mode) String() string { return [...]string{"racy", "cas", "local-batch"}[m] }
+
+// Config is one concurrent run.
+type Config struct {
+	Spec    *core.Spec // process, bins, balls, seed, alpha
+	Trial   uint64
+	Workers int
+	Mode    Mode
+	Batch   uint64 // LocalBatch: decisions per publish
+	Layout  Layout
+	// MeasureEvery: every K-th ball of a worker is measured; 0 measures none.
+	MeasureEvery uint64
+	// Emulate runs Workers virtual workers in one goroutine, interleaved at
+	// random by the trial's schedule stream: deterministic for a seed.
+	Emulate bool
+}
+
+// Result is a concurrent run's outcome: the final loads' metrics and what
+// the workers saw.
+type Result struct {
+	*core.Result
+	Workers  int    `json:"workers"`
+	Mode     string `json:"mode"`
+	Layout   string `json:"layout"`
+	Emulated bool   `json:"emulated"`
+	Retries  uint64 `json:"cas_retries"`
+	// BinStaleness: balls that landed on the chosen bin between its read
+	// and the ball's own increment (exact: from the value the add returns).
+	BinStaleness Dist `json:"bin_staleness"`
+	// GlobalStaleness: balls placed anywhere in that time (from the striped
+	// totals): the age, in balls, of the information the decision used.
+	GlobalStaleness Dist     `json:"global_staleness"`
+	ShardTotals     []uint64 `json:"shard_totals"`
+	MeasureEvery    uint64   `json:"measure_every"`
+}
+
+// maxSamples bounds d for concurrent d-choice (a ball's samples live in a
+// fixed array on the worker's stack).
+const maxSamples = 16
+
+// shards: per-shard totals over contiguous ranges of bins.
+const shards = 64
+
+// shardFlush: a worker adds its per-shard tallies to the shared cells this
+// often (balls).
+const shardFlush = 4096
+
+// Check reports whether s can run concurrently.
+func Check(s *core.Spec) error {
+	switch s.Process.Kind {
+	case core.KindOneChoice, core.KindDChoice, core.KindOnePlusBeta, core.KindTwoThinning, core.KindGMyopicComp:
+	default:
+		return fmt.Errorf("--process %s: balloc concurrent runs one-choice, d-choice, two-choice, one-plus-beta, two-thinning and g-myopic-comp", s.Process.Name)
+	}
+	if !s.Params.Weights.Unit() || s.Params.Weights.Kind == core.WeightsConst {
+		return fmt.Errorf("--weights: balloc concurrent places unit balls on 32-bit atomic loads")
+	}
+	if s.Params.D > maxSamples {
+		return fmt.Errorf("--d %d: balloc concurrent takes d ≤ %d", s.Params.D, maxSamples)
+	}
+	if s.Bins > kernels.MaxBins {
+		return fmt.Errorf("--bins %d: balloc concurrent holds at most %d bins", s.Bins, uint64(kernels.MaxBins))
+	}
+	if s.Balls >= 1<<32 {
+		return fmt.Errorf("--balls %d: balloc concurrent's 32-bit atomic loads take fewer than 2^32 balls", s.Balls)
+	}
+	return nil
+}
+
+// rule is a process's decision, set up once per run.
+type rule struct {
+	kind  core.Kind
+	d     int
+	coin  kernels.Bernoulli
+	g     uint32
+	theta float64
+	n     uint32
+}
+
+func newRule(s *core.Spec) (*rule, error) {
+	ru := &rule{kind: s.Process.Kind, d: s.Params.D, theta: s.Params.Threshold, n: uint32(s.Bins)}
+	if ru.kind == core.KindOneChoice || (ru.kind == core.KindDChoice && ru.d == 1) {
+		ru.kind, ru.d = core.KindDChoice, 1
+	}
+	if ru.kind == core.KindOnePlusBeta {
+		c, err := kernels.NewBernoulli(s.Params.Beta)
+		if err != nil {
+			return nil, err
+		}
+		ru.coin = c
+	}
+	ru.g = uint32(math.Min(math.Floor(s.Params.G), math.MaxUint32))
+	return ru, nil
+}
+
+// ball is one ball's random choices, fixed before any load is read.
+type ball struct {
+	idx  [maxSamples]uint32
+	k    int    // samples in idx
+	coin uint32 // g-myopic-comp's coin
+}
+
+func (ru *rule) draw(r *kernels.PCG32, b *ball) {
+	switch ru.kind {
+	case core.KindDChoice:
+		b.k = ru.d
+	case core.KindOnePlusBeta:
+		b.k = 1
+		if ru.coin.Flip(r) {
+			b.k = 2
+		}
+	case core.KindTwoThinning:
+		b.k = 2 // the second is used only when the first is rejected
+	case core.KindGMyopicComp:
+		b.k = 2
+		b.coin = r.Uint32()
+	}
+	for i := range b.k {
+		b.idx[i] = r.Bounded(ru.n)
+	}
+}
+
+// reader reads a bin's load: from the shared array, or, in a local batch,
+// from the worker's cache (each bin read from the array once per epoch).
+// A concrete type, so that reading costs no indirect call.
+type reader struct {
+	cells  []atomic.Uint32
+	stride uint64
+	cached bool
+	cache  []uint32
+	epoch  []uint32
+	cur    uint32
+}
+
+func (rd *reader) get(i uint32) uint32 {
+	if !rd.cached {
+		return rd.cells[uint64(i)*rd.stride].Load()
+	}
+	if rd.epoch[i] != rd.cur {
+		rd.cache[i], rd.epoch[i] = rd.cells[uint64(i)*rd.stride].Load(), rd.cur
+	}
+	return rd.cache[i]
+}
+
+// newEpoch starts a new batch: every bin is read afresh.
+func (rd *reader) newEpoch() {
+	if rd.cur++; rd.cur == 0 { // wrapped: clear the tags
+		clear(rd.epoch)
+		rd.cur = 1
+	}
+}
+
+// decide reads the loads of the ball's samples through rd and returns the
+// chosen bin and the load it was read at. limit is two-thinning's current
+// acceptance limit.
+func (ru *rule) decide(b *ball, rd *reader, limit uint64) (uint32, uint32) {
+	switch ru.kind {
+	case core.KindTwoThinning:
+		v := rd.get(b.idx[0])
+		if uint64(v) < limit {
+			return b.idx[0], v
+		}
+		return b.idx[1], rd.get(b.idx[1])
+	case core.KindGMyopicComp:
+		vi, vj := rd.get(b.idx[0]), rd.get(b.idx[1])
+		d := vi - vj
+		if vj > vi {
+			d = vj - vi
+		}
+		pickJ := vj < vi
+		if d <= ru.g {
+			pickJ = b.coin >= 1<<31
+		}
+		if pickJ {
+			return b.idx[1], vj
+		}
+		return b.idx[0], vi
+	}
+	best, bv := b.idx[0], rd.get(b.idx[0])
+	for _, j := range b.idx[1:b.k] {
+		if v := rd.get(j); v < bv {
+			best, bv = j, v
+		}
+	}
+	return best, bv
+}
+
+// thinLimit is ⌈t/n + θ⌉ for the total t the striped counter shows.
+func (ru *rule) thinLimit(total uint64) uint64 {
+	return uint64(max(0, math.Ceil(float64(total)/float64(ru.n)+ru.theta)))
+}
+
+// Run performs one concurrent run.
+func Run(cfg Config) (*Result, error) {
+	s := cfg.Spec
+	if err := Check(s); err != nil {
+		return nil, err
+	}
+	ru, err := newRule(s)
+	if err != nil {
+		return nil, err
+	}
+	W := max(1, cfg.Workers)
+	if cfg.Mode == LocalBatch && cfg.Batch == 0 {
+		return nil, fmt.Errorf("--mode local-batch needs --batch B ≥ 1")
+	}
+	start := time.Now()
+	var st *state
+	if cfg.Emulate {
+		st = emulate(cfg, ru, W)
+	} else {
+		st = runWorkers(cfg, ru, W)
+	}
+	elapsed := time.Since(start).Seconds()
+	loads := st.loads.Snapshot()
+	total := uint64(0)
+	for _, v := range loads {
+		total += uint64(v)
+	}
+	if total != s.Balls {
+		return nil, fmt.Errorf("concurrent run lost or doubled balls: the loads hold %d, %d were thrown", total, s.Balls)
+	}
+	snap := core.MeasureLoads(loads, s.Balls, s.Alpha)
+	engine := "concurrent"
+	if cfg.Emulate {
+		engine = "emulated"
+	}
+	res := &Result{
+		Result:  core.NewResult(s, cfg.Trial, engine, snap, elapsed),
+		Workers: W, Mode: cfg.Mode.String(), Layout: cfg.Layout.String(), Emulated: cfg.Emulate,
+		Retries:         st.retries,
+		BinStaleness:    merge(st.bin),
+		GlobalStaleness: merge(st.global),
+		MeasureEvery:    cfg.MeasureEvery,
+	}
+	for i := range shards {
+		res.ShardTotals = append(res.ShardTotals, st.shardTotals.Load(i))
+	}
+	return res, nil
+}
+
+// state is what a run shares and what it measured.
+type state struct {
+	loads       *Loads
+	placed      *Striped // balls placed, per worker
+	shardTotals *Striped // balls placed, per shard of bins
+	retries     uint64
+	bin, global []tally // per worker
+}
+
+func newState(cfg Config, W int) *state {
+	return &state{
+		loads:       NewLoads(cfg.Spec.Bins, cfg.Layout),
+		placed:      NewStriped(W),
+		shardTotals: NewStriped(shards),
+		bin:         make([]tally, W),
+		global:      make([]tally, W),
+	}
+}
+
+// share is worker w's number of balls: m/W, the first m mod W one more.
+func share(m uint64, W, w int) uint64 {
+	q, r := m/uint64(W), m%uint64(W)
+	if uint64(w) < r {
+		return q + 1
+	}
+	return q
+}
+
+func runWorkers(cfg Config, ru *rule, W int) *state {
+	st := newState(cfg, W)
+	retries := make([]uint64, W)
+	var wg sync.WaitGroup
+	for w := range W {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			labels := pprof.Labels("worker", strconv.Itoa(w))
+			pprof.Do(context.Background(), labels, func(context.Context) {
+				retries[w] = worker(cfg, ru, st, w, share(cfg.Spec.Balls, W, w))
+			})
+		}()
+	}
+	wg.Wait()
+	for _, r := range retries {
+		st.retries += r
+	}
+	return st
+}
+
+// worker places count balls; it returns its CAS retries.
+func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
+	r := kernels.TrialStream(cfg.Spec.Seed, cfg.Trial, kernels.WorkerLane(w))
+	cells, stride := st.loads.cells, st.loads.stride
+	rd := &reader{cells: cells, stride: stride}
+	n := cfg.Spec.Bins
+	var local [shards]uint64 // per-shard tallies, flushed every shardFlush balls
+	limit := ru.thinLimit(0)
+	var retries, placed uint64
+	var b ball
+	measure := cfg.MeasureEvery
+	next := measure // the next measured ball (1-based count)
+	// local-batch: the chosen bins of the batch, the loads they were read
+	// at, and for measured balls the total at the batch's start.
+	var pending, pendingV []uint32
+	var pendingT []uint64
+	var batchT uint64
+	if cfg.Mode == LocalBatch {
+		rd.cached, rd.cache, rd.epoch, rd.cur = true, make([]uint32, n), make([]uint32, n), 1
+		pending = make([]uint32, 0, min(cfg.Batch, count))
+		pendingV = make([]uint32, 0, min(cfg.Batch, count))
+		pendingT = make([]uint64, 0, min(cfg.Batch, count))
+	}
+	for k := uint64(1); k <= count; k++ {
+		ru.draw(&r, &b)
+		if ru.kind == core.KindTwoThinning && k%64 == 1 {
+			limit = ru.thinLimit(st.placed.Sum())
+		}
+		measured := measure > 0 && k == next
+		if measured {
+			next += measure
+		}
+		if cfg.Mode == LocalBatch {
+			if len(pending) == 0 {
+				batchT = st.placed.Sum()
+			}
+			bin, v := ru.decide(&b, rd, limit)
+			t := uint64(math.MaxUint64) // not measured
+			if measured {
+				t = batchT
+			}
+			pending, pendingV, pendingT = append(pending, bin), append(pendingV, v), append(pendingT, t)
+			if uint64(len(pending)) == cfg.Batch || k == count {
+				for q, bin := range pending {
+					after := cells[uint64(bin)*stride].Add(1)
+					placed++
+					st.placed.Store(w, placed)
+					local[uint64(bin)*shards/n]++
+					if pendingT[q] != math.MaxUint64 {
+						st.bin[w].add(uint64(after - 1 - pendingV[q]))
+						st.global[w].add(st.placed.Sum() - pendingT[q] - 1)
+					}
+				}
+				pending, pendingV, pendingT = pending[:0], pendingV[:0], pendingT[:0]
+				rd.newEpoch()
+			}
+		} else {
+			var t0 uint64
+			if measured {
+				t0 = st.placed.Sum()
+			}
+			bin, v := ru.decide(&b, rd, limit)
+			var after uint32
+			if cfg.Mode == Racy {
+				after = cells[uint64(bin)*stride].Add(1)
+			} else {
+				for !cells[uint64(bin)*stride].CompareAndSwap(v, v+1) {
+					retries++
+					bin, v = ru.decide(&b, rd, limit)
+				}
+				after = v + 1
+			}
+			placed++
+			st.placed.Store(w, placed)
+			local[uint64(bin)*shards/n]++
+			if measured {
+				st.bin[w].add(uint64(after - 1 - v))
+				st.global[w].add(st.placed.Sum() - t0 - 1)
+			}
+		}
+		if k%shardFlush == 0 {
+			st.flush(&local)
+		}
+	}
+	st.flush(&local)
+	return retries
+}
+
+// flush adds a worker's per-shard tallies to the shared shard totals.
+func (st *state) flush(local *[shards]uint64) {
+	for i, c := range local {
+		if c > 0 {
+			st.shardTotals.Add(i, c)
+			local[i] = 0
+		}
+	}
+}
