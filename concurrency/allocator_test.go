@@ -104,7 +104,6 @@ func TestEmulationIsDeterministic(t *testing.T) {
 	}
 }
 
-
 // Emulated staleness grows with the number of virtual workers, and so does
 // the gap, as the delay model says it must (Los and Sauerwald: the gap of
 // τ-Delay grows with τ once τ is a multiple of n); the sequential model fed
