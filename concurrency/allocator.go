@@ -90,8 +90,18 @@ type Result struct {
 // fixed array on the worker's stack).
 const maxSamples = 16
 
-// shards: per-shard totals over contiguous ranges of bins.
+// shards: per-shard totals over contiguous ranges of bins: bin i is in
+// shard i >> shardShift(n).
 const shards = 64
+
+// shardShift makes i >> shift < shards for every bin i < n.
+func shardShift(n uint64) uint {
+	s := uint(0)
+	for (n-1)>>s >= shards {
+		s++
+	}
+	return s
+}
 
 // shardFlush: a worker adds its per-shard tallies to the shared cells this
 // often (balls).
@@ -346,6 +356,7 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 	cells, stride := st.loads.cells, st.loads.stride
 	rd := &reader{cells: cells, stride: stride}
 	n := cfg.Spec.Bins
+	shift := shardShift(n)
 	var local [shards]uint64 // per-shard tallies, flushed every shardFlush balls
 	limit := ru.thinLimit(0)
 	var retries, placed uint64
@@ -363,7 +374,24 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 		pendingV = make([]uint32, 0, min(cfg.Batch, count))
 		pendingT = make([]uint64, 0, min(cfg.Batch, count))
 	}
+	mine := st.placed.cell(w) // this worker's published count
+	nn := uint32(n)
+	fast := cfg.Mode == Racy && ru.kind == core.KindDChoice
 	for k := uint64(1); k <= count; k++ {
+		if fast && k != next {
+			// A run of plain racy d-choice balls up to the next measured one
+			// (or the next shard flush), in a loop of its own.
+			stop := min(count, k+shardFlush-1-(k-1)%shardFlush)
+			if measure > 0 {
+				stop = min(stop, next-1)
+			}
+			placed = racyDChoice(&r, cells, stride, nn, ru.d, stop-k+1, placed, mine, &local, shift)
+			k = stop
+			if k%shardFlush == 0 {
+				st.flush(&local)
+			}
+			continue
+		}
 		ru.draw(&r, &b)
 		if ru.kind == core.KindTwoThinning && k%64 == 1 {
 			limit = ru.thinLimit(st.placed.Sum())
@@ -386,8 +414,8 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 				for q, bin := range pending {
 					after := cells[uint64(bin)*stride].Add(1)
 					placed++
-					st.placed.Store(w, placed)
-					local[uint64(bin)*shards/n]++
+					mine.Store(placed)
+					local[bin>>shift]++
 					if pendingT[q] != math.MaxUint64 {
 						st.bin[w].add(uint64(after - 1 - pendingV[q]))
 						st.global[w].add(st.placed.Sum() - pendingT[q] - 1)
@@ -413,8 +441,8 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 				after = v + 1
 			}
 			placed++
-			st.placed.Store(w, placed)
-			local[uint64(bin)*shards/n]++
+			mine.Store(placed)
+			local[bin>>shift]++
 			if measured {
 				st.bin[w].add(uint64(after - 1 - v))
 				st.global[w].add(st.placed.Sum() - t0 - 1)
@@ -436,4 +464,45 @@ func (st *state) flush(local *[shards]uint64) {
 			local[i] = 0
 		}
 	}
+}
+
+// racyDChoice places count plain racy d-choice balls: the draws, reads,
+// decision and add of the general path, in a loop small enough to keep its
+// state in registers, with the choice made by masks (which of two loads is
+// smaller is a coin flip for the branch predictor). It returns the worker's
+// count of balls placed, published after every ball.
+func racyDChoice(r *kernels.PCG32, cells []atomic.Uint32, stride uint64, n uint32, d int, count, placed uint64,
+	mine *atomic.Uint64, local *[shards]uint64, shift uint) uint64 {
+	for ; count > 0; count-- {
+		var i uint32
+		if d == 2 {
+			var j uint32
+			i, j = r.Bounded2(n)
+			m := -uint32(b2u(cells[uint64(j)*stride].Load() < cells[uint64(i)*stride].Load()))
+			i = i&^m | j&m
+		} else {
+			i = r.Bounded(n)
+			bi := cells[uint64(i)*stride].Load()
+			for q := 1; q < d; q++ {
+				j := r.Bounded(n)
+				v := cells[uint64(j)*stride].Load()
+				m := -uint32(b2u(v < bi))
+				i, bi = i&^m|j&m, bi&^m|v&m
+			}
+		}
+		cells[uint64(i)*stride].Add(1)
+		placed++
+		mine.Store(placed)
+		local[i>>shift]++
+	}
+	return placed
+}
+
+// b2u is 1 for true and 0 for false (a SETcc).
+func b2u(b bool) uint8 {
+	var x uint8
+	if b {
+		x = 1
+	}
+	return x
 }

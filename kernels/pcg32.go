@@ -139,3 +139,14 @@ func (r *PCG32) UnmarshalBinary(data []byte) error {
 	r.incx = inc ^ pcgDefaultInc
 	return nil
 }
+
+// Bounded2 returns two consecutive PCG32.Bounded(n) draws in one call: the
+// same outputs, with the state kept in registers between them.
+func (r *PCG32) Bounded2(n uint32) (uint32, uint32) {
+	s, inc := r.state, r.inc()
+	var x, y uint32
+	s, x = bounded(s, inc, n)
+	s, y = bounded(s, inc, n)
+	r.state = s
+	return x, y
+}

@@ -217,3 +217,13 @@ func TestFloat64Range(t *testing.T) {
 		t.Errorf("Float64 mean z-score %.2f", z)
 	}
 }
+
+func TestBounded2IsTwoDraws(t *testing.T) {
+	a, b := NewPCG32(1, 2), NewPCG32(1, 2)
+	for range 1000 {
+		x, y := a.Bounded2(1000003)
+		if x != b.Bounded(1000003) || y != b.Bounded(1000003) || a != b {
+			t.Fatal("Bounded2 differs from two Bounded draws")
+		}
+	}
+}

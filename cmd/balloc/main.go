@@ -37,7 +37,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%v (see %s --help)", err, c.CommandPath())
 	})
-	root.AddCommand(newRunCommand(stdout, stderr), newInfoCommand(stdout))
+	root.AddCommand(newRunCommand(stdout, stderr), newInfoCommand(stdout), newConcurrentCommand(stdout))
 	err := root.Execute()
 	if err == nil {
 		return 0
