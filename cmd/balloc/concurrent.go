@@ -241,7 +241,7 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	if emulated {
 		what = "emulated workers"
 	}
-	fmt.Fprintf(stdout, "%s %s: n = %s bins, m = %s balls, mode %s, layout %s, seed %d, %d CPU(s), staleness of every %d-th ball\n\n",
+	fmt.Fprintf(stdout, "%s %s: n = %s bins, m = %s balls, mode %s, layout %s, seed %d, %d CPU(s), staleness of every ball numbered a multiple of %d\n\n",
 		spec.Process.Name, spec.ParamsText(), core.FormatCount(spec.Bins), core.FormatCount(spec.Balls), mode, layout, spec.Seed, runtime.NumCPU(), measure)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	head := what + "\ttrial\tballs/s\tbin staleness mean/p50/p99/max\tglobal staleness mean/p50/p99/max\tgap"

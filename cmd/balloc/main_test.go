@@ -236,3 +236,69 @@ func TestParameterLists(t *testing.T) {
 		t.Errorf("runs:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestConcurrentCommand(t *testing.T) {
+	base := []string{"concurrent", "--process", "two-choice", "--bins", "1000", "--balls", "1e5"}
+	with := func(extra ...string) []string { return append(append([]string(nil), base...), extra...) }
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"concurrent", "--process", "always-go-left", "--bins", "10", "--balls", "10"}, "balloc concurrent runs one-choice"},
+		{[]string{"concurrent", "--process", "two-choice", "--bins", "10", "--balls", "2^32"}, "fewer than 2^32 balls"},
+		{[]string{"concurrent", "--process", "two-choice", "--bins", "10"}, "--balls is required"},
+		{with("--mode", "lazy"), `--mode "lazy"`},
+		{with("--layout", "sparse"), `--layout "sparse"`},
+		{with("--batch", "4"), "--batch applies to --mode local-batch only"},
+		{with("--mode", "local-batch"), "--mode local-batch needs --batch B"},
+		{with("--emulate", "4", "--workers", "2"), "leave out --workers and --scaling"},
+		{with("--workers", "2", "--scaling", "1,2"), "--workers and --scaling both set"},
+		{with("--scaling", "1,0"), "--scaling 0"},
+		{with("--beta", "0.5"), "--beta does not apply to two-choice"},
+		{with("--format", "csv"), `--format "csv"`},
+		{with("--weights", "exp:1"), "unknown flag: --weights"},
+	} {
+		code, out, errs := run(t, c.args...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line mentioning %q", c.args, code, errs, c.want)
+		}
+	}
+	// A scaling run prints a row per worker count with the comparison.
+	code, out, errs := run(t, with("--scaling", "1,2", "--measure-every", "8")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"workers", "global staleness", "τ-delay model gap", "two-choice gap", "\n1 ", "\n2 "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	// The emulated run is the same for the same seed, in JSON.
+	args := with("--emulate", "16", "--format", "json", "--mode", "cas")
+	_, a, _ := run(t, args...)
+	_, b, _ := run(t, args...)
+	var ra, rb []map[string]any
+	if err := json.Unmarshal([]byte(a), &ra); err != nil || len(ra) != 1 {
+		t.Fatalf("json: %v\n%s", err, a)
+	}
+	json.Unmarshal([]byte(b), &rb)
+	strip := func(rs []map[string]any) string {
+		for _, r := range rs {
+			for _, k := range []string{"concurrent", "delay_model", "two_choice"} {
+				if m, ok := r[k].(map[string]any); ok {
+					delete(m, "elapsed_s")
+					delete(m, "balls_per_s")
+				}
+			}
+		}
+		out, _ := json.Marshal(rs)
+		return string(out)
+	}
+	if strip(ra) != strip(rb) {
+		t.Error("two emulated runs with the same seed differ")
+	}
+	conc := ra[0]["concurrent"].(map[string]any)
+	if conc["engine"] != "emulated" || conc["workers"].(float64) != 16 || conc["global_staleness"] == nil {
+		t.Errorf("emulated result: %v", conc)
+	}
+}
