@@ -76,15 +76,8 @@ func meanGap(t *testing.T, process string, params map[string]string, c Common, t
 	for k := range trials {
 		xs = append(xs, RunTrial(s, uint64(k), nil).MaxGap)
 	}
-	m, ss := 0.0, 0.0
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(ss / float64(len(xs)-1) / float64(len(xs)))
+	m, v := meanVar(xs)
+	return m, math.Sqrt(v / float64(len(xs)))
 }
 
 // The gap grows with the noise, as the paper's bounds say (Los, Sauerwald
@@ -175,15 +168,8 @@ func TestBatchOfNGrowsLikeLogOverLogLog(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		m, ss := 0.0, 0.0
-		for _, x := range xs {
-			m += x
-		}
-		m /= float64(len(xs))
-		for _, x := range xs {
-			ss += (x - m) * (x - m)
-		}
-		se := math.Max(math.Sqrt(ss/float64(len(xs)-1)/float64(len(xs))), 0.02)
+		m, v := meanVar(xs)
+		se := math.Max(math.Sqrt(v/float64(len(xs))), 0.02)
 		ln := math.Log(float64(n))
 		fLog, fLogLog = append(fLog, ln/math.Log(ln)), append(fLogLog, math.Log(ln))
 		gaps, ses = append(gaps, m), append(ses, se)

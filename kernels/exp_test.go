@@ -14,7 +14,7 @@ func TestZigguratTables(t *testing.T) {
 	if math.Abs(zigExp.closure) > 1e-12 {
 		t.Errorf("boxes do not tile the density: closure error %g", zigExp.closure)
 	}
-	for i := 0; i < zigExpBoxes; i++ {
+	for i := 0; i < zigBoxes; i++ {
 		if !(zigExp.x[i] > zigExp.x[i+1]) && i > 0 {
 			t.Fatalf("box widths not decreasing at %d", i)
 		}

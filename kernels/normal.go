@@ -9,59 +9,16 @@ import "math"
 // r is sampled exactly by Marsaglia's method (1964): x = −ln(U₁)/r,
 // y = −ln(U₂) until 2y > x², then r + x.
 
-var zigNorm = newZigNormTables()
-
-type zigNormTables struct {
-	r       float64
-	x       [zigExpBoxes + 1]float64 // x[0]: the base's pseudo-width; x[256] = 0
-	f       [zigExpBoxes + 1]float64 // f(x[i]); f[256] = 1
-	w       [zigExpBoxes]float64     // x[i]·2^-53
-	k       [zigExpBoxes]uint64      // j < k[i] ⇒ accept at once
-	closure float64                  // f(x₂₅₅) + v/x₂₅₅ − 1
-}
+// Marsaglia and Tsang give r ≈ 3.6541528853610088 for 256 boxes.
+var zigNorm = newZigTables(zigDensity{
+	f:       halfNormal,
+	inverse: func(y float64) float64 { return math.Sqrt(-2 * math.Log(y)) },
+	// the rectangle r·f(r) plus the tail ∫_r^∞ f = √(π/2)·erfc(r/√2)
+	base: func(r float64) float64 { return r*halfNormal(r) + math.Sqrt(math.Pi/2)*math.Erfc(r/math.Sqrt2) },
+	lo:   3, hi: 4.5,
+})
 
 func halfNormal(x float64) float64 { return math.Exp(-x * x / 2) }
-
-func zigNormStack(r float64, t *zigNormTables) (float64, bool) {
-	// Base strip: the rectangle r·f(r) plus the tail ∫_r^∞ f = √(π/2)·erfc(r/√2).
-	v := r*halfNormal(r) + math.Sqrt(math.Pi/2)*math.Erfc(r/math.Sqrt2)
-	t.x[0] = v / halfNormal(r)
-	t.x[1] = r
-	for i := 1; i < zigExpBoxes-1; i++ {
-		y := halfNormal(t.x[i]) + v/t.x[i]
-		if y >= 1 {
-			return 0, false
-		}
-		t.x[i+1] = math.Sqrt(-2 * math.Log(y))
-	}
-	return halfNormal(t.x[zigExpBoxes-1]) + v/t.x[zigExpBoxes-1] - 1, true
-}
-
-func newZigNormTables() *zigNormTables {
-	t := new(zigNormTables)
-	lo, hi := 3.0, 4.5 // Marsaglia and Tsang: r ≈ 3.6541528853610088
-	for range 200 {
-		mid := (lo + hi) / 2
-		c, ok := zigNormStack(mid, t)
-		if !ok || c > 0 {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	t.r = hi
-	t.closure, _ = zigNormStack(t.r, t)
-	t.x[zigExpBoxes] = 0
-	for i := range t.f {
-		t.f[i] = halfNormal(t.x[i])
-	}
-	t.f[zigExpBoxes] = 1
-	for i := range zigExpBoxes {
-		t.w[i] = t.x[i] * 0x1p-53
-		t.k[i] = uint64(t.x[i+1] / t.x[i] * 0x1p53)
-	}
-	return t
-}
 
 // Normal returns a standard normal variate.
 func (r *PCG32) Normal() float64 {
@@ -80,7 +37,7 @@ func normZig(s, inc uint64) (uint64, float64) {
 		s, hi = step(s, inc)
 		s, lo = step(s, inc)
 		u := uint64(hi)<<32 | uint64(lo)
-		i := u & (zigExpBoxes - 1)
+		i := u & (zigBoxes - 1)
 		neg := u&(1<<8) != 0
 		j := u >> 11
 		x := float64(j) * t.w[i]

@@ -73,7 +73,7 @@ func fillNormal(dst []float64, s, inc uint64) uint64 {
 	for k := 0; k < len(dst); {
 		u := uint64(pcgOutput(s))<<32 | uint64(pcgOutput(s*pcgMul+inc))
 		s = s*mul2 + inc2
-		i := u & (zigExpBoxes - 1)
+		i := u & (zigBoxes - 1)
 		j := u >> 11
 		x := float64(j) * t.w[i]
 		if j >= t.k[i] {
