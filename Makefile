@@ -7,14 +7,17 @@ export GOFLAGS := -buildvcs=false
 
 all: build
 
+COMMIT  := $(shell git rev-parse HEAD 2>/dev/null)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/balloc
+	$(GO) build -ldflags "-X main.commit=$(COMMIT)" -o $(BIN) ./cmd/balloc
 
 # The default experiment: one-choice vs two-choice vs (1+β) at n = 10^4 bins
-# and m = 10^8 balls, 10 trials each, with the fluid limit beside them.
+# and m = 10^8 balls, 10 trials each, with the fluid limit beside them, and
+# the gap over time drawn into out/default.png.
 run: build
 	./$(BIN) run --process one-choice,two-choice,one-plus-beta --beta 0.5 \
-		--bins 1e4 --balls 1e8 --trials 10 --checkpoints 10 --theory
+		--bins 1e4 --balls 1e8 --trials 10 --checkpoints 10 --theory --plot out/default.png
 
 # Fast versions of every check (long statistical ones are skipped by -short);
 # the concurrency package also runs under the race detector.

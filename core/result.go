@@ -31,6 +31,7 @@ type Result struct {
 	ElapsedS    float64        `json:"elapsed_s"`
 	BallsPerS   float64        `json:"balls_per_s"`
 	Theory      *Theory        `json:"theory,omitempty"`
+	SpecHash    string         `json:"spec_hash,omitempty"` // sweeps: the grid point (Spec.Hash)
 }
 
 // Checkpoint is the state after Balls balls.

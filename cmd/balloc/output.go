@@ -24,13 +24,15 @@ type writer struct {
 	p        *plan
 	w        *bufio.Writer
 	csv      *csv.Writer
-	results  [][]*core.Result // by spec
+	results  [][]*core.Result // by spec, for table and json
+	kept     [][]*core.Result // by spec, for --plot
 	profiles []*core.Profile  // fluid limits, computed on first use
 	count    int
 }
 
 func newWriter(p *plan, out io.Writer) *writer {
-	w := &writer{p: p, w: bufio.NewWriter(out), results: make([][]*core.Result, len(p.specs)), profiles: make([]*core.Profile, len(p.specs))}
+	w := &writer{p: p, w: bufio.NewWriter(out), results: make([][]*core.Result, len(p.specs)),
+		kept: make([][]*core.Result, len(p.specs)), profiles: make([]*core.Profile, len(p.specs))}
 	if p.format == "csv" {
 		w.csv = csv.NewWriter(w.w)
 	}
@@ -54,6 +56,9 @@ func (w *writer) add(spec int, r *core.Result) error {
 		r.Theory = core.CompareTheory(w.profile(spec), s.Bins, []core.Histogram{r.Histogram})
 	}
 	w.count++
+	if w.p.plot != "" {
+		w.kept[spec] = append(w.kept[spec], r)
+	}
 	switch w.p.format {
 	case "jsonl":
 		b, err := json.Marshal(r)
@@ -167,9 +172,20 @@ func g(x float64) string {
 
 func (w *writer) table() {
 	s0 := w.p.specs[0]
+	engines := string(s0.ResolvedEngine())
+	for _, s := range w.p.specs[1:] {
+		if s.ResolvedEngine() != s0.ResolvedEngine() {
+			var parts []string
+			for _, s := range w.p.specs {
+				parts = append(parts, s.Process.Name+" "+string(s.ResolvedEngine()))
+			}
+			engines = strings.Join(parts, ", ")
+			break
+		}
+	}
 	fmt.Fprintf(w.w, "n = %s bins, m = %s balls (m/n = %s), %d trial(s) each, seed %d, engine %s, %d worker(s)\n\n",
 		core.FormatCount(s0.Bins), core.FormatCount(s0.Balls), g(float64(s0.Balls)/float64(s0.Bins)),
-		s0.Trials, s0.Seed, s0.ResolvedEngine(), w.p.workers)
+		s0.Trials, s0.Seed, engines, w.p.workers)
 	tw := tabwriter.NewWriter(w.w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "process\tparams\tgap (mean ± 95% CI)\tgap min–max\tmax_gap\tmax load\tmin load\tballs/s")
 	for i, rs := range w.results {

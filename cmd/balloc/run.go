@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,6 +28,7 @@ type runFlags struct {
 	alpha                         string
 	cpuprofile, memprofile, trace string
 	theory, loads                 bool
+	plot, plotKind                string
 	params                        map[string]*string
 }
 
@@ -73,6 +75,8 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.theory, "theory", false, "print the fluid-limit prediction beside the simulation")
 	fl.StringVar(&f.format, "format", "table", "table, json, jsonl or csv")
 	fl.BoolVar(&f.loads, "loads", false, "include every bin's final load (json and jsonl only)")
+	fl.StringVar(&f.plot, "plot", "", "also draw the results into this .png or .svg file")
+	fl.StringVar(&f.plotKind, "plot-kind", "gap-vs-balls", "what --plot draws: "+strings.Join(plotKinds, ", "))
 	fl.StringVar(&f.workers, "workers", "0", "trials run in parallel (0: one per CPU); results do not depend on it")
 	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when it is a terminal), always or never")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) to this file")
@@ -89,12 +93,14 @@ type job struct {
 
 // plan is a validated run: everything checked, nothing started.
 type plan struct {
-	specs   []*core.Spec
-	jobs    []job
-	workers int
-	format  string
-	theory  bool
-	bar     bool
+	plot     string // draw the results here; with plotKind
+	plotKind string
+	specs    []*core.Spec
+	jobs     []job
+	workers  int
+	format   string
+	theory   bool
+	bar      bool
 }
 
 func parseCountFlag(name, v string) (uint64, error) {
@@ -148,6 +154,15 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		return nil, fmt.Errorf("--workers %d: want at most 65536", workers)
 	}
 	p := &plan{workers: concurrency.Workers(int(workers)), format: f.format, theory: f.theory}
+	if fl.Changed("plot") || fl.Changed("plot-kind") {
+		if err := checkPlotFlags("plot-kind", f.plotKind, "plot", f.plot); err != nil {
+			return nil, err
+		}
+		if f.plotKind == "gap-vs-balls" && com.Checkpoints == 0 {
+			return nil, fmt.Errorf("--plot-kind gap-vs-balls needs --checkpoints K")
+		}
+		p.plot, p.plotKind = f.plot, f.plotKind
+	}
 	switch f.format {
 	case "table", "json", "jsonl", "csv":
 	default:
@@ -335,6 +350,23 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 	}
 	if err := out.finish(); err != nil {
 		return failure{err}
+	}
+	if p.plot != "" {
+		var series []plotSeries
+		for i, rs := range out.kept {
+			s := p.specs[i]
+			gp := gridPoint{Process: s.Process.Name, Params: s.ParamsMap(), Bins: s.Bins, Balls: s.Balls, Trials: s.Trials}
+			series = append(series, plotSeries{label: seriesLabel(gp), results: rs, point: gp})
+		}
+		if dir := filepath.Dir(p.plot); dir != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return failure{err}
+			}
+		}
+		if err := drawPlot(p.plotKind, series, "", p.plot); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\nplot: %s\n", p.plot)
 	}
 	return nil
 }

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"github.com/balloc/balloc/core"
+)
+
+// Version is balloc's version; commit is set at build time by the Makefile
+// (-ldflags "-X main.commit=...") or read from the build info.
+const Version = "0.1.0"
+
+var commit = ""
+
+func buildCommit() string {
+	if commit != "" {
+		return commit
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				return s.Value
+			}
+		}
+	}
+	return "unknown"
+}
+
+// gridPoint is a grid point as a manifest records it.
+type gridPoint struct {
+	SpecHash    string         `json:"spec_hash"`
+	Process     string         `json:"process"`
+	Params      map[string]any `json:"params"`
+	Bins        uint64         `json:"bins"`
+	Balls       uint64         `json:"balls"`
+	Trials      int            `json:"trials"`
+	Seed        uint64         `json:"seed"`
+	Checkpoints uint64         `json:"checkpoints"`
+	Engine      string         `json:"engine"`
+	Alpha       float64        `json:"alpha"`
+}
+
+// manifest describes a sweep's output folder.
+type manifest struct {
+	Balloc    string      `json:"balloc_version"`
+	Commit    string      `json:"commit"`
+	Go        string      `json:"go"`
+	Machine   machine     `json:"machine"`
+	SweepFile string      `json:"sweep_file"`
+	Source    string      `json:"sweep_source"`
+	Shard     string      `json:"shard,omitempty"`
+	Grid      []gridPoint `json:"grid"`
+}
+
+type machine struct {
+	CPU      string `json:"cpu"`
+	Physical int    `json:"physical_cores"`
+	Logical  int    `json:"logical_cores"`
+	L2       int    `json:"l2_bytes"`
+	L3       int    `json:"l3_bytes"`
+	OS       string `json:"os"`
+}
+
+func newManifest(g *core.Grid, shard string) *manifest {
+	m := &manifest{
+		Balloc: Version, Commit: buildCommit(), Go: runtime.Version(),
+		Machine: machine{CPU: cpuid.CPU.BrandName, Physical: cpuid.CPU.PhysicalCores, Logical: cpuid.CPU.LogicalCores,
+			L2: cpuid.CPU.Cache.L2, L3: cpuid.CPU.Cache.L3, OS: runtime.GOOS + "/" + runtime.GOARCH},
+		SweepFile: g.Path, Source: g.Source, Shard: shard,
+	}
+	for i, s := range g.Specs {
+		m.Grid = append(m.Grid, gridPoint{
+			SpecHash: g.Hashes[i], Process: s.Process.Name, Params: s.ParamsMap(), Bins: s.Bins, Balls: s.Balls,
+			Trials: s.Trials, Seed: s.Seed, Checkpoints: s.Checkpoints, Engine: string(s.ResolvedEngine()), Alpha: s.Alpha,
+		})
+	}
+	return m
+}
+
+// sameGrid reports whether two manifests describe the same grid points and
+// trials (the machine, shard and file may differ).
+func sameGrid(a, b *manifest) bool {
+	return slices.EqualFunc(a.Grid, b.Grid, func(x, y gridPoint) bool {
+		return x.SpecHash == y.SpecHash && x.Trials == y.Trials
+	})
+}
+
+func readManifest(dir string) (*manifest, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil, err
+	}
+	var m manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, "manifest.json"), err)
+	}
+	return &m, nil
+}
+
+// writeFileSynced writes data to path through a temporary file and a
+// rename, so a reader sees the old file or the new one, never half.
+func writeFileSynced(path string, data []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func (m *manifest) write(dir string) error {
+	b, err := json.MarshalIndent(m, "", " ")
+	if err != nil {
+		return err
+	}
+	return writeFileSynced(filepath.Join(dir, "manifest.json"), append(b, '\n'))
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/balloc/balloc/concurrency"
+	"github.com/balloc/balloc/core"
+)
+
+func newSweepCommand(stdout, stderr io.Writer) *cobra.Command {
+	var out, shard, workers, progress string
+	c := &cobra.Command{
+		Use:   "sweep FILE.toml [--out DIR] [--shard i/N]",
+		Short: "Run a grid of experiments from a TOML file; results survive interruption and resume",
+		Long: "Run every trial of the grid a TOML file names, in parallel, appending each result to\n" +
+			"DIR/results.jsonl (one synced line per trial) beside DIR/manifest.json. Run the same command\n" +
+			"again to finish an interrupted sweep: trials already in results.jsonl are skipped.\n" +
+			"--shard i/N runs a deterministic 1/N of the trials (default: from SLURM_ARRAY_TASK_ID and\n" +
+			"SLURM_ARRAY_TASK_COUNT when set).",
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runSweep(c, args[0], out, shard, workers, progress, stdout, stderr)
+		},
+	}
+	c.Flags().StringVar(&out, "out", "", "output folder (default: the file's name without .toml)")
+	c.Flags().StringVar(&shard, "shard", "", "i/N: run the trials whose index is i mod N")
+	c.Flags().StringVar(&workers, "workers", "0", "trials run in parallel (0: one per CPU)")
+	c.Flags().StringVar(&progress, "progress", "auto", "progress bar on stderr: auto, always or never")
+	return c
+}
+
+// parseShard reads i/N, or the Slurm array variables when s is empty.
+func parseShard(s string) (i, n uint64, err error) {
+	if s == "" {
+		id, count := os.Getenv("SLURM_ARRAY_TASK_ID"), os.Getenv("SLURM_ARRAY_TASK_COUNT")
+		if id == "" || count == "" {
+			return 0, 1, nil
+		}
+		s = id + "/" + count
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.ParseUint(a, 10, 64)
+	n, err2 := strconv.ParseUint(b, 10, 64)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %q: want i/N with 0 ≤ i < N", s)
+	}
+	return i, n, nil
+}
+
+type sweepJob struct {
+	spec  int
+	trial uint64
+}
+
+func runSweep(c *cobra.Command, file, out, shardFlag, workersFlag, progressFlag string, stdout, stderr io.Writer) error {
+	g, err := core.ReadGrid(file)
+	if err != nil {
+		return err
+	}
+	si, sn, err := parseShard(shardFlag)
+	if err != nil {
+		return err
+	}
+	w, err := parseCountFlag("workers", workersFlag)
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		out = strings.TrimSuffix(file, filepath.Ext(file))
+	}
+	shardText := ""
+	if sn > 1 {
+		shardText = fmt.Sprintf("%d/%d", si, sn)
+	}
+	bar := false
+	switch progressFlag {
+	case "auto":
+		if f, ok := stderr.(*os.File); ok {
+			bar = term.IsTerminal(int(f.Fd()))
+		}
+	case "always":
+		bar = true
+	case "never":
+	default:
+		return fmt.Errorf("--progress %q: want auto, always or never", progressFlag)
+	}
+	man := newManifest(g, shardText)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("--out %s: %v", out, err)
+	}
+	if old, err := readManifest(out); err == nil {
+		if !sameGrid(old, man) {
+			return fmt.Errorf("--out %s holds results of a different sweep (another grid or number of trials); use another folder", out)
+		}
+		if old.Shard != man.Shard {
+			return fmt.Errorf("--out %s holds shard %q, not %q", out, old.Shard, man.Shard)
+		}
+	} else if !os.IsNotExist(err) {
+		return err
+	}
+	resultsPath := filepath.Join(out, "results.jsonl")
+	recs, valid, torn, err := core.ReadResults(resultsPath)
+	if err != nil {
+		return err
+	}
+	if torn {
+		fmt.Fprintf(stderr, "balloc sweep: %s ended in a torn line (a run was killed); it is dropped and its trial run again\n", resultsPath)
+	}
+	done := map[string]bool{}
+	for _, r := range recs {
+		done[fmt.Sprintf("%s/%d", r.SpecHash, r.Trial)] = true
+	}
+	// Every trial of the grid in canonical order; this shard's share; not done.
+	var jobs []sweepJob
+	idx := uint64(0)
+	for s, spec := range g.Specs {
+		for t := range spec.Trials {
+			if idx%sn == si && !done[fmt.Sprintf("%s/%d", g.Hashes[s], t)] {
+				jobs = append(jobs, sweepJob{s, uint64(t)})
+			}
+			idx++
+		}
+	}
+	var per uint64
+	for _, s := range g.Specs {
+		per = max(per, s.TrialMemory())
+	}
+	workers := concurrency.Workers(int(w))
+	if avail := availableMemory(); avail > 0 && per*uint64(min(workers, max(1, len(jobs)))) > avail {
+		return fmt.Errorf("the sweep's largest trial needs %s; %d at once exceed the %s available; lower --workers", core.FormatBytes(float64(per)), workers, core.FormatBytes(float64(avail)))
+	}
+	if err := man.write(out); err != nil {
+		return failure{err}
+	}
+	rw, err := core.AppendResults(resultsPath, valid)
+	if err != nil {
+		return failure{err}
+	}
+	defer rw.Close()
+	var pb *progressbar.ProgressBar
+	if bar {
+		pb = progressbar.NewOptions(len(jobs), progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription("trials"), progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionClearOnFinish(), progressbar.OptionFullWidth())
+	}
+	var writeErr error
+	concurrency.Ordered(len(jobs), workers, func(i int) *core.Result {
+		j := jobs[i]
+		r := core.RunTrial(g.Specs[j.spec], j.trial, nil)
+		r.SpecHash = g.Hashes[j.spec]
+		return r
+	}, func(i int, r *core.Result) {
+		if writeErr == nil {
+			writeErr = rw.Write(r)
+		}
+		if pb != nil {
+			_ = pb.Add(1)
+		}
+	})
+	if pb != nil {
+		_ = pb.Finish()
+	}
+	if writeErr != nil {
+		return failure{writeErr}
+	}
+	fmt.Fprintf(stdout, "%s: %d trials run, %d were already there; %d grid points\n", resultsPath, len(jobs), len(recs), len(g.Specs))
+	return nil
+}

@@ -1,0 +1,89 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+)
+
+// A results file holds one Result per line (JSON). Lines are appended whole
+// by one write each and synced, so a process killed at any moment leaves
+// complete lines and at most one torn last line, which readers ignore.
+
+// ReadResults reads a results file. It returns the complete records, the
+// byte length of the file up to the end of the last complete line, and
+// whether a torn (incomplete or unparsable) last line followed it. A
+// malformed line that is not the last is an error naming the line.
+func ReadResults(path string) (recs []*Result, valid int64, torn bool, err error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil, 0, false, nil
+	}
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	line := 0
+	for len(data) > 0 {
+		line++
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 { // no newline: the last write was cut short
+			return recs, valid, true, nil
+		}
+		var r Result
+		if err := json.Unmarshal(data[:i], &r); err != nil {
+			if len(bytes.TrimSpace(data[i+1:])) == 0 {
+				return recs, valid, true, nil // a damaged last line
+			}
+			return nil, 0, false, fmt.Errorf("%s:%d: not a result: %v", path, line, err)
+		}
+		recs = append(recs, &r)
+		valid += int64(i + 1)
+		data = data[i+1:]
+	}
+	return recs, valid, false, nil
+}
+
+// ResultsWriter appends results to a file, one synced write per line.
+type ResultsWriter struct {
+	f *os.File
+}
+
+// AppendResults opens path for appending after cutting it to valid bytes
+// (dropping a torn last line).
+func AppendResults(path string, valid int64) (*ResultsWriter, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Truncate(valid); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(valid, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &ResultsWriter{f: f}, nil
+}
+
+// Write appends one result as one line and syncs it to disk.
+func (rw *ResultsWriter) Write(r *Result) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if _, err := rw.f.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	return rw.f.Sync()
+}
+
+// Close closes the file.
+func (rw *ResultsWriter) Close() error { return rw.f.Close() }
