@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/balloc
 export GOFLAGS := -buildvcs=false
 
-.PHONY: all build run test test-long test-race bench lint fuzz clean
+.PHONY: all build run test test-long test-slurm bench lint fuzz clean
 
 all: build
 
@@ -30,6 +30,11 @@ test:
 test-long:
 	$(GO) test -timeout 60m ./...
 	$(GO) test -race ./concurrency/...
+
+# A real one-node Slurm cluster runs a sweep as a 4-task array and merges it
+# (installs Debian's slurmctld, slurmd and munge when missing; needs root).
+test-slurm:
+	./.ci/test-slurm
 
 # balls/s for every process at n = 10^4 and 10^7, beside the naive loop;
 # the Markdown table is what bench/README.md shows.

@@ -282,16 +282,22 @@ func ReadGrid(path string) (*Grid, error) {
 					c.Bins, c.Balls = n, m
 					s, err := NewSpec(name, combo, c)
 					if err != nil {
-						key := "bins"
+						// Blame the key of the first flag the error names.
+						key, at := "bins", len(err.Error())
+						candidates := []string{"bins", "balls", "checkpoints", "engine", "alpha", "trials"}
 						for k := range combo {
-							if strings.Contains(err.Error(), "--"+k) {
-								key = "params." + k
+							candidates = append(candidates, k)
+						}
+						for _, k := range candidates {
+							if i := strings.Index(err.Error(), "--"+k+" "); i >= 0 && i < at {
+								key, at = k, i
+								if _, ok := combo[k]; ok {
+									key = "params." + k
+								}
 							}
 						}
-						for _, k := range []string{"checkpoints", "engine", "alpha", "balls", "trials"} {
-							if strings.Contains(err.Error(), "--"+k) {
-								key = k
-							}
+						if key == "balls" && perBin != nil {
+							key = "balls_per_bin"
 						}
 						return nil, bad(key, "%v", err)
 					}
