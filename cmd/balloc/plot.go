@@ -14,6 +14,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/balloc/balloc/core"
 )
@@ -84,6 +86,14 @@ func seriesLabel(gp gridPoint) string {
 	return fmt.Sprintf("%s, n=%s, m=%s", l, core.FormatCount(gp.Bins), core.FormatCount(gp.Balls))
 }
 
+// palette gives up to 14 series distinct colours (soft, then dark);
+// seriesDashes tells apart lines whose colours repeat past that.
+var palette = append(slices.Clone(plotutil.SoftColors), plotutil.DarkColors...)
+
+func seriesColor(k int) color.Color { return palette[k%len(palette)] }
+
+func seriesDashes(k int) []vg.Length { return plotutil.Dashes(k / len(palette)) }
+
 // drawPlot renders one kind of plot of the series into out (.png or .svg).
 func drawPlot(kind string, series []plotSeries, title, out string) error {
 	p := plot.New()
@@ -107,7 +117,20 @@ func drawPlot(kind string, series []plotSeries, title, out string) error {
 	if title != "" {
 		p.Title.Text = title
 	}
-	if err := p.Save(8*vg.Inch, 5*vg.Inch, out); err != nil {
+	// The legend sits top right: make the canvas taller for a long legend and
+	// raise the top of the y axis so that no line or bar runs under it.
+	width, height := 8*vg.Inch, 5*vg.Inch
+	r := p.Legend.Rectangle(draw.New(vgimg.New(width, height)))
+	if legend := r.Max.Y - r.Min.Y; legend > 0 {
+		if legend > 2*vg.Inch {
+			height += legend - 2*vg.Inch
+		}
+		if area := height - 1.2*vg.Inch; p.Y.Max > p.Y.Min {
+			free := 1 - float64(legend+4)/float64(area)
+			p.Y.Max = p.Y.Min + (p.Y.Max-p.Y.Min)/math.Max(free, 0.3)
+		}
+	}
+	if err := p.Save(width, height, out); err != nil {
 		return failure{fmt.Errorf("writing %s: %v", out, err)}
 	}
 	return nil
@@ -154,7 +177,7 @@ func plotGapVsBalls(p *plot.Plot, series []plotSeries) error {
 		if err != nil {
 			return err
 		}
-		col := plotutil.Color(k)
+		col := seriesColor(k)
 		r, g, b, _ := col.RGBA()
 		poly.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 50}
 		poly.LineStyle.Width = 0
@@ -164,6 +187,7 @@ func plotGapVsBalls(p *plot.Plot, series []plotSeries) error {
 		}
 		l.Color = col
 		l.Width = vg.Points(1.5)
+		l.Dashes = seriesDashes(k)
 		p.Add(poly, l)
 		p.Legend.Add(fmt.Sprintf("%s (mean, band: min–max of %d)", s.label, len(s.results)), l)
 	}
@@ -216,12 +240,13 @@ func plotGapVsBins(p *plot.Plot, series []plotSeries) error {
 				}
 			}
 		}
-		col := plotutil.Color(k)
+		col := seriesColor(k)
 		l, pts, err := plotter.NewLinePoints(xys)
 		if err != nil {
 			return err
 		}
 		l.Color, pts.Color = col, col
+		l.Dashes = seriesDashes(k)
 		eb := &plotter.YErrorBars{XYs: xys, YErrors: errs, LineStyle: l.LineStyle}
 		eb.Color = col
 		p.Add(l, pts, eb)
@@ -282,7 +307,7 @@ func plotGapDistribution(p *plot.Plot, series []plotSeries) error {
 		if err != nil {
 			return err
 		}
-		bars.Color = plotutil.Color(k)
+		bars.Color = seriesColor(k)
 		bars.LineStyle.Width = 0
 		bars.Offset = width * vg.Length(float64(k)-float64(len(series)-1)/2)
 		p.Add(bars)
@@ -326,7 +351,8 @@ func plotLoadHistogram(p *plot.Plot, series []plotSeries) error {
 		if err != nil {
 			return err
 		}
-		l.Color, pts.Color = plotutil.Color(k), plotutil.Color(k)
+		l.Color, pts.Color = seriesColor(k), seriesColor(k)
+		l.Dashes = seriesDashes(k)
 		p.Add(l, pts)
 		p.Legend.Add(s.label, l, pts)
 	}
