@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -198,6 +199,25 @@ func TestShardsMergeToTheWholeSweep(t *testing.T) {
 	code, out, _ = run(t, "merge", shards[0], shards[2], "--out", filepath.Join(dir, "partial"))
 	if code != 1 || !strings.Contains(out, "missing: ") {
 		t.Errorf("merge without shard 1: exit %d, %s", code, out)
+	}
+	// A copy of shard 0 with one trial's gap changed is a conflict, not a duplicate.
+	forged := filepath.Join(dir, "forged")
+	if err := os.MkdirAll(forged, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"manifest.json", "results.jsonl"} {
+		b, err := os.ReadFile(filepath.Join(shards[0], name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "results.jsonl" {
+			b = []byte(regexp.MustCompile(`"gap":[0-9.e+-]+`).ReplaceAllString(string(b), `"gap":1000`))
+		}
+		writeFile(t, filepath.Join(forged, name), string(b))
+	}
+	code, _, errs = run(t, "merge", shards[0], forged, "--out", filepath.Join(dir, "conflict"))
+	if code == 0 || !strings.Contains(errs, "differs between") {
+		t.Errorf("merge of conflicting duplicates: exit %d, %s", code, errs)
 	}
 }
 
