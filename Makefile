@@ -47,7 +47,7 @@ lint:
 	$(GO) vet ./...
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParseCount -fuzztime 30s ./core
+	$(GO) test -run '^$$' -fuzz FuzzParseCount -fuzztime 30s ./core/units
 
 clean:
 	rm -rf bin bench/latest.txt

@@ -7,10 +7,11 @@ package kernels
 type Lane uint64
 
 const (
-	LaneChoices  Lane = iota // bin samples and the process's own coins
-	LaneWeights              // ball weights
-	LaneNoise                // noise on load information: coins, normals, ages
-	LaneSchedule             // the interleaving of emulated concurrent workers
+	LaneChoices   Lane = iota // bin samples and the process's own coins
+	LaneWeights               // ball weights
+	LaneNoise                 // noise on load information: coins, normals, ages
+	LaneSchedule              // the interleaving of emulated concurrent workers
+	LaneStructure             // random graphs and hypergraphs (per run, or per trial when redrawn)
 )
 
 // WorkerLane is the stream of concurrent worker w: its samples and coins.
