@@ -77,12 +77,19 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 	if kind == KindBBatch {
 		batch = kernels.NewBatch[L](len(loads), s.Params.Batch, false)
 	}
+	var structure *graphRunner
+	switch kind {
+	case KindGraphical, KindKPGroups, KindHypergraph:
+		structure = newGraphRunner[L](s, trial)
+	}
 	var maxLoad L
 	t := uint64(0)
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for t < target {
 			c := min(target-t, unitChunk)
 			switch kind {
+			case KindGraphical, KindKPGroups, KindHypergraph:
+				c, maxLoad = runGraph(s, structure, loads, &rng, t, c, maxLoad)
 			case KindOneChoice:
 				maxLoad = kernels.OneChoice(loads, &rng, c, maxLoad)
 			case KindDChoice:

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/balloc/balloc/core/graph"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -25,6 +27,17 @@ type Params struct {
 	Tau       uint64      // tau-delay: the oldest a load read may be, in balls
 	Delay     kernels.DelayMode
 	Batch     uint64 // b-batch: balls per batch
+
+	// Graphs and hypergraphs restrict a ball's choices (core/graph).
+	GraphSpec  string // graphical: --graph
+	Strategy   string // graphical: greedy or one-plus-beta
+	GraphClean string // graphical, hypergraph: refuse or drop self-loops and duplicates in files
+	GroupSize  uint64 // kp-groups: k bins per group
+	Aligned    bool   // kp-groups: aligned groups (else disjoint random windows)
+	GroupRule  string // kp-groups: sum or min
+	HyperSpec  string // hypergraph: --hyperedges
+	ProbeAll   bool   // hypergraph: Godfrey's model, every bin of the hyperedge probed
+	Refresh    uint64 // hypergraph: a fresh random hypergraph every Refresh balls; 0 never
 
 	// Ages is tau-delay's empirical law of ages (--delay empirical): Ages[a]
 	// reads of age a. AgesSource says where it came from, for output.
@@ -50,6 +63,7 @@ type ParamDef struct {
 	Usage    string
 	Default  string // used when the flag is absent; "" means required
 	List     bool   // balloc run accepts a comma-separated list of values
+	Bool     bool   // true or false; the bare flag means true
 	set      func(p *Params, v string) error
 	value    func(p *Params) any
 	required string // what to tell a user who left it out
@@ -60,7 +74,7 @@ func ParamDefs() []ParamDef { return append([]ParamDef(nil), paramDefs...) }
 
 var paramDefs = []ParamDef{
 	{
-		Name: "d", Usage: "samples per ball (d-choice) or groups (always-go-left), 1 ≤ d ≤ bins", Default: "2", List: true,
+		Name: "d", Usage: "samples per ball (d-choice, hypergraph) or groups (always-go-left), 1 ≤ d ≤ bins", Default: "2", List: true,
 		set: func(p *Params, v string) error {
 			d, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || d < 1 || d > 1<<20 {
@@ -72,7 +86,7 @@ var paramDefs = []ParamDef{
 		value: func(p *Params) any { return p.D },
 	},
 	{
-		Name: "beta", Usage: "probability β of a two-choice step, 0 ≤ β ≤ 1", List: true,
+		Name: "beta", Usage: "probability β of a two-choice step (one-plus-beta; graphical --strategy one-plus-beta), 0 ≤ β ≤ 1", List: true,
 		required: "a probability in [0, 1]",
 		set: func(p *Params, v string) error {
 			b, err := parseReal(v)
@@ -218,6 +232,120 @@ var paramDefs = []ParamDef{
 		value: func(p *Params) any { return p.Batch },
 	},
 }
+
+// choice returns a ParamDef setter accepting one of the named values.
+func choice(flag string, dst func(*Params) *string, values ...string) func(*Params, string) error {
+	return func(p *Params, v string) error {
+		if !slices.Contains(values, v) {
+			return fmt.Errorf("--%s %q: want %s", flag, v, orList(values))
+		}
+		*dst(p) = v
+		return nil
+	}
+}
+
+// boolean returns a ParamDef setter for true or false.
+func boolean(flag string, dst func(*Params) *bool) func(*Params, string) error {
+	return func(p *Params, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("--%s %q: want true or false", flag, v)
+		}
+		*dst(p) = b
+		return nil
+	}
+}
+
+// orList writes "a, b or c".
+func orList(values []string) string {
+	if len(values) == 1 {
+		return values[0]
+	}
+	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
+}
+
+// graphDefs are the parameters of the processes on graphs and hypergraphs.
+var graphDefs = []ParamDef{
+	{
+		Name: "graph", Usage: "graphical: the graph, " + graph.Families,
+		required: "a graph: " + graph.Families,
+		set: func(p *Params, v string) error {
+			if strings.TrimSpace(v) == "" {
+				return fmt.Errorf("--graph: want %s", graph.Families)
+			}
+			p.GraphSpec = v
+			return nil
+		},
+		value: func(p *Params) any { return p.GraphSpec },
+	},
+	{
+		Name: "strategy", Usage: "graphical: greedy (the less loaded endpoint) or one-plus-beta (greedy with probability --beta, else a random endpoint)", Default: "greedy", List: true,
+		set:   choice("strategy", func(p *Params) *string { return &p.Strategy }, "greedy", "one-plus-beta"),
+		value: func(p *Params) any { return p.Strategy },
+	},
+	{
+		Name: "graph-clean", Usage: "self-loops and duplicate edges in a --graph or --hyperedges file: refuse (an error) or drop", Default: "refuse",
+		set:   choice("graph-clean", func(p *Params) *string { return &p.GraphClean }, "refuse", "drop"),
+		value: func(p *Params) any { return p.GraphClean },
+	},
+	{
+		Name: "group-size", Usage: "kp-groups: k bins per group, k ≥ 1", List: true,
+		required: "a group size k ≥ 1",
+		set: func(p *Params, v string) error {
+			x, err := ParseCount(v)
+			if err != nil {
+				return fmt.Errorf("--group-size %v", err)
+			}
+			if x < 1 || x > kernels.MaxBins {
+				return fmt.Errorf("--group-size %d: want 1 ≤ k ≤ bins", x)
+			}
+			p.GroupSize = x
+			return nil
+		},
+		value: func(p *Params) any { return p.GroupSize },
+	},
+	{
+		Name: "aligned", Usage: "kp-groups: true, n/k aligned groups; false, two random disjoint windows of k bins", Default: "true", List: true, Bool: true,
+		set:   boolean("aligned", func(p *Params) *bool { return &p.Aligned }),
+		value: func(p *Params) any { return p.Aligned },
+	},
+	{
+		Name: "group-rule", Usage: "kp-groups: the lesser loaded group is the one with the smaller sum or the smaller min", Default: "sum", List: true,
+		set:   choice("group-rule", func(p *Params) *string { return &p.GroupRule }, "sum", "min"),
+		value: func(p *Params) any { return p.GroupRule },
+	},
+	{
+		Name: "hyperedges", Usage: "hypergraph: the hyperedges, " + graph.HyperFamilies,
+		required: "hyperedges: " + graph.HyperFamilies,
+		set: func(p *Params, v string) error {
+			if strings.TrimSpace(v) == "" {
+				return fmt.Errorf("--hyperedges: want %s", graph.HyperFamilies)
+			}
+			p.HyperSpec = v
+			return nil
+		},
+		value: func(p *Params) any { return p.HyperSpec },
+	},
+	{
+		Name: "probe-all", Usage: "hypergraph: probe every bin of the hyperedge (Godfrey's model) instead of d of them", Default: "false", Bool: true,
+		set:   boolean("probe-all", func(p *Params) *bool { return &p.ProbeAll }),
+		value: func(p *Params) any { return p.ProbeAll },
+	},
+	{
+		Name: "refresh", Usage: "hypergraph random:s,k: draw a fresh hypergraph every R balls (0: never)", Default: "0", List: true,
+		set: func(p *Params, v string) error {
+			x, err := ParseCount(v)
+			if err != nil {
+				return fmt.Errorf("--refresh %v", err)
+			}
+			p.Refresh = x
+			return nil
+		},
+		value: func(p *Params) any { return p.Refresh },
+	},
+}
+
+func init() { paramDefs = append(paramDefs, graphDefs...) }
 
 // ParseRho parses gauss:σ, logistic:s or step:g,p.
 func ParseRho(v string) (kernels.Rho, error) {

@@ -22,6 +22,9 @@ const (
 	KindRhoNoisyComp
 	KindTauDelay
 	KindBBatch
+	KindGraphical
+	KindKPGroups
+	KindHypergraph
 )
 
 // Process is one entry of the catalogue: a rule, the parameters (flags) it
@@ -124,6 +127,21 @@ var catalogue = []Process{
 		Summary:  "two uniform bins compared on the loads at the start of the batch of b balls",
 		Source:   "Berenbrink, Czumaj, Englert, Friedetzky, Nagel 2012; Los, Sauerwald 2022",
 		Weighted: true, Symmetric: true,
+	},
+	{
+		Name: "graphical", Kind: KindGraphical, Params: []string{"graph", "strategy", "beta", "graph-clean"},
+		Summary: "a uniform edge of --graph; the less loaded endpoint (ties at random), or (1+β) on the edge",
+		Source:  "Kenthapadi, Panigrahy 2006 (Balanced allocation on graphs); Peres, Talwar, Wieder 2015 ((1+β) on graphs)",
+	},
+	{
+		Name: "kp-groups", Kind: KindKPGroups, Params: []string{"group-size", "aligned", "group-rule"},
+		Summary: "two uniform groups of k consecutive bins; the least loaded bin (leftmost) of the lesser loaded group",
+		Source:  "Kenthapadi, Panigrahy 2006 (Balanced allocation on graphs), §5",
+	},
+	{
+		Name: "hypergraph", Kind: KindHypergraph, Params: []string{"hyperedges", "d", "probe-all", "refresh", "graph-clean"},
+		Summary: "a uniform hyperedge, then d distinct uniform bins of it; the least loaded (ties at random)",
+		Source:  "Greenhill, Mans, Pourmiri 2020 (Balanced allocation on hypergraphs); Godfrey 2008 (--probe-all)",
 	},
 }
 

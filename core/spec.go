@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/balloc/balloc/core/graph"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -27,6 +28,9 @@ type Common struct {
 	Checkpoints uint64  // evenly spaced snapshots; 0 for the final state only
 	Alpha       float64 // α of the exponential potential Φ_α
 	KeepLoads   bool    // return the final load of every bin in Result.Loads
+	// BallsPerBin, when set (Balls = 0), makes Balls = BallsPerBin × Bins
+	// once the bins are known (a graph may fix them).
+	BallsPerBin uint64
 }
 
 // Spec is a validated experiment: one process with its parameters and the
@@ -38,6 +42,12 @@ type Spec struct {
 	engine    Engine            // resolved
 	rhoTable  *kernels.RhoTable // rho-noisy-comp's exact coins, built once
 	agesAlias *kernels.Alias    // tau-delay --delay empirical: the law of an age
+
+	graph *graph.Graph          // graphical
+	topo  *kernels.Topology     // graphical, fewer than 2^32 edges
+	wide  *kernels.WideTopology // graphical, implicit with 2^32 edges or more
+	hyper *graph.Hypergraph     // hypergraph
+	htopo *kernels.HyperTopo    // hypergraph, as the loop sees it
 }
 
 // NewSpec validates a process name, the raw values of the parameters the
@@ -78,6 +88,9 @@ func NewSpec(process string, set map[string]string, c Common, opts ...SpecOption
 		if (name == "tau" && empirical) || (name == "ages" && (!empirical || s.Params.Ages != nil)) {
 			continue // with --delay empirical τ comes from the ages, which only it takes
 		}
+		if name == "beta" && p.Kind == KindGraphical {
+			continue // only --strategy one-plus-beta takes it; buildStructures checks
+		}
 		def := paramDef(name)
 		if def.Default == "" {
 			return nil, fmt.Errorf("%s needs --%s: %s", p.Name, name, def.required)
@@ -104,6 +117,9 @@ func NewSpec(process string, set map[string]string, c Common, opts ...SpecOption
 			s.agesAlias = a
 			s.Params.Tau = uint64(len(s.Params.Ages) - 1)
 		}
+	}
+	if err := s.buildStructures(set); err != nil {
+		return nil, err
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -199,8 +215,13 @@ func (s *Spec) ParamsMap() map[string]any {
 		m["d"] = s.Process.Fixed.D
 	}
 	for _, name := range s.Process.Params {
-		if name == "ages" && s.Params.Delay != kernels.DelayEmpirical {
-			continue
+		switch {
+		case name == "ages" && s.Params.Delay != kernels.DelayEmpirical,
+			name == "beta" && s.Process.Kind == KindGraphical && s.Params.Strategy != "one-plus-beta",
+			name == "d" && s.Process.Kind == KindHypergraph && s.Params.ProbeAll,
+			name == "refresh" && s.Params.Refresh == 0,
+			name == "graph-clean" && s.Params.GraphClean == "refuse":
+			continue // not used, or the default that changes nothing
 		}
 		m[name] = paramDef(name).value(&s.Params)
 	}
@@ -255,5 +276,5 @@ func (s *Spec) TrialMemory() uint64 {
 	case KindBBatch:
 		extra = kernels.BatchMemory(s.Bins, s.Params.Batch, int(lb), weighted)
 	}
-	return s.Bins*lb + scratch + extra
+	return s.Bins*lb + scratch + extra + s.structureMemory(lb)
 }

@@ -23,6 +23,7 @@ import (
 type runFlags struct {
 	process                       string
 	bins, balls, trials, seed     string
+	ballsPerBin                   string
 	checkpoints, workers          string
 	engine, format, progress      string
 	alpha                         string
@@ -53,8 +54,9 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl := c.Flags()
 	fl.SortFlags = false
 	fl.StringVar(&f.process, "process", "", "process name, or a comma-separated list to compare (required)")
-	fl.StringVar(&f.bins, "bins", "", "number of bins n (required)")
-	fl.StringVar(&f.balls, "balls", "", "number of balls m (required)")
+	fl.StringVar(&f.bins, "bins", "", "number of bins n (required, except where --graph or a --hyperedges file fixes it)")
+	fl.StringVar(&f.balls, "balls", "", "number of balls m (required, or --balls-per-bin)")
+	fl.StringVar(&f.ballsPerBin, "balls-per-bin", "", "m/n: the balls are this many times the bins (for graphs that fix n)")
 	for _, d := range core.ParamDefs() {
 		v := new(string)
 		f.params[d.Name] = v
@@ -66,6 +68,9 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 			usage += "; a comma-separated list runs each value"
 		}
 		fl.StringVar(v, d.Name, "", usage)
+		if d.Bool {
+			fl.Lookup(d.Name).NoOptDefVal = "true"
+		}
 	}
 	fl.StringVar(&f.trials, "trials", "1", "independent trials per process")
 	fl.StringVar(&f.seed, "seed", "1", "seed; trial k of every process uses stream (seed, k)")
@@ -114,18 +119,41 @@ func parseCountFlag(name, v string) (uint64, error) {
 // validate turns the flags into a plan, or the first error a user must fix.
 func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	fl := c.Flags()
-	for _, req := range []string{"process", "bins", "balls"} {
-		if !fl.Changed(req) {
-			return nil, fmt.Errorf("--%s is required (see balloc run --help)", req)
-		}
+	if !fl.Changed("process") {
+		return nil, fmt.Errorf("--process is required (see balloc run --help)")
+	}
+	// A graph fixes the bins, and so does a file of hyperedges.
+	hyperFile := strings.HasPrefix(*f.params["hyperedges"], "file:")
+	if !fl.Changed("bins") && !fl.Changed("graph") && !hyperFile {
+		return nil, fmt.Errorf("--bins is required (see balloc run --help)")
+	}
+	switch {
+	case fl.Changed("balls") && fl.Changed("balls-per-bin"):
+		return nil, fmt.Errorf("--balls-per-bin: give --balls or --balls-per-bin, not both")
+	case !fl.Changed("balls") && !fl.Changed("balls-per-bin"):
+		return nil, fmt.Errorf("--balls is required (or --balls-per-bin; see balloc run --help)")
 	}
 	var com core.Common
 	var err error
-	if com.Bins, err = parseCountFlag("bins", f.bins); err != nil {
-		return nil, err
+	if fl.Changed("bins") {
+		if com.Bins, err = parseCountFlag("bins", f.bins); err != nil {
+			return nil, err
+		}
+		if com.Bins == 0 {
+			return nil, fmt.Errorf("--bins 0: want at least 1 bin")
+		}
 	}
-	if com.Balls, err = parseCountFlag("balls", f.balls); err != nil {
-		return nil, err
+	if fl.Changed("balls") {
+		if com.Balls, err = parseCountFlag("balls", f.balls); err != nil {
+			return nil, err
+		}
+	} else {
+		if com.BallsPerBin, err = parseCountFlag("balls-per-bin", f.ballsPerBin); err != nil {
+			return nil, err
+		}
+		if com.BallsPerBin == 0 {
+			return nil, fmt.Errorf("--balls-per-bin 0: want at least 1 (or --balls 0)")
+		}
 	}
 	trials, err := parseCountFlag("trials", f.trials)
 	if err != nil {
