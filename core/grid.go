@@ -174,12 +174,26 @@ func ReadGrid(path string) (*Grid, error) {
 	default:
 		return nil, fmt.Errorf("%s: no processes: set processes = [\"two-choice\", ...]", path)
 	}
-	if raw["bins"] == nil {
-		return nil, fmt.Errorf("%s: no bins: set bins = [...]", path)
+	// A graph fixes the bins (its vertices), and so does a hyperedge file.
+	fixed := false
+	if p, ok := raw["params"].(map[string]any); ok {
+		_, fixed = p["graph"]
+		if h, ok := p["hyperedges"].(string); ok && strings.HasPrefix(h, "file:") {
+			fixed = true
+		}
 	}
-	bins, err := counts("bins")
-	if err != nil {
-		return nil, err
+	bins := []uint64{0}
+	if raw["bins"] != nil {
+		if bins, err = counts("bins"); err != nil {
+			return nil, err
+		}
+		for _, n := range bins {
+			if n == 0 {
+				return nil, bad("bins", "want at least 1 bin")
+			}
+		}
+	} else if !fixed {
+		return nil, fmt.Errorf("%s: no bins: set bins = [...]", path)
 	}
 	var balls, perBin []uint64
 	switch {
@@ -265,21 +279,17 @@ func ReadGrid(path string) (*Grid, error) {
 			}
 		}
 		for _, n := range bins {
-			ms := balls
+			ms, per := balls, perBin
 			if perBin != nil {
-				ms = nil
-				for _, k := range perBin {
-					hi, lo := mul64(k, n)
-					if hi != 0 {
-						return nil, bad("balls_per_bin", "%d balls per bin × %d bins overflows", k, n)
-					}
-					ms = append(ms, lo)
-				}
+				ms = make([]uint64, len(perBin)) // Balls = 0: NewSpec multiplies
 			}
-			for _, m := range ms {
+			for mi, m := range ms {
 				for _, combo := range paramCombos(keys, params) {
 					c := com
 					c.Bins, c.Balls = n, m
+					if per != nil {
+						c.BallsPerBin = per[mi]
+					}
 					s, err := NewSpec(name, combo, c)
 					if err != nil {
 						// Blame the key of the first flag the error names.
@@ -296,7 +306,7 @@ func ReadGrid(path string) (*Grid, error) {
 								}
 							}
 						}
-						if key == "balls" && perBin != nil {
+						if (key == "balls" || strings.Contains(err.Error(), "--balls-per-bin")) && perBin != nil {
 							key = "balls_per_bin"
 						}
 						return nil, bad(key, "%v", err)

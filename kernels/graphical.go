@@ -284,7 +284,7 @@ func greedyEdges[L Load](loads []L, r *PCG32, count uint64, t *Topology, coins *
 // (edge64), and the same coins. Slower: plain divisions.
 func GraphicalWide[L Load](loads []L, r *PCG32, count uint64, t *WideTopology, beta *Bernoulli, coins *Coins, maxLoad L) L {
 	for ; count > 0; count-- {
-		u, v := t.edge(r.Bounded64(t.E))
+		u, v := t.Edge(r.Bounded64(t.E))
 		greedy := true
 		if beta != nil {
 			greedy = beta.Flip(r)
@@ -316,8 +316,8 @@ type WideTopology struct {
 	K     uint64
 }
 
-// edge is Graph.Edge for the wide implicit families.
-func (t *WideTopology) edge(e uint64) (u, v uint64) {
+// Edge is Graph.Edge for the wide implicit families.
+func (t *WideTopology) Edge(e uint64) (u, v uint64) {
 	n := t.N
 	switch t.Kind {
 	case TopoTorus:

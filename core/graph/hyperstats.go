@@ -67,10 +67,12 @@ const (
 type HyperStatsOptions struct {
 	// Balls is m, the number of balls of the run (0: per-round figures only).
 	Balls uint64
-	// Redraw is R: a fresh hypergraph every R balls, as random:s,k can be
-	// redrawn. 0, or a family that is not random, is one hypergraph for all
-	// m balls.
-	Redraw uint64
+	// Refresh is R, balloc's --refresh: with random:s,k, every run of R
+	// balls (the first included) gets a fresh hypergraph of s independent
+	// uniform k-subsets, ⌈m/R⌉ of them in all, and the per-hypergraph figures
+	// describe h, one such draw. 0, or a family that is not random, is one
+	// hypergraph for all m balls.
+	Refresh uint64
 	// ExactWork bounds Σ_e |e|² for the exact pair count; beyond it pairs are
 	// sampled. 0 is DefaultHyperExactWork.
 	ExactWork float64
@@ -178,8 +180,8 @@ type HyperVisibility struct {
 	// contribution of one round: 1 when some hyperedge has two bins.
 	PerRound uint64
 
-	Balls  uint64 // m
-	Redraw uint64 // R; 0 for one hypergraph throughout
+	Balls   uint64 // m
+	Refresh uint64 // R; 0 for one hypergraph throughout
 	// Dynamic is true when a fresh random:s,k hypergraph is drawn every R
 	// balls.
 	Dynamic bool
@@ -233,30 +235,30 @@ func ComputeHyperStats(h *Hypergraph, d int, opt HyperStatsOptions) HyperStats {
 	}
 	st.Pairs.TotalPairs = float64(h.N) * float64(h.N-min(h.N, 1)) / 2
 	if h.Family == Intervals {
-		intervalStats(&st, h, d, opt)
+		hyperIntervalStats(&st, h, d, opt)
 	} else {
-		genericStats(&st, h, d, opt)
+		hyperGenericStats(&st, h, d, opt)
 	}
-	visibility(&st, h, opt)
+	hyperVisFill(&st, h, opt)
 	return st
 }
 
-// choose2 is C(x,2) as a float.
-func choose2(x uint64) float64 { return float64(x) * (float64(x) - 1) / 2 }
+// hsChoose2 is C(x,2) as a float.
+func hsChoose2(x uint64) float64 { return float64(x) * (float64(x) - 1) / 2 }
 
-// probeD is P({i,j} ⊆ D) given that both lie in a hyperedge of size sz that
+// hsProbeD is P({i,j} ⊆ D) given that both lie in a hyperedge of size sz that
 // the ball chose: C(min(d,sz),2)/C(sz,2).
-func probeD(d int, sz uint64) float64 {
-	return choose2(min(uint64(d), sz)) / choose2(sz)
+func hsProbeD(d int, sz uint64) float64 {
+	return hsChoose2(min(uint64(d), sz)) / hsChoose2(sz)
 }
 
-// intervalStats fills st for the cyclic windows B_e = {e, ..., e+k−1 mod n},
+// hyperIntervalStats fills st for the cyclic windows B_e = {e, ..., e+k−1 mod n},
 // e < n, in closed form. Every bin lies in k windows of k bins, so P(i) =
 // 1/n and β = 1. The pair at forward distance δ lies in the windows holding
 // the arc from i to i+δ (δ+1 bins) or the arc back (n−δ+1 bins): codegree
 // c(δ) = (k−δ)⁺ + (k−n+δ)⁺, k−1 at δ = 1 when k < n, and n for every pair
 // when k = n.
-func intervalStats(st *HyperStats, h *Hypergraph, d int, opt HyperStatsOptions) {
+func hyperIntervalStats(st *HyperStats, h *Hypergraph, d int, opt HyperStatsOptions) {
 	n, k := h.N, h.K
 	st.MinSize, st.MaxSize, st.MeanSize, st.SumSize = k, k, float64(k), n*k
 	st.MinDegree, st.MaxDegree, st.MeanDegree = k, k, float64(k)
@@ -273,7 +275,7 @@ func intervalStats(st *HyperStats, h *Hypergraph, d int, opt HyperStatsOptions) 
 	if n < 2 {
 		return
 	}
-	p.MeanCodegree = float64(n) * choose2(k) / p.TotalPairs
+	p.MeanCodegree = float64(n) * hsChoose2(k) / p.TotalPairs
 	if k < 2 {
 		return
 	}
@@ -301,7 +303,7 @@ func intervalStats(st *HyperStats, h *Hypergraph, d int, opt HyperStatsOptions) 
 		sq += (m - 1) * m * (m + 1) / 3
 	}
 	p.ProbedCodegree = sq / (kf * (kf - 1))
-	p.MaxProbeD = float64(p.MaxCodegree) * probeD(d, k) / float64(n)
+	p.MaxProbeD = float64(p.MaxCodegree) * hsProbeD(d, k) / float64(n)
 	p.MaxProbeDPair = p.MaxCodegreePair
 }
 
@@ -360,8 +362,8 @@ func (ix *hyperIndex) codegree(a, b uint32) uint64 {
 	return c
 }
 
-// genericStats fills st for a hypergraph stored as member lists.
-func genericStats(st *HyperStats, h *Hypergraph, d int, opt HyperStatsOptions) {
+// hyperGenericStats fills st for a hypergraph stored as member lists.
+func hyperGenericStats(st *HyperStats, h *Hypergraph, d int, opt HyperStatsOptions) {
 	ix := &hyperIndex{h: h, members: h.Members, u: h.N}
 	st.MinSize = math.MaxUint64
 	var sumSq, sumC2 float64
@@ -372,7 +374,7 @@ func genericStats(st *HyperStats, h *Hypergraph, d int, opt HyperStatsOptions) {
 		st.MaxSize = max(st.MaxSize, sz)
 		st.SumSize += sz
 		sumSq += float64(sz) * float64(sz)
-		sumC2 += choose2(sz)
+		sumC2 += hsChoose2(sz)
 		if sz >= 2 {
 			multi++
 		}
@@ -396,7 +398,7 @@ func genericStats(st *HyperStats, h *Hypergraph, d int, opt HyperStatsOptions) {
 		}
 		ix.u = uint64(len(ix.used))
 	}
-	deg := balancedness(st, ix, d, opt)
+	deg := hyperBalancedness(st, ix, d, opt)
 
 	p := &st.Pairs
 	if p.TotalPairs > 0 {
@@ -430,15 +432,15 @@ func genericStats(st *HyperStats, h *Hypergraph, d int, opt HyperStatsOptions) {
 		}
 	}
 	if sumSq <= opt.ExactWork && index+20*float64(ix.u) <= float64(opt.MaxIndexBytes) {
-		exactPairs(p, ix, d)
+		hyperExactPairs(p, ix, d)
 	} else {
-		sampledPairs(p, ix, opt)
+		hyperSampledPairs(p, ix, opt)
 		p.Method = fmt.Sprintf("sampled (Σ|e|² = %.3g > %.3g exact steps)", sumSq, opt.ExactWork)
 	}
 }
 
-// balancedness fills the per-bin figures and returns each id's degree.
-func balancedness(st *HyperStats, ix *hyperIndex, d int, opt HyperStatsOptions) []uint64 {
+// hyperBalancedness fills the per-bin figures and returns each id's degree.
+func hyperBalancedness(st *HyperStats, ix *hyperIndex, d int, opt HyperStatsOptions) []uint64 {
 	h := ix.h
 	deg := make([]uint64, ix.u)
 	// Uniform sizes: P(i) = deg_i/(s·k), compared exactly as integers.
@@ -518,15 +520,15 @@ func balancedness(st *HyperStats, ix *hyperIndex, d int, opt HyperStatsOptions) 
 	return deg
 }
 
-// pairLess orders pairs lexicographically, for ties.
-func pairLess(a, b [2]uint64) bool {
+// hsPairLess orders pairs lexicographically, for ties.
+func hsPairLess(a, b [2]uint64) bool {
 	return a[0] < b[0] || a[0] == b[0] && a[1] < b[1]
 }
 
-// exactPairs visits, for every id a, each hyperedge holding a and each id b
+// hyperExactPairs visits, for every id a, each hyperedge holding a and each id b
 // > a in it, counting codegrees in dense scratch reset through the touched
 // list: Σ_e |e|² steps.
-func exactPairs(p *HyperPairStats, ix *hyperIndex, d int) {
+func hyperExactPairs(p *HyperPairStats, ix *hyperIndex, d int) {
 	p.Exact, p.Method = true, "exact"
 	cnt := make([]uint32, ix.u)
 	wp := make([]float64, ix.u) // Σ 1/C(|e|,2): probe weight of the pair
@@ -542,8 +544,8 @@ func exactPairs(p *HyperPairStats, ix *hyperIndex, d int) {
 			if sz < 2 {
 				continue
 			}
-			inv := 1 / choose2(sz)
-			pd := probeD(d, sz)
+			inv := 1 / hsChoose2(sz)
+			pd := hsProbeD(d, sz)
 			for _, b := range mem {
 				if b <= a {
 					continue
@@ -562,10 +564,10 @@ func exactPairs(p *HyperPairStats, ix *hyperIndex, d int) {
 			p.Covered++
 			sumP += wp[b]
 			sumCP += float64(c) * wp[b]
-			if c > p.MaxCodegree || c == p.MaxCodegree && pairLess(pair, p.MaxCodegreePair) {
+			if c > p.MaxCodegree || c == p.MaxCodegree && hsPairLess(pair, p.MaxCodegreePair) {
 				p.MaxCodegree, p.MaxCodegreePair = c, pair
 			}
-			if v := wd[b] / sf; v > p.MaxProbeD || v == p.MaxProbeD && pairLess(pair, p.MaxProbeDPair) {
+			if v := wd[b] / sf; v > p.MaxProbeD || v == p.MaxProbeD && hsPairLess(pair, p.MaxProbeDPair) {
 				p.MaxProbeD, p.MaxProbeDPair = v, pair
 			}
 			cnt[b], wp[b], wd[b] = 0, 0, 0
@@ -577,10 +579,10 @@ func exactPairs(p *HyperPairStats, ix *hyperIndex, d int) {
 	}
 }
 
-// sampledPairs estimates from opt.Samples uniform pairs of bins (is the pair
+// hyperSampledPairs estimates from opt.Samples uniform pairs of bins (is the pair
 // covered?) and opt.Samples probed pairs (their codegree), each codegree by
 // intersecting two hyperedge lists.
-func sampledPairs(p *HyperPairStats, ix *hyperIndex, opt HyperStatsOptions) {
+func hyperSampledPairs(p *HyperPairStats, ix *hyperIndex, opt HyperStatsOptions) {
 	r := opt.RNG
 	n := ix.h.N
 	var hits uint64
@@ -629,7 +631,7 @@ func sampledPairs(p *HyperPairStats, ix *hyperIndex, opt HyperStatsOptions) {
 		sum += float64(c)
 		sumSq += float64(c) * float64(c)
 		pair := [2]uint64{ix.bin(a), ix.bin(b)}
-		if c > p.MaxCodegree || c == p.MaxCodegree && pairLess(pair, p.MaxCodegreePair) {
+		if c > p.MaxCodegree || c == p.MaxCodegree && hsPairLess(pair, p.MaxCodegreePair) {
 			p.MaxCodegree, p.MaxCodegreePair = c, pair
 		}
 	}
@@ -645,14 +647,14 @@ func sampledPairs(p *HyperPairStats, ix *hyperIndex, opt HyperStatsOptions) {
 	}
 }
 
-// visibility fills st.Vis from the pair figures and the run's m and R.
-func visibility(st *HyperStats, h *Hypergraph, opt HyperStatsOptions) {
+// hyperVisFill fills st.Vis from the pair figures and the run's m and R.
+func hyperVisFill(st *HyperStats, h *Hypergraph, opt HyperStatsOptions) {
 	v := &st.Vis
-	v.Balls, v.Redraw = opt.Balls, opt.Redraw
+	v.Balls, v.Refresh = opt.Balls, opt.Refresh
 	if st.Pairs.Skipped == "" && st.Pairs.MaxCodegree > 0 || st.Pairs.Skipped != "" && st.MaxSize >= 2 {
 		v.PerRound = 1
 	}
-	v.Dynamic = h.Family == RandomK && opt.Redraw > 0 && opt.Balls > opt.Redraw
+	v.Dynamic = h.Family == RandomK && opt.Refresh > 0 && opt.Balls > opt.Refresh
 	if opt.Balls == 0 {
 		return
 	}
@@ -664,10 +666,10 @@ func visibility(st *HyperStats, h *Hypergraph, opt HyperStatsOptions) {
 		n, k := float64(h.N), float64(h.K)
 		x := k * (k - 1) / (n * (n - 1)) // a given pair inside one random k-subset
 		v.PCover = -math.Expm1(float64(h.S) * math.Log1p(-x))
-		v.Epochs = (opt.Balls + opt.Redraw - 1) / opt.Redraw
+		v.Epochs = (opt.Balls + opt.Refresh - 1) / opt.Refresh
 		v.Mean = float64(opt.Balls) * v.PCover
-		q := unionQuantile(v.Epochs, v.PCover, st.Pairs.TotalPairs, 1-HyperVisConfidence)
-		v.Bound = min(float64(q)*float64(opt.Redraw), float64(opt.Balls))
+		q := hsUnionQuantile(v.Epochs, v.PCover, st.Pairs.TotalPairs, 1-HyperVisConfidence)
+		v.Bound = min(float64(q)*float64(opt.Refresh), float64(opt.Balls))
 		worst = v.Bound
 	}
 	if worst >= 1 && st.N >= 2 {
@@ -675,11 +677,11 @@ func visibility(st *HyperStats, h *Hypergraph, opt HyperStatsOptions) {
 	}
 }
 
-// unionQuantile is the least q with pairs·P(X > q) ⩽ delta for X ~
+// hsUnionQuantile is the least q with pairs·P(X > q) ⩽ delta for X ~
 // Binomial(e, p): with probability ⩾ 1−delta no pair is covered in more than
 // q of e independent draws. It sums the upper tail in log space downward from
 // a Bernstein point q0, beyond which the tail is below delta/pairs·1e−6.
-func unionQuantile(e uint64, p, pairs, delta float64) uint64 {
+func hsUnionQuantile(e uint64, p, pairs, delta float64) uint64 {
 	switch {
 	case p <= 0 || pairs <= 0:
 		return 0
@@ -707,7 +709,7 @@ func unionQuantile(e uint64, p, pairs, delta float64) uint64 {
 	ratio := math.Log((1 - p) / p)
 	for q > 0 {
 		// P(X > q−1) = P(X > q) + P(X = q).
-		next := logAdd(tail, lp)
+		next := hsLogAdd(tail, lp)
 		if next > logT {
 			return q
 		}
@@ -719,7 +721,7 @@ func unionQuantile(e uint64, p, pairs, delta float64) uint64 {
 	return 0
 }
 
-func logAdd(a, b float64) float64 {
+func hsLogAdd(a, b float64) float64 {
 	if a < b {
 		a, b = b, a
 	}
@@ -729,8 +731,8 @@ func logAdd(a, b float64) float64 {
 	return a + math.Log1p(math.Exp(b-a))
 }
 
-// g formats a real for the report.
-func g(x float64) string { return fmt.Sprintf("%.4g", x) }
+// hsFmt formats a real for the report.
+func hsFmt(x float64) string { return fmt.Sprintf("%.4g", x) }
 
 // Lines is the report of `balloc hypergraph-stats`, one fact a line.
 func (s HyperStats) Lines() []string {
@@ -746,11 +748,11 @@ func (s HyperStats) Lines() []string {
 		okLog = "yes"
 	}
 	add("hyperedge sizes: min %d, mean %s, max %d; ln n = %s, so every hyperedge has ≥ ln n bins: %s (the paper asks for a logarithmic number)",
-		s.MinSize, g(s.MeanSize), s.MaxSize, g(s.LogN), okLog)
+		s.MinSize, hsFmt(s.MeanSize), s.MaxSize, hsFmt(s.LogN), okLog)
 	if s.MinSize < uint64(s.D) {
 		add("warning: some hyperedge has fewer than d = %d bins", s.D)
 	}
-	add("bin degree (hyperedges holding a bin): min %d, mean %s, max %d", s.MinDegree, g(s.MeanDegree), s.MaxDegree)
+	add("bin degree (hyperedges holding a bin): min %d, mean %s, max %d", s.MinDegree, hsFmt(s.MeanDegree), s.MaxDegree)
 	bins := make([]string, len(s.BetaBins))
 	for i, b := range s.BetaBins {
 		bins[i] = fmt.Sprint(b)
@@ -760,8 +762,8 @@ func (s HyperStats) Lines() []string {
 		more = fmt.Sprintf(", … (%d bins in all)", s.BetaBinCount)
 	}
 	add("balancedness β = %s (n · max over bins of P(bin probed): a uniform hyperedge, then a uniform bin of it; Godfrey's condition, reconstructed), %s; attained by bin %s%s",
-		g(s.Beta), s.BetaMethod, strings.Join(bins, ", "), more)
-	add("least n·P(bin probed) = %s; with d = %d, n · max P(bin ∈ D) / d = %s", g(s.BetaMin), s.D, g(s.BetaD))
+		hsFmt(s.Beta), s.BetaMethod, strings.Join(bins, ", "), more)
+	add("least n·P(bin probed) = %s; with d = %d, n · max P(bin ∈ D) / d = %s", hsFmt(s.BetaMin), s.D, hsFmt(s.BetaD))
 
 	p := s.Pairs
 	if p.Skipped != "" {
@@ -769,9 +771,9 @@ func (s HyperStats) Lines() []string {
 	} else {
 		how := p.Method
 		if p.Exact {
-			add("pairs sharing a hyperedge: %d of %s (%s), %s", p.Covered, g(p.TotalPairs), pct(p.CoveredFrac), how)
+			add("pairs sharing a hyperedge: %d of %s (%s), %s", p.Covered, hsFmt(p.TotalPairs), hsPct(p.CoveredFrac), how)
 		} else {
-			add("pairs sharing a hyperedge: %s ± %s of %s, %s, %d uniform pairs", pct(p.CoveredFrac), pct(p.CoveredSE), g(p.TotalPairs), how, p.PairSamples)
+			add("pairs sharing a hyperedge: %s ± %s of %s, %s, %d uniform pairs", hsPct(p.CoveredFrac), hsPct(p.CoveredSE), hsFmt(p.TotalPairs), how, p.PairSamples)
 		}
 		maxs := fmt.Sprintf("= %d (bins %d, %d)", p.MaxCodegree, p.MaxCodegreePair[0], p.MaxCodegreePair[1])
 		if p.MaxIsLowerBound {
@@ -779,9 +781,9 @@ func (s HyperStats) Lines() []string {
 		}
 		add("pair visibility within one hypergraph: max over pairs of hyperedges containing both %s, %s", maxs, how)
 		add("hyperedges containing both bins: mean %s over all pairs (exact), mean %s%s over the pairs a ball probes",
-			g(p.MeanCodegree), g(p.ProbedCodegree), seText(p.ProbedSE, p.Exact))
+			hsFmt(p.MeanCodegree), hsFmt(p.ProbedCodegree), hsSE(p.ProbedSE, p.Exact))
 		if p.Exact {
-			add("max over pairs of P(both bins in D) for one ball = %s (bins %d, %d), exact", g(p.MaxProbeD), p.MaxProbeDPair[0], p.MaxProbeDPair[1])
+			add("max over pairs of P(both bins in D) for one ball = %s (bins %d, %d), exact", hsFmt(p.MaxProbeD), p.MaxProbeDPair[0], p.MaxProbeDPair[1])
 		}
 	}
 
@@ -790,22 +792,31 @@ func (s HyperStats) Lines() []string {
 	switch {
 	case v.Balls == 0:
 	case !v.Dynamic:
-		add("pair visibility over m = %d balls, one hypergraph throughout: vis(i,j) = m·[i,j share a hyperedge], max = %d, exact; ≤ n^(1−ε) for ε ≤ %s",
-			v.Balls, v.Max, g(v.Epsilon))
+		add("pair visibility over m = %d balls, one hypergraph throughout: vis(i,j) = m·[i,j share a hyperedge], max = %d, exact; %s",
+			v.Balls, v.Max, hsEps(v.Epsilon))
 	default:
-		add("pair visibility over m = %d balls, a fresh hypergraph every R = %d (%d hypergraphs): E[vis(i,j)] = m·P(pair covered) = %d·%s = %s for every pair",
-			v.Balls, v.Redraw, v.Epochs, v.Balls, g(v.PCover), g(v.Mean))
-		add("max over pairs of vis(i,j) ≤ %s with probability ≥ %s (union bound over pairs on R·Binomial(%d, %s)); ≤ n^(1−ε) for ε ≤ %s",
-			g(v.Bound), g(HyperVisConfidence), v.Epochs, g(v.PCover), g(v.Epsilon))
+		add("pair visibility over m = %d balls, a fresh hypergraph every R = %d balls (--refresh; %d hypergraphs): E[vis(i,j)] = m·P(pair covered) = %d·%s = %s for every pair",
+			v.Balls, v.Refresh, v.Epochs, v.Balls, hsFmt(v.PCover), hsFmt(v.Mean))
+		add("max over pairs of vis(i,j) ≤ %s with probability ≥ %s (union bound over pairs on R·Binomial(%d, %s)); %s",
+			hsFmt(v.Bound), hsFmt(HyperVisConfidence), v.Epochs, hsFmt(v.PCover), hsEps(v.Epsilon))
 	}
 	return out
 }
 
-func pct(x float64) string { return fmt.Sprintf("%.4g%%", 100*x) }
+// hsEps sets the visibility against the paper's condition vis ⩽ n^{1−ε}
+// for some ε > 0.
+func hsEps(eps float64) string {
+	if eps <= 0 {
+		return "more than n^(1−ε) for every ε > 0: the paper's condition fails"
+	}
+	return "≤ n^(1−ε) for ε ≤ " + hsFmt(eps)
+}
 
-func seText(se float64, exact bool) string {
+func hsPct(x float64) string { return fmt.Sprintf("%.4g%%", 100*x) }
+
+func hsSE(se float64, exact bool) string {
 	if exact {
 		return " (exact)"
 	}
-	return " ± " + g(se)
+	return " ± " + hsFmt(se)
 }

@@ -10,11 +10,11 @@ import (
 	"github.com/balloc/balloc/kernels"
 )
 
-func near(a, b float64) bool {
+func hsNear(a, b float64) bool {
 	return math.Abs(a-b) <= 1e-12*max(1, math.Abs(a), math.Abs(b))
 }
 
-func explicitHyper(n uint64, edges [][]uint32) *Hypergraph {
+func hsExplicit(n uint64, edges [][]uint32) *Hypergraph {
 	h := &Hypergraph{Spec: "file:test", Family: HExplicit, N: n, S: uint64(len(edges)), Offsets: []uint64{0}}
 	for _, e := range edges {
 		h.Members = append(h.Members, e...)
@@ -23,7 +23,7 @@ func explicitHyper(n uint64, edges [][]uint32) *Hypergraph {
 	return h
 }
 
-func randomKHyper(n, s, k uint64, seed uint64) *Hypergraph {
+func hsRandomK(n, s, k uint64, seed uint64) *Hypergraph {
 	h := &Hypergraph{Spec: fmt.Sprintf("random:%d,%d", s, k), Family: RandomK, N: n, S: s, K: k, Members: make([]uint32, s*k)}
 	rng := kernels.NewPCG32(seed, 7)
 	kernels.RandomSubsets(h.Members, uint32(n), int(k), &rng)
@@ -46,16 +46,16 @@ func TestHyperStatsIntervalsTiny(t *testing.T) {
 		if st.MinSize != 3 || st.MaxSize != 3 || st.MeanSize != 3 || st.MinDegree != 3 || st.MaxDegree != 3 {
 			t.Errorf("%v: sizes %d..%d mean %v, degrees %d..%d", g.Family, st.MinSize, st.MaxSize, st.MeanSize, st.MinDegree, st.MaxDegree)
 		}
-		if !near(st.Beta, 1) || !near(st.BetaMin, 1) || !near(st.BetaD, 1) || st.BetaBinCount != 6 || !slices.Equal(st.BetaBins, []uint64{0, 1, 2, 3, 4, 5}) {
+		if !hsNear(st.Beta, 1) || !hsNear(st.BetaMin, 1) || !hsNear(st.BetaD, 1) || st.BetaBinCount != 6 || !slices.Equal(st.BetaBins, []uint64{0, 1, 2, 3, 4, 5}) {
 			t.Errorf("%v: β = %v (min %v, d %v) at %v of %d", g.Family, st.Beta, st.BetaMin, st.BetaD, st.BetaBins, st.BetaBinCount)
 		}
-		if !p.Exact || p.TotalPairs != 15 || p.Covered != 12 || !near(p.CoveredFrac, 0.8) {
+		if !p.Exact || p.TotalPairs != 15 || p.Covered != 12 || !hsNear(p.CoveredFrac, 0.8) {
 			t.Errorf("%v: covered %d of %v (exact %v)", g.Family, p.Covered, p.TotalPairs, p.Exact)
 		}
 		if p.MaxCodegree != 2 || p.MaxCodegreePair != [2]uint64{0, 1} {
 			t.Errorf("%v: max codegree %d at %v, want 2 at {0,1}", g.Family, p.MaxCodegree, p.MaxCodegreePair)
 		}
-		if !near(p.MeanCodegree, 18.0/15) || !near(p.ProbedCodegree, 5.0/3) || !near(p.MaxProbeD, 2.0/18) {
+		if !hsNear(p.MeanCodegree, 18.0/15) || !hsNear(p.ProbedCodegree, 5.0/3) || !hsNear(p.MaxProbeD, 2.0/18) {
 			t.Errorf("%v: mean codegree %v (want 1.2), probed %v (want 5/3), max P(D) %v (want 1/9)", g.Family, p.MeanCodegree, p.ProbedCodegree, p.MaxProbeD)
 		}
 		if st.Vis.PerRound != 1 || st.Vis.Dynamic || st.Vis.Max != 100 {
@@ -73,7 +73,7 @@ func TestHyperStatsIntervalsTiny(t *testing.T) {
 // for d = 3 it is (1 + 1/2)/3 = 1/2, first at {0,2}, and the largest
 // P(i ∈ D) is bin 2's (1 + 1 + 3/4)/3, so n·P/d = 5·11/36.
 func TestHyperStatsExplicitTiny(t *testing.T) {
-	h := explicitHyper(5, [][]uint32{{0, 1, 2}, {2, 3}, {0, 2, 3, 4}})
+	h := hsExplicit(5, [][]uint32{{0, 1, 2}, {2, 3}, {0, 2, 3, 4}})
 	for _, compact := range []bool{false, true} {
 		for _, tc := range []struct {
 			d            int
@@ -89,19 +89,19 @@ func TestHyperStatsExplicitTiny(t *testing.T) {
 			if st.MinSize != 2 || st.MaxSize != 4 || st.MeanSize != 3 || st.SumSize != 9 || st.MinDegree != 1 || st.MaxDegree != 3 {
 				t.Errorf("%s: sizes %d..%d mean %v Σ %d, degrees %d..%d", name, st.MinSize, st.MaxSize, st.MeanSize, st.SumSize, st.MinDegree, st.MaxDegree)
 			}
-			if !near(st.Beta, 65.0/36) || !near(st.BetaMin, 15.0/36) || st.BetaBinCount != 1 || !slices.Equal(st.BetaBins, []uint64{2}) {
+			if !hsNear(st.Beta, 65.0/36) || !hsNear(st.BetaMin, 15.0/36) || st.BetaBinCount != 1 || !slices.Equal(st.BetaBins, []uint64{2}) {
 				t.Errorf("%s: β = %v (want 65/36) min %v (want 15/36) at %v", name, st.Beta, st.BetaMin, st.BetaBins)
 			}
-			if !near(st.BetaD, tc.betaD) {
+			if !hsNear(st.BetaD, tc.betaD) {
 				t.Errorf("%s: β_d = %v, want %v", name, st.BetaD, tc.betaD)
 			}
-			if !p.Exact || p.Covered != 8 || !near(p.CoveredFrac, 0.8) || p.MaxCodegree != 2 || p.MaxCodegreePair != [2]uint64{0, 2} {
+			if !p.Exact || p.Covered != 8 || !hsNear(p.CoveredFrac, 0.8) || p.MaxCodegree != 2 || p.MaxCodegreePair != [2]uint64{0, 2} {
 				t.Errorf("%s: covered %d, max codegree %d at %v", name, p.Covered, p.MaxCodegree, p.MaxCodegreePair)
 			}
-			if !near(p.MeanCodegree, 1) || !near(p.ProbedCodegree, 28.0/18) {
+			if !hsNear(p.MeanCodegree, 1) || !hsNear(p.ProbedCodegree, 28.0/18) {
 				t.Errorf("%s: mean codegree %v (want 1), probed %v (want 14/9)", name, p.MeanCodegree, p.ProbedCodegree)
 			}
-			if !near(p.MaxProbeD, tc.probe) || p.MaxProbeDPair != tc.probePair {
+			if !hsNear(p.MaxProbeD, tc.probe) || p.MaxProbeDPair != tc.probePair {
 				t.Errorf("%s: max P(D) %v at %v, want %v at %v", name, p.MaxProbeD, p.MaxProbeDPair, tc.probe, tc.probePair)
 			}
 		}
@@ -139,7 +139,7 @@ func TestHyperStatsIntervalsClosedForm(t *testing.T) {
 				{"covered", a.Pairs.CoveredFrac, b.Pairs.CoveredFrac}, {"mean codegree", a.Pairs.MeanCodegree, b.Pairs.MeanCodegree},
 				{"probed codegree", a.Pairs.ProbedCodegree, b.Pairs.ProbedCodegree}, {"max P(D)", a.Pairs.MaxProbeD, b.Pairs.MaxProbeD},
 			} {
-				if !near(f.x, f.y) {
+				if !hsNear(f.x, f.y) {
 					t.Errorf("%s: %s closed form %v, generic %v", name, f.what, f.x, f.y)
 				}
 			}
@@ -158,15 +158,15 @@ func TestHyperStatsIntervalsClosedForm(t *testing.T) {
 	}
 }
 
-// bruteHyper computes the figures straight from the definitions, pair by
+// hsBruteStats holds what hsBrute computes straight from the definitions, pair by
 // pair and hyperedge by hyperedge.
-type bruteHyper struct {
+type hsBruteStats struct {
 	beta, betaMin, betaD, meanC, probed, maxPD, covered float64
 	maxC                                                uint64
 }
 
-func bruteForce(h *Hypergraph, d int) bruteHyper {
-	var r bruteHyper
+func hsBrute(h *Hypergraph, d int) hsBruteStats {
+	var r hsBruteStats
 	n, s := h.N, float64(h.S)
 	edges := make([][]uint64, h.S)
 	for e := range h.S {
@@ -194,8 +194,8 @@ func bruteForce(h *Hypergraph, d int) bruteHyper {
 				if slices.Contains(e, i) && slices.Contains(e, j) {
 					c++
 					sz := uint64(len(e))
-					pp += 1 / choose2(sz) / s
-					pd += choose2(min(uint64(d), sz)) / choose2(sz) / s
+					pp += 1 / hsChoose2(sz) / s
+					pd += hsChoose2(min(uint64(d), sz)) / hsChoose2(sz) / s
 				}
 			}
 			if c > 0 {
@@ -229,21 +229,21 @@ func TestHyperStatsExactMatchesBruteForce(t *testing.T) {
 			kernels.RandomSubsets(e, uint32(n), k, &rng)
 			edges = append(edges, e)
 		}
-		h := explicitHyper(n, edges)
+		h := hsExplicit(n, edges)
 		for _, d := range []int{2, 4} {
-			want := bruteForce(h, d)
+			want := hsBrute(h, d)
 			for _, compact := range []bool{false, true} {
 				st := ComputeHyperStats(h, d, HyperStatsOptions{forceCompact: compact})
 				p := st.Pairs
 				name := fmt.Sprintf("trial %d (n=%d s=%d) d=%d compact=%v", trial, n, s, d, compact)
-				got := bruteHyper{st.Beta, st.BetaMin, st.BetaD, p.MeanCodegree, p.ProbedCodegree, p.MaxProbeD, p.CoveredFrac, p.MaxCodegree}
+				got := hsBruteStats{st.Beta, st.BetaMin, st.BetaD, p.MeanCodegree, p.ProbedCodegree, p.MaxProbeD, p.CoveredFrac, p.MaxCodegree}
 				if want.maxC == 0 {
 					want.probed = 0 // no pair is ever probed: nothing to average
 				}
 				ok := got.maxC == want.maxC
 				for _, f := range [][2]float64{{got.beta, want.beta}, {got.betaMin, want.betaMin}, {got.betaD, want.betaD}, {got.meanC, want.meanC},
 					{got.probed, want.probed}, {got.maxPD, want.maxPD}, {got.covered, want.covered}} {
-					ok = ok && near(f[0], f[1])
+					ok = ok && hsNear(f[0], f[1])
 				}
 				if !ok {
 					t.Errorf("%s:\ngot  %+v\nwant %+v", name, got, want)
@@ -259,14 +259,14 @@ func TestHyperStatsExactMatchesBruteForce(t *testing.T) {
 func TestHyperStatsSparseBins(t *testing.T) {
 	const n = 1 << 31
 	far := func(b uint32) uint32 { return b<<28 + 5 }
-	h := explicitHyper(n, [][]uint32{{far(0), far(1), far(2)}, {far(2), far(3)}, {far(0), far(2), far(3), far(4)}})
+	h := hsExplicit(n, [][]uint32{{far(0), far(1), far(2)}, {far(2), far(3)}, {far(0), far(2), far(3), far(4)}})
 	st := ComputeHyperStats(h, 2, HyperStatsOptions{})
 	p := st.Pairs
-	if !near(st.Beta, n*13.0/36) || st.BetaMin != 0 || st.MinDegree != 0 || !slices.Equal(st.BetaBins, []uint64{uint64(far(2))}) {
+	if !hsNear(st.Beta, n*13.0/36) || st.BetaMin != 0 || st.MinDegree != 0 || !slices.Equal(st.BetaBins, []uint64{uint64(far(2))}) {
 		t.Errorf("β = %v (want n·13/36) min %v at %v", st.Beta, st.BetaMin, st.BetaBins)
 	}
 	if !p.Exact || p.Covered != 8 || p.MaxCodegree != 2 || p.MaxCodegreePair != [2]uint64{uint64(far(0)), uint64(far(2))} ||
-		!near(p.ProbedCodegree, 28.0/18) || !near(p.MaxProbeD, 7.0/18) {
+		!hsNear(p.ProbedCodegree, 28.0/18) || !hsNear(p.MaxProbeD, 7.0/18) {
 		t.Errorf("pairs %+v", p)
 	}
 }
@@ -275,7 +275,7 @@ func TestHyperStatsSparseBins(t *testing.T) {
 // within 4 standard errors, and the sampled max codegree a lower bound. The
 // mean codegree over all pairs is exact either way: s·C(k,2)/C(n,2).
 func TestHyperStatsSampledAgreesWithExact(t *testing.T) {
-	h := randomKHyper(2000, 3000, 20, 1)
+	h := hsRandomK(2000, 3000, 20, 1)
 	ex := ComputeHyperStats(h, 2, HyperStatsOptions{})
 	rng := kernels.NewPCG32(5, 9)
 	sa := ComputeHyperStats(h, 2, HyperStatsOptions{ExactWork: 1, Samples: 40000, RNG: &rng})
@@ -283,7 +283,7 @@ func TestHyperStatsSampledAgreesWithExact(t *testing.T) {
 	if !pe.Exact || ps.Exact || !ps.MaxIsLowerBound || ps.PairSamples != 40000 || ps.ProbeSamples != 40000 {
 		t.Fatalf("exact %+v\nsampled %+v", pe, ps)
 	}
-	if want := 3000 * 190 / (2000 * 1999 / 2.0); !near(pe.MeanCodegree, want) || !near(ps.MeanCodegree, want) {
+	if want := 3000 * 190 / (2000 * 1999 / 2.0); !hsNear(pe.MeanCodegree, want) || !hsNear(ps.MeanCodegree, want) {
 		t.Errorf("mean codegree %v, %v, want %v", pe.MeanCodegree, ps.MeanCodegree, want)
 	}
 	if d := math.Abs(ps.CoveredFrac - pe.CoveredFrac); d > 4*ps.CoveredSE || ps.CoveredSE == 0 {
@@ -310,7 +310,7 @@ func TestHyperStatsSampledAgreesWithExact(t *testing.T) {
 // errors.
 func TestHyperPCoverMatchesDraws(t *testing.T) {
 	const n, s, k, draws = 30, 10, 4, 4000
-	st := ComputeHyperStats(randomKHyper(n, s, k, 1), 2, HyperStatsOptions{Balls: 20, Redraw: 1})
+	st := ComputeHyperStats(hsRandomK(n, s, k, 1), 2, HyperStatsOptions{Balls: 20, Refresh: 1})
 	p := st.Vis.PCover
 	rng := kernels.NewPCG32(3, 3)
 	members := make([]uint32, s*k)
@@ -354,7 +354,7 @@ func TestHyperUnionQuantile(t *testing.T) {
 			}
 			want = q - 1
 		}
-		if got := unionQuantile(tc.e, tc.p, tc.pairs, tc.dl); got != want {
+		if got := hsUnionQuantile(tc.e, tc.p, tc.pairs, tc.dl); got != want {
 			t.Errorf("%+v: got %d, want %d", tc, got, want)
 		}
 	}
@@ -364,10 +364,10 @@ func TestHyperUnionQuantile(t *testing.T) {
 // a simulated run the largest vis(i,j) lies between the mean and the bound.
 func TestHyperVisibilityDynamic(t *testing.T) {
 	const n, s, k, m, r = 300, 200, 8, 400, 10
-	h := randomKHyper(n, s, k, 2)
-	st := ComputeHyperStats(h, 2, HyperStatsOptions{Balls: m, Redraw: r})
+	h := hsRandomK(n, s, k, 2)
+	st := ComputeHyperStats(h, 2, HyperStatsOptions{Balls: m, Refresh: r})
 	v := st.Vis
-	if !v.Dynamic || v.Epochs != m/r || !near(v.Mean, m*v.PCover) {
+	if !v.Dynamic || v.Epochs != m/r || !hsNear(v.Mean, m*v.PCover) {
 		t.Fatalf("visibility %+v", v)
 	}
 	if v.Bound < v.Mean || v.Bound > m || math.Mod(v.Bound, r) != 0 {
@@ -400,16 +400,16 @@ func TestHyperVisibilityDynamic(t *testing.T) {
 
 	// Static: one hypergraph for all m balls, or m ⩽ R, or a family that is
 	// never redrawn.
-	for _, opt := range []HyperStatsOptions{{Balls: m}, {Balls: m, Redraw: m}} {
+	for _, opt := range []HyperStatsOptions{{Balls: m}, {Balls: m, Refresh: m}} {
 		if v := ComputeHyperStats(h, 2, opt).Vis; v.Dynamic || v.Max != m || v.PerRound != 1 {
 			t.Errorf("%+v: %+v", opt, v)
 		}
 	}
 	iv, _ := ParseHyper("intervals:4", 50, Options{})
-	if v := ComputeHyperStats(iv, 2, HyperStatsOptions{Balls: m, Redraw: r}).Vis; v.Dynamic || v.Max != m {
+	if v := ComputeHyperStats(iv, 2, HyperStatsOptions{Balls: m, Refresh: r}).Vis; v.Dynamic || v.Max != m {
 		t.Errorf("intervals redrawn: %+v", v)
 	}
-	if v := ComputeHyperStats(explicitHyper(4, [][]uint32{{0}, {3}}), 2, HyperStatsOptions{Balls: m}).Vis; v.PerRound != 0 || v.Max != 0 {
+	if v := ComputeHyperStats(hsExplicit(4, [][]uint32{{0}, {3}}), 2, HyperStatsOptions{Balls: m}).Vis; v.PerRound != 0 || v.Max != 0 {
 		t.Errorf("singletons: %+v", v)
 	}
 }
@@ -430,8 +430,8 @@ func TestHyperStatsLines(t *testing.T) {
 		}
 	}
 	rng := kernels.NewPCG32(1, 1)
-	got = strings.Join(ComputeHyperStats(randomKHyper(500, 300, 10, 3), 2, HyperStatsOptions{Balls: 500, Redraw: 50, ExactWork: 1, Samples: 1000, RNG: &rng}).Lines(), "\n")
-	for _, want := range []string{"sampled (Σ|e|² = 3e+04 > 1 exact steps), 1000 uniform pairs", "≥ ", "a fresh hypergraph every R = 50 (10 hypergraphs)", "union bound"} {
+	got = strings.Join(ComputeHyperStats(hsRandomK(500, 300, 10, 3), 2, HyperStatsOptions{Balls: 500, Refresh: 50, ExactWork: 1, Samples: 1000, RNG: &rng}).Lines(), "\n")
+	for _, want := range []string{"sampled (Σ|e|² = 3e+04 > 1 exact steps), 1000 uniform pairs", "≥ ", "a fresh hypergraph every R = 50 balls (--refresh; 10 hypergraphs)", "union bound"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report lacks %q:\n%s", want, got)
 		}
