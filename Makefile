@@ -48,6 +48,8 @@ lint:
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseCount -fuzztime 30s ./core/units
+	$(GO) test -run '^$$' -fuzz FuzzReadGraphFile -fuzztime 30s ./core/graph
+	$(GO) test -run '^$$' -fuzz FuzzReadHyperFile -fuzztime 30s ./core/graph
 
 clean:
 	rm -rf bin bench/latest.txt

@@ -257,7 +257,7 @@ func TestReadHyperFileErrors(t *testing.T) {
 		{"a trailing word", "1 2\n0 9 extra\n", 10, CleanRefuse, `P:2: "extra" is not a bin id`},
 		{"out of range", "1 2\n3 10\n", 10, CleanRefuse, "P:2: bin 10 is out of range: --bins is 10"},
 		{"past 32 bits", "4294967295\n", 0, CleanRefuse, "P:1: bin 4294967295 is more than 4294967294"},
-		{"too many bins", "1\n", 1 << 32, CleanRefuse, "4294967296 bins is more than 4294967295"},
+		{"too many bins", "1\n", 1 << 32, CleanRefuse, "--bins 4294967296 is more than 4294967295"},
 		{"repeat refused", "1 2\n\n3 4 3\n", 0, CleanRefuse, "P:3: bin 3 appears more than once in the hyperedge; --graph-clean drop drops the repeats"},
 		{"huge", "1 99999999999999999999\n", 0, CleanRefuse, "P:1: bin id 99999999999999999999 is more than 2^64−1"},
 	} {
@@ -495,7 +495,7 @@ func TestReadGraphAgainstReference(t *testing.T) {
 		}
 		data := []byte(b.String())
 		for _, clean := range []Clean{CleanRefuse, CleanDrop} {
-			for _, bufSize := range []int{1, 7, 64, readBufSize} {
+			for _, bufSize := range []int{1, 7, 64, bufFor(int64(len(data)))} {
 				edges, n, _, err := readGraph(bytes.NewReader(data), int64(len(data)), "r.txt", clean, MaxVertices, bufSize)
 				rn, redges, rok := refReadGraph(data, clean, MaxVertices)
 				if (err == nil) != rok || err == nil && (n != rn || !slices.Equal(edges, redges)) {
@@ -518,12 +518,13 @@ func TestLabelerModes(t *testing.T) {
 	for _, denseMax := range []uint64{1 << 20, 0, 20000} {
 		l := &labeler{maxN: MaxVertices, denseMax: denseMax}
 		var got []uint32
-		for _, id := range ids {
-			lab, ok := l.label(id)
-			if !ok {
-				t.Fatal("label refused")
+		for rest := ids; len(rest) > 0; {
+			k := min(len(rest), 1+rng.IntN(3000))
+			var ok bool
+			if got, ok = l.labels(got, rest[:k]); !ok {
+				t.Fatal("labels refused")
 			}
-			got = append(got, lab)
+			rest = rest[k:]
 		}
 		perm := l.order()
 		for i := range got {
@@ -541,11 +542,14 @@ func TestLabelerModes(t *testing.T) {
 			t.Fatalf("denseMax %d relabels differently", denseMax)
 		}
 	}
-	l := &labeler{maxN: 2, denseMax: 1 << 20}
-	l.label(5)
-	l.label(6)
-	if _, ok := l.label(7); ok {
-		t.Error("a third id past maxN = 2 was labelled")
+	for _, denseMax := range []uint64{1 << 20, 0} {
+		l := &labeler{maxN: 2, denseMax: denseMax}
+		if got, ok := l.labels(nil, []uint64{5, 6, 5}); !ok || !slices.Equal(got, []uint32{0, 1, 0}) {
+			t.Errorf("labels %v, %v", got, ok)
+		}
+		if _, ok := l.labels(nil, []uint64{6, 7}); ok {
+			t.Error("a third id past maxN = 2 was labelled")
+		}
 	}
 }
 
@@ -581,7 +585,7 @@ func TestReadHyperAgainstReference(t *testing.T) {
 		data := []byte(b.String())
 		for _, n := range []uint64{0, 30, 40} {
 			for _, clean := range []Clean{CleanRefuse, CleanDrop} {
-				for _, bufSize := range []int{1, 5, readBufSize} {
+				for _, bufSize := range []int{1, 5, bufFor(int64(len(data)))} {
 					h, err := readHyper(bytes.NewReader(data), "h.txt", n, clean, bufSize)
 					members, offsets, bins, ok := refReadHyper(data, n, clean)
 					if (err == nil) != ok || err == nil && (h.N != bins || !slices.Equal(h.Members, members) || !slices.Equal(h.Offsets, offsets)) {
@@ -639,7 +643,7 @@ func FuzzReadGraphFile(f *testing.F) {
 		}
 		bufSize := int(buf)%64 + 1
 		if buf >= 1<<15 {
-			bufSize = readBufSize
+			bufSize = bufFor(int64(len(data))) // as the file readers do
 		}
 		edges, n, origin, err := readGraph(bytes.NewReader(data), int64(len(data)), "f.txt", clean, fuzzMaxN, bufSize)
 		rn, redges, rok := refReadGraph(data, clean, fuzzMaxN)
@@ -684,7 +688,7 @@ func FuzzReadHyperFile(f *testing.F) {
 		}
 		bufSize := int(buf)%64 + 1
 		if buf >= 1<<15 {
-			bufSize = readBufSize
+			bufSize = bufFor(int64(len(data))) // as the file readers do
 		}
 		h, err := readHyper(bytes.NewReader(data), "f.txt", n, clean, bufSize)
 		members, offsets, bins, ok := refReadHyper(data, n, clean)
