@@ -38,7 +38,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return fmt.Errorf("%v (see %s --help)", err, c.CommandPath())
 	})
 	root.AddCommand(newRunCommand(stdout, stderr), newInfoCommand(stdout), newConcurrentCommand(stdout),
-		newSweepCommand(stdout, stderr), newMergeCommand(stdout, stderr), newSlurmCommand(stdout), newSummarizeCommand(stdout), newPlotCommand(stdout))
+		newSweepCommand(stdout, stderr), newMergeCommand(stdout, stderr), newSlurmCommand(stdout), newSummarizeCommand(stdout), newPlotCommand(stdout),
+		newGraphStatsCommand(stdout), newHypergraphStatsCommand(stdout))
 	err := root.Execute()
 	if err == nil {
 		return 0

@@ -186,6 +186,7 @@ func (w *writer) table() {
 	fmt.Fprintf(w.w, "n = %s bins, m = %s balls (m/n = %s), %d trial(s) each, seed %d, engine %s, %d worker(s)\n\n",
 		core.FormatCount(s0.Bins), core.FormatCount(s0.Balls), g(float64(s0.Balls)/float64(s0.Bins)),
 		s0.Trials, s0.Seed, engines, w.p.workers)
+	w.structures()
 	tw := tabwriter.NewWriter(w.w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "process\tparams\tgap (mean ± 95% CI)\tgap min–max\tmax_gap\tmax load\tmin load\tballs/s")
 	for i, rs := range w.results {
@@ -258,4 +259,33 @@ func gapDistribution(rs []*core.Result, discrete bool) string {
 		parts = append(parts, fmt.Sprintf("%s: %s%%", g(k), g(100*float64(count[k])/float64(len(rs)))))
 	}
 	return strings.Join(parts, "  ")
+}
+
+// structures describes each graph and hypergraph the run used, once.
+func (w *writer) structures() {
+	seen := map[any]bool{}
+	for _, s := range w.p.specs {
+		if g := s.Graph(); g != nil && !seen[g] {
+			seen[g] = true
+			fmt.Fprintf(w.w, "graph %s: %s", g.Spec, g.Stats())
+			if g.Origin != "" {
+				fmt.Fprintf(w.w, "; %s", g.Origin)
+			}
+			fmt.Fprintln(w.w)
+		}
+		if h := s.Hypergraph(); h != nil && !seen[h] {
+			seen[h] = true
+			fmt.Fprintf(w.w, "hyperedges %s: %d hyperedges over %d bins", h.Spec, h.S, h.N)
+			if h.K > 0 {
+				fmt.Fprintf(w.w, ", %d bins each", h.K)
+			}
+			if h.Origin != "" {
+				fmt.Fprintf(w.w, "; %s", h.Origin)
+			}
+			fmt.Fprintln(w.w)
+		}
+	}
+	if len(seen) > 0 {
+		fmt.Fprintln(w.w)
+	}
 }
