@@ -46,7 +46,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 			"Processes (--process, comma-separated to compare; all use the same seed):\n" + strings.Join(names, "\n") +
 			"\n\nA list of parameter values (--g 0,1,2,4) runs each listed process once per value, or per\n" +
 			"combination for several lists. Counts accept 1000000, 1_000_000, 1e6 and 10^6.",
-		Args: cobra.NoArgs,
+		Args: standAloneArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runRun(c, f, stdout, stderr)
 		},
@@ -397,4 +397,26 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "\nplot: %s\n", p.plot)
 	}
 	return nil
+}
+
+// standAloneArgs refuses positional arguments. The likeliest one is the value
+// of a flag that may stand alone (--probe-all means --probe-all=true), written
+// after a space: then say how to write it.
+func standAloneArgs(_ *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	for _, v := range strings.Split(args[0], ",") {
+		if _, err := strconv.ParseBool(v); err != nil {
+			return fmt.Errorf("unexpected argument %q: balloc run takes flags only", args[0])
+		}
+	}
+	var bools []string
+	for _, d := range core.ParamDefs() {
+		if d.Bool {
+			bools = append(bools, "--"+d.Name)
+		}
+	}
+	return fmt.Errorf("unexpected argument %q: %s may stand alone, so a value for them follows \"=\", as in %s=%s",
+		args[0], strings.Join(bools, " and "), bools[0], args[0])
 }
