@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"testing"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/balloc/balloc/internal/stattest"
 )
 
 // Exact enumeration. For tiny n the law of the whole load vector after m
@@ -171,43 +171,6 @@ func exactCases() []exactCase {
 	}
 }
 
-// chiSquare compares observed vector counts with the exact law, pooling
-// outcomes of expected count below 5 into one cell, and returns the
-// statistic and its threshold at false-alarm probability 1e-4.
-func chiSquare(law map[vec]float64, obs map[vec]int, trials int) (stat, limit float64, df int) {
-	var pooledE, pooledO float64
-	for v, p := range law {
-		e := p * float64(trials)
-		o := float64(obs[v])
-		if e < 5 {
-			pooledE += e
-			pooledO += o
-			continue
-		}
-		stat += (o - e) * (o - e) / e
-		df++
-	}
-	for v, o := range obs {
-		if _, ok := law[v]; !ok {
-			pooledO += float64(o) // an impossible vector: no tolerance
-			if pooledE == 0 {
-				return math.Inf(1), 0, df
-			}
-		}
-	}
-	if pooledE > 0 {
-		stat += (pooledO - pooledE) * (pooledO - pooledE) / pooledE
-		df++
-	}
-	df--
-	if df < 1 {
-		// A deterministic process (one outcome): any impossible vector
-		// already returned +Inf, so agreement is exact.
-		return 0, 0, df
-	}
-	return stat, distuv.ChiSquared{K: float64(df)}.Quantile(1 - 1e-4), df
-}
-
 func simulateVectors(t *testing.T, c exactCase, trials int, seed uint64) map[vec]int {
 	s, err := NewSpec(c.process, c.params, Common{Bins: uint64(c.n), Balls: uint64(c.m), Trials: trials, Seed: seed, Alpha: 1, KeepLoads: true})
 	if err != nil {
@@ -231,7 +194,7 @@ func TestDirectEngineMatchesExactLaw(t *testing.T) {
 		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d", c.process, c.params, c.n, c.m), func(t *testing.T) {
 			law := exactLaw(c.n, c.m, c.law)
 			obs := simulateVectors(t, c, trials, uint64(1000+i))
-			stat, limit, df := chiSquare(law, obs, trials)
+			stat, limit, df := stattest.Law(law, obs, trials)
 			if stat > limit {
 				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
 			}
@@ -243,7 +206,7 @@ func TestDirectEngineMatchesExactLaw(t *testing.T) {
 func TestExactLawTestHasPower(t *testing.T) {
 	c := exactCase{"one-choice", nil, 3, 6, nil}
 	law := exactLaw(3, 6, dChoiceExact(3, 2))
-	stat, limit, _ := chiSquare(law, simulateVectors(t, c, 40000, 1), 40000)
+	stat, limit, _ := stattest.Law(law, simulateVectors(t, c, 40000, 1), 40000)
 	if stat <= limit {
 		t.Errorf("one-choice passed as two-choice: χ² = %.1f ≤ %.1f", stat, limit)
 	}
@@ -256,7 +219,7 @@ func TestExactLawSeesTieRule(t *testing.T) {
 	g := [][]int{{0, 1}, {2, 3}}
 	c := exactCase{"always-go-left", map[string]string{"d": "2"}, n, m, nil}
 	law := exactLaw(n, m, bestOf(g, false))
-	stat, limit, _ := chiSquare(law, simulateVectors(t, c, 40000, 2), 40000)
+	stat, limit, _ := stattest.Law(law, simulateVectors(t, c, 40000, 2), 40000)
 	if stat <= limit {
 		t.Errorf("always-go-left passed against random tie-breaking: χ² = %.1f ≤ %.1f", stat, limit)
 	}

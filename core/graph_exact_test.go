@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core/graph"
+	"github.com/balloc/balloc/internal/stattest"
 )
 
 // The processes on graphs and hypergraphs against the exact law of the load
@@ -204,7 +205,7 @@ func TestStructureProcessesMatchExactLaw(t *testing.T) {
 			}
 			law := exactLaw(c.n, c.m, c.law)
 			obs := simulateVectors(t, c, trials, seed)
-			stat, limit, df := chiSquare(law, obs, trials)
+			stat, limit, df := stattest.Law(law, obs, trials)
 			if stat > limit {
 				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
 			}
@@ -228,7 +229,7 @@ func TestStructureExactLawHasPower(t *testing.T) {
 		return p
 	}
 	c := exactCase{"graphical", map[string]string{"graph": "path:4"}, 4, 6, nil}
-	stat, limit, _ := chiSquare(exactLaw(4, 6, first), simulateVectors(t, c, 40000, 5), 40000)
+	stat, limit, _ := stattest.Law(exactLaw(4, 6, first), simulateVectors(t, c, 40000, 5), 40000)
 	if stat <= limit {
 		t.Errorf("graphical passed against ties to the first endpoint: χ² = %.1f ≤ %.1f", stat, limit)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/balloc/balloc/internal/stattest"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -82,58 +83,12 @@ func TestHistogramMatchesExactLaw(t *testing.T) {
 			decomposedBatchOverride = c.batch
 			defer func() { decomposedBatchOverride = 0 }()
 			obs := histogramVectors(t, c.process, c.params, c.n, c.m, trials, uint64(3000+i))
-			stat, limit, df := chiSquare(sortedLaw(c.law), obs, trials)
+			stat, limit, df := stattest.Law(sortedLaw(c.law), obs, trials)
 			if stat > limit {
 				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
 			}
 		})
 	}
-}
-
-// twoSampleChi2 compares two samples of discrete values (counts by value),
-// pooling values expected fewer than 5 times in either sample, and returns
-// the statistic and the 1e-4 threshold of χ² on its degrees of freedom.
-func twoSampleChi2(a, b map[float64]int) (stat, limit float64, df int) {
-	na, nb := 0, 0
-	for _, c := range a {
-		na += c
-	}
-	for _, c := range b {
-		nb += c
-	}
-	keys := map[float64]bool{}
-	for k := range a {
-		keys[k] = true
-	}
-	for k := range b {
-		keys[k] = true
-	}
-	var cells [][2]float64
-	var pool [2]float64
-	for k := range keys {
-		ca, cb := float64(a[k]), float64(b[k])
-		tot := ca + cb
-		if tot*float64(min(na, nb))/float64(na+nb) < 5 {
-			pool[0] += ca
-			pool[1] += cb
-			continue
-		}
-		cells = append(cells, [2]float64{ca, cb})
-	}
-	if pool[0]+pool[1] > 0 {
-		cells = append(cells, pool)
-	}
-	for _, c := range cells {
-		tot := c[0] + c[1]
-		ea := tot * float64(na) / float64(na+nb)
-		eb := tot * float64(nb) / float64(na+nb)
-		stat += (c[0]-ea)*(c[0]-ea)/ea + (c[1]-eb)*(c[1]-eb)/eb
-	}
-	df = len(cells) - 1
-	if df < 1 {
-		return 0, 0, 0
-	}
-	return stat, chiSquaredQuantile(float64(df), 1-1e-4), df
 }
 
 // The histogram engine and the direct engine agree in distribution: the
@@ -187,7 +142,7 @@ func TestHistogramAgreesWithDirect(t *testing.T) {
 				return out
 			}
 			d, h := run(EngineDirect, uint64(500+i)), run(EngineHistogram, uint64(700+i))
-			if stat, limit, df := twoSampleChi2(d.gaps, h.gaps); stat > limit {
+			if stat, limit, df := stattest.TwoSample(d.gaps, h.gaps); stat > limit {
 				t.Errorf("gap distributions differ: χ² = %.1f on %d df > %.1f (direct %v, histogram %v)", stat, df, limit, d.gaps, h.gaps)
 			}
 			for rel, xs := range d.frac {
@@ -290,7 +245,7 @@ func TestThrowUniformExact(t *testing.T) {
 			}
 			obs[vec(v)]++
 		}
-		if stat, limit, df := chiSquare(law, obs, trials); stat > limit {
+		if stat, limit, df := stattest.Law(law, obs, trials); stat > limit {
 			t.Errorf("x = %d: χ² = %.1f on %d df > %.1f", x, stat, df, limit)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/balloc/balloc/internal/stattest"
 )
 
 // Exact laws for the noisy and outdated-information processes. Their next
@@ -192,7 +194,7 @@ func TestNoisyProcessesMatchExactLaw(t *testing.T) {
 		t.Run(fmt.Sprint(c.process, c.params), func(t *testing.T) {
 			law := exactLawHist(c.n, c.m, c.law)
 			obs := simulateVectors(t, exactCase{c.process, c.params, c.n, c.m, nil}, trials, uint64(2000+i))
-			stat, limit, df := chiSquare(law, obs, trials)
+			stat, limit, df := stattest.Law(law, obs, trials)
 			if stat > limit {
 				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
 			}
@@ -201,7 +203,7 @@ func TestNoisyProcessesMatchExactLaw(t *testing.T) {
 	// Power: the delay is visible. Fixed τ = 2 is not two-choice.
 	law := exactLawHist(3, 6, delayHist(0, "fixed"))
 	obs := simulateVectors(t, exactCase{"tau-delay", map[string]string{"tau": "2"}, 3, 6, nil}, trials, 1)
-	if stat, limit, _ := chiSquare(law, obs, trials); stat <= limit {
+	if stat, limit, _ := stattest.Law(law, obs, trials); stat <= limit {
 		t.Errorf("tau-delay τ = 2 passed as two-choice: χ² = %.1f ≤ %.1f", stat, limit)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/balloc/balloc/internal/stattest"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -225,79 +226,6 @@ func regularKeys(n, d int) []uint64 {
 	return out
 }
 
-// chiSquareLaw compares observed counts with an exact law, pooling outcomes
-// of expected count below 5 into one cell (as core's chiSquare does), and
-// returns the statistic and its threshold at false-alarm probability 1e-4.
-// An outcome outside the law makes the statistic +Inf.
-func chiSquareLaw[K comparable](law map[K]float64, obs map[K]int, trials int) (stat, limit float64, df int) {
-	for k := range obs {
-		if _, ok := law[k]; !ok {
-			return math.Inf(1), 0, 0
-		}
-	}
-	var pooledE, pooledO float64
-	for k, p := range law {
-		e, o := p*float64(trials), float64(obs[k])
-		if e < 5 {
-			pooledE += e
-			pooledO += o
-			continue
-		}
-		stat += (o - e) * (o - e) / e
-		df++
-	}
-	if pooledE > 0 {
-		stat += (pooledO - pooledE) * (pooledO - pooledE) / pooledE
-		df++
-	}
-	df--
-	if df < 1 {
-		return 0, 0, df
-	}
-	return stat, distuv.ChiSquared{K: float64(df)}.Quantile(1 - 1e-4), df
-}
-
-// twoSampleChi2 tests whether two samples of a discrete value come from the
-// same law, pooling values expected fewer than 5 times in the smaller sample
-// (as core's twoSampleChi2 does); the threshold is at 1e-4.
-func twoSampleChi2[K comparable](a, b map[K]int) (stat, limit float64, df int) {
-	na, nb := 0, 0
-	keys := map[K]bool{}
-	for k, c := range a {
-		na += c
-		keys[k] = true
-	}
-	for k, c := range b {
-		nb += c
-		keys[k] = true
-	}
-	var cells [][2]float64
-	var pool [2]float64
-	for k := range keys {
-		ca, cb := float64(a[k]), float64(b[k])
-		if (ca+cb)*float64(min(na, nb))/float64(na+nb) < 5 {
-			pool[0] += ca
-			pool[1] += cb
-			continue
-		}
-		cells = append(cells, [2]float64{ca, cb})
-	}
-	if pool[0]+pool[1] > 0 {
-		cells = append(cells, pool)
-	}
-	for _, c := range cells {
-		tot := c[0] + c[1]
-		ea := tot * float64(na) / float64(na+nb)
-		eb := tot * float64(nb) / float64(na+nb)
-		stat += (c[0]-ea)*(c[0]-ea)/ea + (c[1]-eb)*(c[1]-eb)/eb
-	}
-	df = len(cells) - 1
-	if df < 1 {
-		return 0, 0, 0
-	}
-	return stat, distuv.ChiSquared{K: float64(df)}.Quantile(1 - 1e-4), df
-}
-
 // TestRandomRegularUniformEnumerated draws many graphs with the production
 // path for small (n, d), where the labelled d-regular graphs can be listed,
 // and tests them against the uniform law (χ², p = 1e-4). The counts are
@@ -345,7 +273,7 @@ func TestRandomRegularUniformEnumerated(t *testing.T) {
 				}
 				obs[graphKey(g, idx)]++
 			}
-			stat, limit, df := chiSquareLaw(law, obs, trials)
+			stat, limit, df := stattest.Law(law, obs, trials)
 			t.Logf("%d draws over %d graphs: χ² = %.1f on %d df (limit %.1f at 1e-4)", trials, len(keys), stat, df, limit)
 			if stat > limit {
 				t.Errorf("not uniform: χ² = %.1f > %.1f on %d df", stat, limit, df)
@@ -475,7 +403,7 @@ func TestSwitchSamplerMatchesRejection(t *testing.T) {
 			a := cycleLaw(t, c.n, c.d, trials, sw)
 			ref := kernels.NewPCG32(c.n, c.d+1000)
 			b := cycleLaw(t, c.n, c.d, trials, rejectionDraws(t, c.n, c.d, &ref))
-			stat, limit, df := twoSampleChi2(a, b)
+			stat, limit, df := stattest.TwoSample(a, b)
 			t.Logf("%d draws each: χ² = %.1f on %d df (limit %.1f at 1e-4); %.2f switchings a draw", trials, stat, df, limit, float64(switchings)/float64(trials))
 			if stat > limit {
 				t.Errorf("switching sampler and rejection differ: χ² = %.1f > %.1f on %d df", stat, limit, df)
@@ -924,7 +852,7 @@ func TestUniformityTestsHavePower(t *testing.T) {
 			g := NewExplicit("", uint64(c.n), simplifyOnly(uint64(c.n), uint64(c.d), &rng), "")
 			obs[graphKey(g, idx)]++
 		}
-		stat, limit, df := chiSquareLaw(law, obs, trials)
+		stat, limit, df := stattest.Law(law, obs, trials)
 		t.Logf("simplify only, n = %d, d = %d: χ² = %.1f on %d df (limit %.1f)", c.n, c.d, stat, df, limit)
 		if stat <= limit {
 			t.Errorf("simplify only, n = %d, d = %d: χ² = %.1f ≤ %.1f: the enumerated test missed a biased sampler", c.n, c.d, stat, limit)
@@ -934,7 +862,7 @@ func TestUniformityTestsHavePower(t *testing.T) {
 	const n, trials = 20, 20000
 	a := cycleLaw(t, n, 3, trials, func() []uint32 { return shortChain(n, n*3/2/3, &rng) })
 	b := cycleLaw(t, n, 3, trials, rejectionDraws(t, n, 3, &rng))
-	stat, limit, df := twoSampleChi2(a, b)
+	stat, limit, df := stattest.TwoSample(a, b)
 	t.Logf("short chain, n = %d: χ² = %.1f on %d df (limit %.1f)", n, stat, df, limit)
 	if stat <= limit {
 		t.Errorf("short chain: χ² = %.1f ≤ %.1f: the two-sample test missed a biased sampler", stat, limit)
@@ -1025,7 +953,7 @@ func TestErdosRenyiLaw(t *testing.T) {
 		checkLexicographic(t, g, n)
 		obs[graphKey(g, idx)]++
 	}
-	stat, limit, df := chiSquareLaw(law, obs, trials)
+	stat, limit, df := stattest.Law(law, obs, trials)
 	t.Logf("%d draws: χ² = %.1f on %d df (limit %.1f at 1e-4)", trials, stat, df, limit)
 	if stat > limit {
 		t.Errorf("G(5, 0.3) law: χ² = %.1f > %.1f on %d df", stat, limit, df)
