@@ -1,6 +1,9 @@
 package kernels
 
-import "unsafe"
+import (
+	"math"
+	"unsafe"
+)
 
 // Weighted balls on real-valued loads. A loop throws one ball per entry of
 // w, in order, ball k adding w[k] to its bin; the caller fills w from the
@@ -98,4 +101,27 @@ func dChoiceWeightedStaged(loads []float64, r *PCG32, w []float64, d int, maxLoa
 	}
 	r.state = s
 	return maxLoad
+}
+
+// FillUniform fills dst with weights uniform on [a, b): a + (b − a)·U, U
+// from PCG32.Float64 (two outputs per weight).
+func FillUniform(dst []float64, r *PCG32, a, b float64) {
+	span := b - a
+	for k := range dst {
+		dst[k] = a + span*r.Float64()
+	}
+}
+
+// FillPareto fills dst with Pareto weights of shape alpha > 0 and scale xm
+// (P(X > x) = (xm/x)^alpha for x ≥ xm), as xm·exp(E/alpha) with E an
+// exponential variate of rate 1: the same stream as FillExp.
+func FillPareto(dst []float64, r *PCG32, alpha, xm float64) {
+	s, inc := r.state, r.inc()
+	inv := 1 / alpha
+	for k := range dst {
+		var e float64
+		s, e = expZig(s, inc)
+		dst[k] = xm * math.Exp(e*inv)
+	}
+	r.state = s
 }
