@@ -36,6 +36,8 @@ func checkpointsOf(m, k uint64) []uint64 {
 func runDirect(s *Spec, trial uint64, progress func(uint64)) *Result {
 	res := &Result{}
 	switch {
+	case s.Process.Kind == KindIdea || s.Params.Dims > 1:
+		runIdea(s, trial, progress, res)
 	case !s.Params.Weights.Unit():
 		runReal(s, trial, progress, res)
 	case s.Balls <= math.MaxUint32:
@@ -177,7 +179,6 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 	wrng := kernels.TrialStream(s.Seed, trial, kernels.LaneWeights)
 	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
 	buf := make([]float64, weightBuffer)
-	mean := 1 / s.Params.Weights.Value // exp:λ has rate λ
 	kind, d := s.effective()
 	rule := s.gRule()
 	var delay *kernels.Delay[float64]
@@ -193,7 +194,7 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for t < target {
 			w := buf[:min(target-t, weightBuffer)]
-			kernels.FillExp(w, &wrng, mean)
+			fillWeights(w, &wrng, s.Params.Weights)
 			switch kind {
 			case KindOneChoice:
 				maxLoad = kernels.OneChoiceWeighted(loads, &rng, w, maxLoad)
@@ -239,6 +240,23 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 	}
 	if s.KeepLoads {
 		res.Loads = loads
+	}
+}
+
+// fillWeights draws the next len(w) ball weights of law wt from the weight
+// stream.
+func fillWeights(w []float64, wrng *kernels.PCG32, wt Weights) {
+	switch wt.Kind {
+	case WeightsExp:
+		kernels.FillExp(w, wrng, 1/wt.Value) // exp:λ has rate λ
+	case WeightsUniform:
+		kernels.FillUniform(w, wrng, wt.Value, wt.B)
+	case WeightsPareto:
+		kernels.FillPareto(w, wrng, wt.Value, (wt.Value-1)/wt.Value) // mean 1
+	default:
+		for k := range w {
+			w[k] = wt.Scale()
+		}
 	}
 }
 

@@ -39,6 +39,15 @@ type Params struct {
 	ProbeAll   bool   // hypergraph: Godfrey's model, every bin of the hyperedge probed
 	Refresh    uint64 // hypergraph: a fresh random hypergraph every Refresh balls; 0 never
 
+	// IDEA (core/idea.go) and multi-dimensional balls.
+	Retries    int    // idea: γ, the most rounds of d draws a ball makes
+	Variant    string // idea: numbered, sampling or oracle
+	SampleSize int    // idea --variant sampling: bins per check (0 until resolved to ⌈ln n⌉)
+	SampleRule string // idea --variant sampling: reached (mean ≥ α) or rounded (mean ≥ α − 1/2)
+	Dims       int    // idea, d-choice: dimensions D of a ball; 1 is scalar balls
+	Populated  int    // idea, d-choice: populated dimensions f of each ball
+	VectorGap  string // idea with --dims: a bin's estimated gap over the populated or all dimensions
+
 	// Ages is tau-delay's empirical law of ages (--delay empirical): Ages[a]
 	// reads of age a. AgesSource says where it came from, for output.
 	Ages       []uint64
@@ -112,7 +121,7 @@ var paramDefs = []ParamDef{
 		value: func(p *Params) any { return p.Threshold },
 	},
 	{
-		Name: "weights", Usage: "ball weights: unit, const:w (w > 0), exp:λ (exponential of rate λ > 0, mean 1/λ)", Default: "unit",
+		Name: "weights", Usage: "ball weights: unit, const:w (w > 0), exp:λ (exponential of rate λ > 0, mean 1/λ), uniform:a,b (0 ≤ a ≤ b, b > 0), pareto:α (shape α > 2, mean 1)", Default: "unit",
 		set: func(p *Params, v string) error {
 			w, err := ParseWeights(v)
 			if err != nil {
@@ -409,24 +418,47 @@ func parseReal(v string) (float64, error) {
 type WeightKind int
 
 const (
-	WeightsUnit  WeightKind = iota // every ball weighs 1
-	WeightsConst                   // every ball weighs Value
-	WeightsExp                     // exponential of rate Value
+	WeightsUnit    WeightKind = iota // every ball weighs 1
+	WeightsConst                     // every ball weighs Value
+	WeightsExp                       // exponential of rate Value
+	WeightsUniform                   // uniform on [Value, B)
+	WeightsPareto                    // Pareto of shape Value > 2, scaled to mean 1
 )
 
 // Weights is a weight law.
 type Weights struct {
 	Kind  WeightKind
 	Value float64
+	B     float64 // uniform:a,b: the upper end b (Value is a)
 }
 
-// ParseWeights parses unit, const:w or exp:λ.
+// ParseWeights parses unit, const:w, exp:λ, uniform:a,b or pareto:α.
 func ParseWeights(v string) (Weights, error) {
 	kind, arg, hasArg := strings.Cut(v, ":")
 	bad := func() (Weights, error) {
-		return Weights{}, fmt.Errorf("--weights %q: want unit, const:w (w > 0) or exp:λ (rate λ > 0)", v)
+		return Weights{}, fmt.Errorf("--weights %q: want unit, const:w (w > 0), exp:λ (rate λ > 0), uniform:a,b (0 ≤ a ≤ b, b > 0) or pareto:α (α > 2)", v)
 	}
 	switch kind {
+	case "uniform":
+		as, bs, ok := strings.Cut(arg, ",")
+		a, err1 := parseReal(as)
+		b, err2 := parseReal(bs)
+		switch {
+		case !ok || err1 != nil || err2 != nil || a < 0 || b > 1e300 || !(b > 0):
+			return bad()
+		case a > b:
+			return Weights{}, fmt.Errorf("--weights %q: uniform:a,b needs a ≤ b", v)
+		}
+		return Weights{Kind: WeightsUniform, Value: a, B: b}, nil
+	case "pareto":
+		a, err := parseReal(arg)
+		if err != nil || a > 1e6 {
+			return bad()
+		}
+		if !(a > 2) {
+			return Weights{}, fmt.Errorf("--weights %q: pareto:α needs α > 2, so that the weights have a finite variance", v)
+		}
+		return Weights{Kind: WeightsPareto, Value: a}, nil
 	case "unit":
 		if hasArg {
 			return bad()
@@ -452,13 +484,17 @@ func (w Weights) String() string {
 		return "const:" + strconv.FormatFloat(w.Value, 'g', -1, 64)
 	case WeightsExp:
 		return "exp:" + strconv.FormatFloat(w.Value, 'g', -1, 64)
+	case WeightsUniform:
+		return "uniform:" + strconv.FormatFloat(w.Value, 'g', -1, 64) + "," + strconv.FormatFloat(w.B, 'g', -1, 64)
+	case WeightsPareto:
+		return "pareto:" + strconv.FormatFloat(w.Value, 'g', -1, 64)
 	}
 	return "unit"
 }
 
 // Unit reports whether every ball weighs the same, so loads are integers
 // times a constant.
-func (w Weights) Unit() bool { return w.Kind != WeightsExp }
+func (w Weights) Unit() bool { return w.Kind == WeightsUnit || w.Kind == WeightsConst }
 
 // Scale is the weight of one ball when weights are constant.
 func (w Weights) Scale() float64 {

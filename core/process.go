@@ -25,6 +25,7 @@ const (
 	KindGraphical
 	KindKPGroups
 	KindHypergraph
+	KindIdea
 )
 
 // Process is one entry of the catalogue: a rule, the parameters (flags) it
@@ -63,7 +64,7 @@ var catalogue = []Process{
 		Weighted: true, Symmetric: true, Fluid: true,
 	},
 	{
-		Name: "d-choice", Kind: KindDChoice, Params: []string{"d"},
+		Name: "d-choice", Kind: KindDChoice, Params: []string{"d", "dims", "populated"},
 		Summary:  "least loaded of d uniform bins (with replacement), ties at random",
 		Source:   "Azar, Broder, Karlin, Upfal 1999; Berenbrink et al. 2006 (heavy load)",
 		Weighted: true, Symmetric: true, Fluid: true,
@@ -142,6 +143,12 @@ var catalogue = []Process{
 		Name: "hypergraph", Kind: KindHypergraph, Params: []string{"hyperedges", "d", "probe-all", "refresh", "graph-clean"},
 		Summary: "a uniform hyperedge, then d distinct uniform bins of it; the least loaded (ties at random)",
 		Source:  "Greenhill, Mans, Pourmiri 2020 (Balanced allocation on hypergraphs); Godfrey 2008 (--probe-all)",
+	},
+	{
+		Name: "idea", Kind: KindIdea, Params: []string{"d", "retries", "variant", "sample-size", "sample-rule", "dims", "populated", "vector-gap"},
+		Summary:  "rounds of d uniform bins, up to γ, until one has load ≤ its estimated average; the estimates of the last round's bins grow by 1/d",
+		Source:   "IDEA: Perfectly Balanced Allocation With Estimated Average Using Expected Constant Retries, §3 (rules), §6.1–6.2 (weights, vectors)",
+		Weighted: true,
 	},
 }
 

@@ -32,6 +32,8 @@ type Result struct {
 	BallsPerS   float64        `json:"balls_per_s"`
 	Theory      *Theory        `json:"theory,omitempty"`
 	SpecHash    string         `json:"spec_hash,omitempty"` // sweeps: the grid point (Spec.Hash)
+	Retries     *Retries       `json:"retries,omitempty"`   // idea: rounds of d draws per ball
+	Estimates   *Estimates     `json:"estimates,omitempty"` // idea: the bins' estimated averages
 }
 
 // Checkpoint is the state after Balls balls.

@@ -121,6 +121,9 @@ func NewSpec(process string, set map[string]string, c Common, opts ...SpecOption
 	if err := s.buildStructures(set); err != nil {
 		return nil, err
 	}
+	if err := s.checkIdea(set); err != nil {
+		return nil, err
+	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
@@ -173,6 +176,9 @@ func (s *Spec) validate() error {
 		s.rhoTable = t
 	}
 	hist, why := histogramSupports(s)
+	if s.Params.Dims > 1 {
+		hist, why = false, "multi-dimensional balls (--dims) run on the direct engine"
+	}
 	switch s.Engine {
 	case EngineAuto, "":
 		// From the spec alone, never from the machine: the engine decides
@@ -220,7 +226,9 @@ func (s *Spec) ParamsMap() map[string]any {
 			name == "beta" && s.Process.Kind == KindGraphical && s.Params.Strategy != "one-plus-beta",
 			name == "d" && s.Process.Kind == KindHypergraph && s.Params.ProbeAll,
 			name == "refresh" && s.Params.Refresh == 0,
-			name == "graph-clean" && s.Params.GraphClean == "refuse":
+			name == "graph-clean" && s.Params.GraphClean == "refuse",
+			(name == "sample-size" || name == "sample-rule") && s.Params.Variant != "sampling",
+			(name == "dims" || name == "populated" || name == "vector-gap") && s.Params.Dims <= 1:
 			continue // not used, or the default that changes nothing
 		}
 		m[name] = paramDef(name).value(&s.Params)
@@ -276,5 +284,6 @@ func (s *Spec) TrialMemory() uint64 {
 	case KindBBatch:
 		extra = kernels.BatchMemory(s.Bins, s.Params.Batch, int(lb), weighted)
 	}
+	extra += s.ideaMemory()
 	return s.Bins*lb + scratch + extra + s.structureMemory(lb)
 }

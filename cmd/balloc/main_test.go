@@ -86,6 +86,23 @@ func TestBadInputOneLineExit2(t *testing.T) {
 		{[]string{"run", "--process", "g-myopic-comp", "--g", "1,1", "--bins", "10", "--balls", "10"}, "--g lists 1 twice"},
 		{[]string{"run", "--process", "g-myopic-comp", "--g", "1", "--theory", "--bins", "10", "--balls", "10"}, "--theory: no fluid limit for g-myopic-comp"},
 		{[]string{"run", "--process", "tau-delay", "--tau", "4e9", "--delay", "uniform", "--bins", "10", "--balls", "10", "--workers", "4", "--trials", "4"}, "of memory available"},
+		{[]string{"run", "--process", "idea", "--d", "0", "--bins", "10", "--balls", "10"}, `--d "0"`},
+		{[]string{"run", "--process", "idea", "--d", "11", "--bins", "10", "--balls", "10"}, "--d 11 exceeds --bins 10"},
+		{[]string{"run", "--process", "idea", "--retries", "0", "--bins", "10", "--balls", "10"}, `--retries "0": want an integer in [1, 1048576]`},
+		{[]string{"run", "--process", "idea", "--variant", "psychic", "--bins", "10", "--balls", "10"}, `--variant "psychic": want numbered, sampling or oracle`},
+		{[]string{"run", "--process", "idea", "--sample-size", "3", "--bins", "10", "--balls", "10"}, "--sample-size applies to idea --variant sampling only"},
+		{[]string{"run", "--process", "idea", "--variant", "sampling", "--sample-rule", "maybe", "--bins", "10", "--balls", "10"}, `--sample-rule "maybe"`},
+		{[]string{"run", "--process", "idea", "--dims", "4", "--populated", "5", "--bins", "10", "--balls", "10"}, "--populated 5 exceeds --dims 4"},
+		{[]string{"run", "--process", "idea", "--dims", "0", "--bins", "10", "--balls", "10"}, `--dims "0": want an integer in [1, 64]`},
+		{[]string{"run", "--process", "idea", "--vector-gap", "all", "--bins", "10", "--balls", "10"}, "--vector-gap applies to balls of --dims 2 or more"},
+		{[]string{"run", "--process", "d-choice", "--dims", "2", "--populated", "3", "--bins", "10", "--balls", "10"}, "--populated 3 exceeds --dims 2"},
+		{[]string{"run", "--process", "d-choice", "--dims", "2", "--bins", "10", "--balls", "10", "--engine", "histogram"}, "--engine histogram: multi-dimensional balls"},
+		{[]string{"run", "--process", "d-choice", "--dims", "2", "--theory", "--bins", "10", "--balls", "10"}, "--theory: no fluid limit for balls of --dims 2"},
+		{with("--weights", "pareto:2"), "pareto:α needs α > 2"},
+		{with("--weights", "pareto:x"), `--weights "pareto:x"`},
+		{with("--weights", "uniform:2,1"), "uniform:a,b needs a ≤ b"},
+		{with("--weights", "uniform:-1,1"), `--weights "uniform:-1,1"`},
+		{with("--dims", "2"), "--dims does not apply to two-choice"},
 		{[]string{"info", "extra"}, `unknown command "extra"`},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 	}
@@ -121,6 +138,46 @@ func stripTimes(rs []core.Result) []core.Result {
 		rs[i].ElapsedS, rs[i].BallsPerS = 0, 0
 	}
 	return rs
+}
+
+// idea, and balls with weights or vectors, give the same numbers with 1 and
+// 3 workers, and report their retries and estimates in every format.
+func TestIdeaSameResultsForAnyWorkers(t *testing.T) {
+	for _, extra := range [][]string{
+		{"--variant", "numbered,sampling,oracle"},
+		{"--weights", "pareto:3"},
+		{"--dims", "8", "--populated", "2", "--weights", "uniform:0,2"},
+	} {
+		args := append([]string{"run", "--process", "idea,d-choice", "--bins", "500", "--balls", "2e4", "--trials", "4", "--checkpoints", "2",
+			"--format", "json", "--seed", "7"}, extra...)
+		var outs []string
+		for _, w := range []string{"1", "3"} {
+			code, out, errs := run(t, append(args, "--workers", w)...)
+			if code != 0 {
+				t.Fatalf("%v workers %s: exit %d: %s", extra, w, code, errs)
+			}
+			rs := stripTimes(decodeJSON(t, out))
+			for _, r := range rs {
+				if (r.Process == "idea") != (r.Retries != nil) {
+					t.Fatalf("%v: %s reports retries %v", extra, r.Process, r.Retries)
+				}
+			}
+			b, _ := json.Marshal(rs)
+			outs = append(outs, string(b))
+		}
+		if outs[0] != outs[1] {
+			t.Errorf("%v: results differ between --workers 1 and --workers 3", extra)
+		}
+	}
+	code, out, _ := run(t, "run", "--process", "idea,d-choice", "--bins", "100", "--balls", "1000", "--trials", "2")
+	if code != 0 || !strings.Contains(out, "retries (rounds of d draws per ball") || !strings.Contains(out, "1 ± 0                    1            –") {
+		t.Errorf("the table lacks the retries section:\n%s", out)
+	}
+	code, out, _ = run(t, "run", "--process", "idea", "--bins", "100", "--balls", "1000", "--format", "csv")
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 0 || err != nil || len(rows) != 2 || rows[1][len(csvHeader)-6] == "" || rows[1][len(csvHeader)-1] == "" {
+		t.Errorf("csv lacks the retries and estimates columns: %v %v", err, rows)
+	}
 }
 
 // The same command gives the same numbers with 1 and 4 workers.

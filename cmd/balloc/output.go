@@ -112,6 +112,7 @@ var csvHeader = []string{
 	"process", "params", "bins", "balls", "trial", "seed", "engine", "at_balls",
 	"gap", "max_load", "min_load", "underload", "quadratic_potential", "alpha", "log_exp_potential",
 	"max_gap", "elapsed_s", "balls_per_s",
+	"retries_mean", "retries_max", "fallbacks", "estimate_spread", "estimate_lag", "estimates_held",
 }
 
 // csvRows gives one row per checkpoint (at_balls < balls) and one for the
@@ -121,6 +122,7 @@ func csvRows(r *core.Result) [][]string {
 	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
 	head := []string{r.Process, paramsText(r.Params), u(r.Bins), u(r.Balls), u(r.Trial), u(r.Seed), r.Engine}
 	tail := []string{f(r.MaxGap), f(r.ElapsedS), f(r.BallsPerS)}
+	tail = append(tail, ideaColumns(r)...)
 	var rows [][]string
 	for _, c := range r.Checkpoints {
 		if c.Balls == r.Balls {
@@ -208,6 +210,8 @@ func (w *writer) table() {
 			g(m), half, g(lo), g(hi), g(mg), g(maxLoad), g(minLoad), rate)
 	}
 	tw.Flush()
+
+	w.ideaTable()
 
 	if s0.Trials > 1 {
 		fmt.Fprintf(w.w, "\ngap: %% of trials\n")

@@ -234,7 +234,7 @@ func plotGapVsBins(p *plot.Plot, series []plotSeries) error {
 			xys = append(xys, plotter.XY{X: float64(s.point.Bins), Y: m})
 			errs = append(errs, struct{ Low, High float64 }{half, half})
 			if spec, err := core.NewSpec(s.point.Process, stringParams(s.point.Process, s.point.Params), core.Common{Bins: s.point.Bins, Balls: s.point.Balls, Trials: 1, Alpha: 1}); err == nil {
-				if prof, err := core.FluidOf(spec); err == nil {
+				if prof, err := core.FluidOf(spec); err == nil && spec.Params.Dims <= 1 {
 					th := core.CompareTheory(prof, s.point.Bins, nil)
 					theory = append(theory, plotter.XY{X: float64(s.point.Bins), Y: float64(th.FirstMomentMax) - float64(s.point.Balls)/float64(s.point.Bins)})
 				}

@@ -266,6 +266,9 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 			if err != nil {
 				return nil, err
 			}
+			if f.theory && s.Params.Dims > 1 {
+				return nil, fmt.Errorf("--theory: no fluid limit for balls of --dims 2 or more")
+			}
 			if f.theory {
 				if _, err := core.FluidOf(s); err != nil {
 					return nil, fmt.Errorf("--theory: %v (balloc has fluid limits for unit-weight %s)", err, fluidNames())
