@@ -1,0 +1,63 @@
+package haar
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"testing"
+	"time"
+)
+
+// peakHeap samples the bytes of live and not yet swept heap objects every
+// millisecond until stop is closed, and sends the largest seen: the peak of
+// a build to within one sample.
+func peakHeap(stop <-chan struct{}, out chan<- uint64) {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	peak := uint64(0)
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		metrics.Read(s)
+		peak = max(peak, s[0].Value.Uint64())
+		select {
+		case <-stop:
+			out <- peak
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// TestPreprocessingBudget builds the three sized cases once and
+// checks its limits: cycle and torus with n = 2^20 in at most 60 s and
+// 4 GiB, a random 3-regular graph with n = 2^16 in at most 60 s. Memory is
+// the peak of the heap's objects during the build (peakHeap), the graph
+// included. Skipped under -short: about ten seconds and a gigabyte.
+func TestPreprocessingBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds n = 2^20 plans")
+	}
+	for _, spec := range []string{"cycle:1048576", "torus:1024,1024", "random-regular:65536,3"} {
+		g := mustParse(t, spec)
+		runtime.GC()
+		stop, peak := make(chan struct{}), make(chan uint64)
+		go peakHeap(stop, peak)
+		start := time.Now()
+		p, err := Build(g, Options{})
+		took := time.Since(start)
+		close(stop)
+		grew := <-peak
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := p.Info
+		t.Logf("%s: %v, peak heap %.0f MiB, tables %.0f MiB; depth %d, C %.3f, support max %d mean %.2f, CG iterations %d (max %d), spectral %d, BFS %d, rerouted %d",
+			spec, took.Round(time.Millisecond), float64(grew)/(1<<20),
+			float64(in.TableBytes)/(1<<20), in.Depth, in.C, in.MaxSupport, in.MeanSupport, in.CGIterations, in.MaxCGIterations, in.Spectral, in.BFS, in.Rerouted)
+		if took > time.Minute {
+			t.Errorf("%s: preprocessing took %v > 60 s", spec, took)
+		}
+		if grew > 4<<30 {
+			t.Errorf("%s: preprocessing peaked at %d MiB > 4 GiB", spec, grew>>20)
+		}
+	}
+}

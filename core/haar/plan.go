@@ -1,0 +1,269 @@
+package haar
+
+import (
+	"fmt"
+	"math/bits"
+	"time"
+	"unsafe"
+
+	"github.com/balloc/balloc/core/graph"
+	"github.com/balloc/balloc/kernels"
+)
+
+// Scale says how much demand each node's flow carries before the common
+// normalisation by C.
+type Scale int
+
+const (
+	// ScaleCongestion (the default) scales each node's flow f_i by
+	// λ_i = 1/max_e |f_i(e)|, the largest multiple of it that is feasible
+	// alone (congestion 1). The paper asks that the total drift between
+	// two siblings be Ω(d/polylog n) (overview, "sufficiently strong"
+	// drifts) and sizes a node's demand by the capacity of its cut in G
+	// (the Räcke-tree paragraph); λ_i is that capacity for the families
+	// with closed-form flows (cycle 2, torus box 2·cross-section,
+	// hypercube and complete graph the cut's edge count) and the natural
+	// stand-in for electrical flows elsewhere.
+	ScaleCongestion Scale = iota
+	// ScaleUnit gives every node one unit of demand (the text).
+	// On dense graphs this is far below Ω(d/polylog n): on complete:n the
+	// root's drift is 1/C with C = 1, so the strategy is nearly one-choice.
+	ScaleUnit
+)
+
+// Options are Build's settings besides the graph.
+type Options struct {
+	// Seed chooses the start vectors of the Lanczos iterations that find
+	// spectral bisections.
+	Seed uint64
+	// Scale is the demand of each node's flow (see Scale).
+	Scale Scale
+	// Spectral decomposes and routes every graph as a general one (spectral
+	// bisection, electrical flows by conjugate gradients), even a family
+	// with a closed form. For tests and comparisons.
+	Spectral bool
+	// KeepFlows keeps every node's flow in Plan.Flows (memory: about 12
+	// bytes per entry, m·depth entries at most).
+	KeepFlows bool
+}
+
+func (o Options) validate() error {
+	if o.Scale != ScaleCongestion && o.Scale != ScaleUnit {
+		return fmt.Errorf("haar: Options.Scale = %d: want ScaleCongestion (0) or ScaleUnit (1)", o.Scale)
+	}
+	return nil
+}
+
+// Split says how a node's set was bisected.
+type Split uint8
+
+const (
+	SplitInterval Split = iota + 1 // cycle, path, complete graph: halves of an interval
+	SplitCube                      // hypercube: one coordinate per level (the highest free one)
+	SplitBox                       // torus: the box's longest side halved
+	SplitSpectral                  // Fiedler vector of G[S], cut at the median
+	SplitBFS                       // BFS order of G[S] (disconnected, or the eigensolver failed)
+)
+
+// Node is an internal node i of T: S_i = Order[Lo[Heap]:Hi[Heap]], its left
+// child S_l the first ⌈|S_i|/2⌉-or-so positions (up to Lo[2·Heap+1]).
+type Node struct {
+	Heap  uint32
+	Depth int
+	Split Split
+	// Route is the heap index of the set whose induced subgraph carries
+	// f_i: Heap itself unless G[S_i] is disconnected, when it is the
+	// nearest ancestor A with S_i inside one component of G[A].
+	Route uint32
+	// Lambda is λ_i, the demand f_i carries (see Scale): the node's drift
+	// moves λ_i/C units of mass toward its lighter child.
+	Lambda float64
+	// CGIterations is the conjugate-gradient iterations its electrical
+	// flow took (0 for closed-form flows).
+	CGIterations int
+}
+
+// Flows holds every node's flow for one unit of demand (before λ_i and C):
+// node k of Plan.Nodes has entries Off[k]:Off[k+1], each an edge and the
+// flow along it from Graph.Edge's first endpoint x to its second y. Edges
+// absent from a node's entries carry nothing.
+type Flows struct {
+	Off   []int
+	Edge  []uint32
+	Value []float64
+}
+
+// Plan is a preprocessed graph for kernels.Haar.
+type Plan struct {
+	N     uint64
+	Order []uint32 // position → vertex: S_h = Order[Lo[h]:Hi[h]]
+	Pos   []uint32 // vertex → position
+	// Lo and Hi bound every heap index's set in positions (Lo = Hi = 0 for
+	// indices that are no set).
+	Lo, Hi []uint32
+	Nodes  []Node // internal nodes, in preorder
+	C      float64
+	Tables kernels.HaarTables
+	Flows  *Flows // nil unless Options.KeepFlows
+	Info   Info
+}
+
+// Level is the drift strength of the nodes at one depth of T: λ_i/C, the
+// total drift (the paper's d_t summed over the lighter child, in edge
+// biases) that node i applies toward its lighter child.
+type Level struct {
+	Depth          int
+	Nodes          int
+	Min, Mean, Max float64
+}
+
+// Info describes a Plan, for haar-info.
+type Info struct {
+	N, E        uint64
+	Depth       int     // the longest root-to-leaf path of T
+	Nodes       int     // internal nodes
+	C           float64 // max over edges of Σ_i λ_i|f_i(e)|
+	MaxSupport  int     // the most nodes any edge's law uses (∅ not counted)
+	MeanSupport float64
+	Levels      []Level
+	// How the sets were split and routed.
+	Spectral, BFS, Rerouted int
+	CGIterations            int // in all
+	MaxCGIterations         int
+	Unconverged             int // electrical flows whose CG stopped at its cap (then fixed on a tree)
+	Build                   time.Duration
+	TableBytes              uint64 // what kernels.Haar reads: edges, alias columns, leaves, sizes
+	PlanBytes               uint64 // everything the Plan holds, tables included
+}
+
+// Build preprocesses g. Errors: a disconnected graph (no strategy moves
+// balls between components), 2^32 edges or more, or a decomposition too
+// deep for 32-bit heap codes.
+func Build(g *graph.Graph, opt Options) (*Plan, error) {
+	start := time.Now()
+	if err := opt.validate(); err != nil {
+		return nil, err
+	}
+	if g.N < 2 || g.E < 1 {
+		return nil, fmt.Errorf("haar: graph %s: want at least 2 vertices and 1 edge", g.Spec)
+	}
+	if g.E >= 1<<32 || g.N >= 1<<31 {
+		return nil, fmt.Errorf("haar: graph %s: %d vertices, %d edges: want fewer than 2^31 vertices and 2^32 edges", g.Spec, g.N, g.E)
+	}
+	b := &builder{g: g, opt: opt, n: uint32(g.N)}
+	b.identity()
+	if opt.Spectral || g.Family == graph.Explicit {
+		eg, err := g.Materialize()
+		if err != nil {
+			return nil, err
+		}
+		b.g = eg
+		b.general = true
+		if err := b.prepareGeneral(); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.decompose(); err != nil {
+		return nil, err
+	}
+	p := &Plan{N: g.N, Order: b.order, Pos: b.pos, Lo: b.lo, Hi: b.hi, Nodes: b.nodes}
+	if opt.KeepFlows {
+		p.Flows = &Flows{Off: b.flowOff, Edge: b.flowEdge, Value: b.flowVal}
+	}
+	if err := b.tables(p); err != nil {
+		return nil, err
+	}
+	p.Info = b.info(p)
+	p.Info.Build = time.Since(start)
+	return p, nil
+}
+
+// Set returns S_h as a slice of vertices (nil if h is no set).
+func (p *Plan) Set(h uint32) []uint32 {
+	if int(h) >= len(p.Lo) {
+		return nil
+	}
+	return p.Order[p.Lo[h]:p.Hi[h]]
+}
+
+// Outcome is one entry of an edge's law: the child code A = 2i + flip of
+// kernels.Haar (the ball goes to y when S_A is the heavier child), or 0 for
+// ∅, with its probability.
+type Outcome struct {
+	Code uint32
+	P    float64
+}
+
+// EdgeLaw appends to dst the law of edge e as its alias table realises it,
+// one entry per outcome in table order, probabilities exact to float64.
+func (p *Plan) EdgeLaw(dst []Outcome, e uint32) []Outcome {
+	ed := p.Tables.Edges[e]
+	cols := p.Tables.Slots[ed.Off : ed.Off+ed.Len]
+	start := len(dst)
+	add := func(code uint32, w float64) {
+		for i := start; i < len(dst); i++ {
+			if dst[i].Code == code {
+				dst[i].P += w
+				return
+			}
+		}
+		dst = append(dst, Outcome{code, w})
+	}
+	u := 1 / (float64(len(cols)) * (1 << 32))
+	for _, c := range cols {
+		if c.Own == c.Alias {
+			add(c.Own, (1<<32)*u)
+			continue
+		}
+		add(c.Own, float64(c.Keep)*u)
+		add(c.Alias, float64((1<<32)-uint64(c.Keep))*u)
+	}
+	return dst
+}
+
+func (b *builder) info(p *Plan) Info {
+	in := Info{N: b.g.N, E: b.g.E, Nodes: len(p.Nodes), C: p.C,
+		Spectral: b.nSpectral, BFS: b.nBFS, Rerouted: b.nRerouted, Unconverged: b.nUnconverged}
+	for _, h := range p.Tables.Leaf {
+		in.Depth = max(in.Depth, bits.Len32(h)-1)
+	}
+	for _, nd := range p.Nodes {
+		for len(in.Levels) <= nd.Depth {
+			in.Levels = append(in.Levels, Level{Depth: len(in.Levels), Min: nd.Lambda / p.C})
+		}
+		l := &in.Levels[nd.Depth]
+		s := nd.Lambda / p.C
+		l.Nodes++
+		l.Min = min(l.Min, s)
+		l.Max = max(l.Max, s)
+		l.Mean += s
+		in.CGIterations += nd.CGIterations
+		in.MaxCGIterations = max(in.MaxCGIterations, nd.CGIterations)
+	}
+	for i := range in.Levels {
+		in.Levels[i].Mean /= float64(in.Levels[i].Nodes)
+	}
+	total := 0
+	for _, ed := range p.Tables.Edges {
+		k := int(ed.Len)
+		cols := p.Tables.Slots[ed.Off : ed.Off+ed.Len]
+		for _, c := range cols { // ∅ is code 0 and, if present, owns its own column
+			if c.Own == 0 {
+				k--
+				break
+			}
+		}
+		in.MaxSupport = max(in.MaxSupport, k)
+		total += k
+	}
+	in.MeanSupport = float64(total) / float64(len(p.Tables.Edges))
+	t := &p.Tables
+	in.TableBytes = uint64(len(t.Edges))*uint64(unsafe.Sizeof(kernels.HaarEdge{})) +
+		uint64(len(t.Slots))*uint64(unsafe.Sizeof(kernels.HaarSlot{})) + 4*uint64(len(t.Leaf)+len(t.Size))
+	in.PlanBytes = in.TableBytes + 4*uint64(len(p.Order)+len(p.Pos)+len(p.Lo)+len(p.Hi)) +
+		uint64(len(p.Nodes))*uint64(unsafe.Sizeof(Node{}))
+	if f := p.Flows; f != nil {
+		in.PlanBytes += 8*uint64(len(f.Off)) + 12*uint64(len(f.Edge))
+	}
+	return in
+}

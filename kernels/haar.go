@@ -1,0 +1,303 @@
+package kernels
+
+import "math/bits"
+
+// Haar allocation (Bansal & Feldheim, "The Power of Two Choices in
+// Graphical Allocation", the allocation stage and its §3.5 implementation
+// notes): a ball samples an edge e = (x, y) uniformly, then a node i of a
+// fixed binary hierarchical decomposition of the vertices (or none, ∅) from
+// the edge's precomputed law P_e, and goes to x or y according to which of
+// i's two child sets has the larger average load; ∅ and equal averages
+// take a fair coin. core/haar builds the tables; this file only reads them.
+//
+// Sets are numbered as a heap: the root is 1, the children of h are 2h and
+// 2h+1, and every vertex is the leaf Leaf[v]. A sampled outcome is a child
+// code a = 2i + flip: the ball goes to y when S_a is strictly heavier on
+// average than its sibling S_{a^1}, to x when lighter. The code 0 stands for
+// ∅: Size[0] = Size[1] = 0 make it compare 0 with 0, a tie, so ∅ needs no
+// branch of its own.
+
+// HaarEdge is edge e of a haar plan: its endpoints in the graph's canonical
+// orientation (Graph.Edge), and its alias table Slots[Off : Off+Len].
+type HaarEdge struct{ X, Y, Off, Len uint32 }
+
+// HaarSlot is one column of Walker's alias table: the outcome is Own when a
+// 32-bit uniform is below Keep, Alias otherwise. A column kept with
+// probability 1 has Alias = Own. Outcomes are child codes.
+type HaarSlot struct{ Keep, Own, Alias uint32 }
+
+// HaarTables is a haar plan as the allocation loop reads it: flat arrays,
+// edge records and alias columns laid out so that a ball touches one edge
+// record and one column.
+type HaarTables struct {
+	Edges []HaarEdge
+	Slots []HaarSlot
+	Leaf  []uint32 // the heap index of vertex v's singleton set
+	Size  []uint32 // |S_h| for every heap index h; Size[0] = Size[1] = 0 (see above)
+}
+
+// depth is the depth of the deepest leaf: the updates a ball makes to the
+// sums of its leaf and its ancestors below the root.
+func (t *HaarTables) depth() int { return bits.Len(uint(len(t.Size)-1)) - 1 }
+
+// HaarState is what an allocation run carries between calls besides loads:
+// the subtree sums, the staleness schedule and the tie coins. Chunking a run
+// into calls never changes it.
+type HaarState struct {
+	// The subtree sums, in one of two widths: sums32 while the total load
+	// stays below 2^32 (half the cache footprint, a 64-bit comparison),
+	// then sums64, widened once by the call that would overflow. sums[h]
+	// is the total load of S_h for h ≥ 2, as of the last refresh: after
+	// every ball when Stale ≤ 1, every Stale balls otherwise. sums[0] and
+	// sums[1] are scratch: the root's sum is never read (it has no
+	// sibling), and the fresh loop adds every ball along a path of fixed
+	// length, at least the deepest leaf's, which for shallower leaves runs
+	// on through 1 to 0. The ∅ code reads them only multiplied by
+	// Size[0] = Size[1] = 0.
+	sums32 []uint32
+	sums64 []uint64
+	total  uint64 // the loads' total after the balls thrown so far: bounds every sums[h], h ≥ 2
+	// Stale is K of --stale K: balls read set averages refreshed every K
+	// allocations, the paper's robustness claim (§3.5). 0 or 1: always fresh.
+	Stale uint64
+	// Pending, when not nil, holds the leaves of the balls thrown since the
+	// last refresh (capacity at least Stale), replayed into the sums at the
+	// next one: O(K log n) per refresh. Nil makes a refresh rebuild them
+	// from the loads, O(|Size|). Both give the same sums; NewHaarState
+	// picks the cheaper.
+	Pending []uint32
+	Coins   Coins
+	since   uint64 // balls since the last refresh
+}
+
+// NewHaarState returns the state of a run starting from loads, with sums
+// refreshed every stale balls (0 or 1: every ball).
+func NewHaarState[L Load](t *HaarTables, loads []L, stale uint64) HaarState {
+	st := HaarState{Stale: stale}
+	for _, l := range loads {
+		st.total += uint64(l)
+	}
+	if st.total < 1<<32 {
+		st.sums32 = make([]uint32, len(t.Size))
+		haarSums(st.sums32, loads, t.Leaf)
+	} else {
+		st.sums64 = make([]uint64, len(t.Size))
+		haarSums(st.sums64, loads, t.Leaf)
+	}
+	// A replay costs about log2|Size| updates per ball, a rebuild about
+	// 2|Size| per refresh: replay when K·log|Size| is the smaller.
+	if stale > 1 && stale*uint64(bits.Len(uint(len(t.Size)))) < 2*uint64(len(t.Size)) {
+		st.Pending = make([]uint32, 0, stale)
+	}
+	return st
+}
+
+// Sums appends to dst the subtree sums as of the last refresh, one per heap
+// index (entries 0 and 1 are scratch, see HaarState), whichever width the
+// state holds them in.
+func (st *HaarState) Sums(dst []uint64) []uint64 {
+	for _, s := range st.sums32 {
+		dst = append(dst, uint64(s))
+	}
+	return append(dst, st.sums64...)
+}
+
+// haarSum is the width of the subtree sums.
+type haarSum interface{ ~uint32 | ~uint64 }
+
+// haarSums sets sums[h] to the total load of S_h for every heap index, from
+// the loads, in O(len(sums)): children have larger indices than parents.
+func haarSums[S haarSum, L Load](sums []S, loads []L, leaf []uint32) {
+	clear(sums)
+	for v, h := range leaf {
+		sums[h] = S(loads[v])
+	}
+	for h := len(sums) - 1; h >= 2; h-- {
+		sums[h>>1] += sums[h]
+	}
+}
+
+// Haar throws count balls by the haar strategy and returns the new maximum
+// load (at least maxLoad). len(t.Edges) must be at least 1 and below 2^32.
+//
+// Stream per ball: PCG32.Bounded(len(Edges)) for the edge; Bounded(Len) for
+// the alias column, then one output for the keep-or-alias comparison; then
+// one bit of st.Coins (a fresh output every 32 balls), used on a tie or ∅.
+// Drawing the bit on every ball keeps the loop free of a branch on ties.
+func Haar[L Load](loads []L, r *PCG32, count uint64, t *HaarTables, st *HaarState, maxLoad L) L {
+	if st.sums64 == nil && (st.total+count >= 1<<32 || st.total+count < st.total) {
+		st.sums64 = make([]uint64, len(st.sums32))
+		for h, s := range st.sums32 {
+			st.sums64[h] = uint64(s)
+		}
+		st.sums32 = nil
+	}
+	st.total += count
+	if st.sums64 == nil {
+		return haar(loads, r, count, t, st, st.sums32, maxLoad)
+	}
+	return haar(loads, r, count, t, st, st.sums64, maxLoad)
+}
+
+// haar is Haar with the sums' width chosen.
+func haar[L Load, S haarSum](loads []L, r *PCG32, count uint64, t *HaarTables, st *HaarState, sums []S, maxLoad L) L {
+	if st.Stale <= 1 {
+		return haarFresh(loads, r, count, t, st, sums, maxLoad)
+	}
+	for count > 0 {
+		k := min(count, st.Stale-st.since)
+		maxLoad = haarStale(loads, r, k, t, st, sums, maxLoad)
+		count -= k
+		st.since += k
+		if st.since == st.Stale {
+			haarRefresh(loads, t, st, sums)
+			st.since = 0
+		}
+	}
+	return maxLoad
+}
+
+// haarRefresh brings sums up to date with the loads.
+func haarRefresh[L Load, S haarSum](loads []L, t *HaarTables, st *HaarState, sums []S) {
+	if st.Pending == nil {
+		haarSums(sums, loads, t.Leaf)
+		return
+	}
+	for _, leaf := range st.Pending {
+		for h := leaf; h > 1; h >>= 1 {
+			sums[h]++
+		}
+	}
+	st.Pending = st.Pending[:0]
+}
+
+// haarBatch is how many balls the loops draw ahead. Nothing a ball draws
+// depends on the loads, so the draws of a batch (its edge record and alias
+// column, a cache miss each on large graphs) are independent loads the
+// processor overlaps; the decisions then run in order over the batch. The
+// stream is consumed exactly as one ball at a time would.
+const haarBatch = 128
+
+// haarBall is a drawn ball: its alias column and 32-bit comparand (then its
+// outcome code), the edge's endpoints and their leaves, the sizes of the
+// outcome's set and of its sibling (read-only, so read ahead), and the tie
+// coin.
+type haarBall struct{ col, c, x, y, lx, ly, sa, sb, heads uint32 }
+
+// haarDraws draws len(balls) balls in Haar's stream order, in two passes:
+// the draws and edge records first, then the alias columns, a tight loop
+// of independent loads that keeps many cache misses in flight.
+func haarDraws(s, inc uint64, word, left uint32, t *HaarTables, balls []haarBall) (uint64, uint32, uint32) {
+	edges, slots, leaf, size := t.Edges, t.Slots, t.Leaf, t.Size
+	ne := uint32(len(edges))
+	for i := range balls {
+		var e, j, c, heads uint32
+		s, e = drawIndex(s, inc, ne)
+		ed := edges[e]
+		s, j = drawIndex(s, inc, ed.Len)
+		s, c = step(s, inc)
+		s, word, left, heads = coin(s, inc, word, left)
+		balls[i] = haarBall{col: ed.Off + j, c: c, x: ed.X, y: ed.Y, heads: heads}
+	}
+	for i := range balls {
+		b := &balls[i]
+		col := &slots[b.col]
+		a := selectIf(b.c < col.Keep, col.Own, col.Alias)
+		b.col = a
+		b.sa, b.sb = size[a], size[a^1]
+		b.lx, b.ly = leaf[b.x], leaf[b.y]
+	}
+	return s, word, left
+}
+
+// haarFresh is Haar with sums updated after every ball: the leaf-to-root
+// path of the chosen vertex, heap indices computed, not loaded.
+func haarFresh[L Load, S haarSum](loads []L, r *PCG32, count uint64, t *HaarTables, st *HaarState, sums []S, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	word, left := st.Coins.word, st.Coins.left
+	// The path runs a multiple of 4 steps, at least the deepest leaf's
+	// depth: a fixed trip count (no mispredicted exit), unrolled.
+	steps := (t.depth() + 3) / 4
+	var batch [haarBatch]haarBall
+	for count > 0 {
+		balls := batch[:min(count, haarBatch)]
+		count -= uint64(len(balls))
+		s, word, left = haarDraws(s, inc, word, left, t, balls)
+		for _, b := range balls {
+			a := b.col
+			toY := heavierOrTie(uint64(sums[a]), uint64(b.sb), uint64(sums[a^1]), uint64(b.sa), b.heads)
+			pick := selectIf(toY, b.y, b.x)
+			l := loads[pick] + 1
+			loads[pick] = l
+			maxLoad = max(maxLoad, l)
+			h := selectIf(toY, b.ly, b.lx)
+			_ = sums[h]
+			for range steps {
+				sums[h]++
+				sums[h>>1]++
+				sums[h>>2]++
+				sums[h>>3]++
+				h >>= 4
+			}
+		}
+	}
+	r.state = s
+	st.Coins.word, st.Coins.left = word, left
+	return maxLoad
+}
+
+// haarStale is Haar between two refreshes: sums are read, never written;
+// the chosen leaves are queued when st.Pending is in use (a branch that goes
+// the same way for the whole call).
+func haarStale[L Load, S haarSum](loads []L, r *PCG32, count uint64, t *HaarTables, st *HaarState, sums []S, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	word, left := st.Coins.word, st.Coins.left
+	replay := st.Pending != nil
+	pending := st.Pending
+	var batch [haarBatch]haarBall
+	for count > 0 {
+		balls := batch[:min(count, haarBatch)]
+		count -= uint64(len(balls))
+		s, word, left = haarDraws(s, inc, word, left, t, balls)
+		for _, b := range balls {
+			a := b.col
+			toY := heavierOrTie(uint64(sums[a]), uint64(b.sb), uint64(sums[a^1]), uint64(b.sa), b.heads)
+			pick := selectIf(toY, b.y, b.x)
+			l := loads[pick] + 1
+			loads[pick] = l
+			maxLoad = max(maxLoad, l)
+			if replay {
+				pending = append(pending, selectIf(toY, b.ly, b.lx)) // within capacity Stale: no allocation
+			}
+		}
+	}
+	if replay {
+		st.Pending = pending
+	}
+	r.state = s
+	st.Coins.word, st.Coins.left = word, left
+	return maxLoad
+}
+
+// drawIndex is bounded by Lemire's fast path: one multiply, and the exact
+// slow path only when the low half of the product is below n (probability
+// below n/2^32); both consume the stream as PCG32.Bounded does.
+func drawIndex(s, inc uint64, n uint32) (uint64, uint32) {
+	next, m := lemire(s, inc, uint64(n))
+	if uint32(m) < n {
+		return bounded(s, inc, n)
+	}
+	return next, uint32(m >> 32)
+}
+
+// heavierOrTie reports la/sa > lb/sb, or equality when heads is 1, exactly:
+// la·sb + heads > lb·sa in 128 bits, as the borrow out of lb·sa − la·sb −
+// heads, with no branch. Sizes are below 2^32 and sums below 2^64, so the
+// products never overflow 128 bits.
+func heavierOrTie(la, sb, lb, sa uint64, heads uint32) bool {
+	ahi, alo := bits.Mul64(la, sb)
+	bhi, blo := bits.Mul64(lb, sa)
+	_, borrow := bits.Sub64(blo, alo, uint64(heads))
+	_, borrow = bits.Sub64(bhi, ahi, borrow)
+	return borrow != 0
+}

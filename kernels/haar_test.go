@@ -1,0 +1,338 @@
+package kernels_test
+
+// kernels_test, not kernels: these tests need core/haar's plans, and
+// core/haar imports kernels.
+
+import (
+	"math"
+	"math/big"
+	"slices"
+	"testing"
+
+	"github.com/balloc/balloc/core/graph"
+	"github.com/balloc/balloc/core/haar"
+	"github.com/balloc/balloc/kernels"
+)
+
+func haarPlan(tb testing.TB, spec string, opt haar.Options) *haar.Plan {
+	tb.Helper()
+	g, err := graph.Parse(spec, graph.Options{Seed: 11})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := haar.Build(g, opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// haarRef is the slow, obvious haar loop: PCG32 methods one draw at a time,
+// set averages recomputed from the loads (or from a copy of them taken at
+// the last refresh) by summing over each set, compared as big rationals.
+type haarRef struct {
+	plan        *haar.Plan
+	loads, snap []uint64
+	stale       uint64
+	since       uint64
+	word, left  uint32
+}
+
+func newHaarRef(p *haar.Plan, loads []uint64, stale uint64) *haarRef {
+	return &haarRef{plan: p, loads: slices.Clone(loads), snap: slices.Clone(loads), stale: stale}
+}
+
+func (h *haarRef) average(view []uint64, code uint32) *big.Rat {
+	set := h.plan.Set(code)
+	sum := new(big.Int)
+	for _, v := range set {
+		sum.Add(sum, new(big.Int).SetUint64(view[v]))
+	}
+	return new(big.Rat).SetFrac(sum, big.NewInt(int64(len(set))))
+}
+
+func (h *haarRef) throw(r *kernels.PCG32, count uint64, maxLoad uint64) uint64 {
+	t := &h.plan.Tables
+	for range count {
+		ed := t.Edges[r.Bounded(uint32(len(t.Edges)))]
+		col := t.Slots[ed.Off+r.Bounded(ed.Len)]
+		a := col.Alias
+		if r.Uint32() < col.Keep {
+			a = col.Own
+		}
+		if h.left == 0 {
+			h.word, h.left = r.Uint32(), 32
+		}
+		heads := h.word&1 == 1
+		h.word >>= 1
+		h.left--
+		view := h.loads
+		if h.stale > 1 {
+			view = h.snap
+		}
+		toY := heads // ∅
+		if a != 0 {
+			switch h.average(view, a).Cmp(h.average(view, a^1)) {
+			case 1:
+				toY = true
+			case -1:
+				toY = false
+			}
+		}
+		pick := ed.X
+		if toY {
+			pick = ed.Y
+		}
+		h.loads[pick]++
+		maxLoad = max(maxLoad, h.loads[pick])
+		if h.stale > 1 {
+			if h.since++; h.since == h.stale {
+				copy(h.snap, h.loads)
+				h.since = 0
+			}
+		}
+	}
+	return maxLoad
+}
+
+// slowSums is the total load of every set of the plan, by summing over it.
+func slowSums[L kernels.Load](p *haar.Plan, loads []L) []uint64 {
+	s := make([]uint64, len(p.Tables.Size))
+	for h := 1; h < len(s); h++ {
+		for _, v := range p.Set(uint32(h)) {
+			s[h] += uint64(loads[v])
+		}
+	}
+	return s
+}
+
+func startLoads(n uint64) []uint64 {
+	loads := make([]uint64, n)
+	for v := range loads {
+		loads[v] = uint64(v*v+5*v) % 4
+	}
+	return loads
+}
+
+var haarSpecs = []string{"cycle:64", "torus:6,5", "random-regular:100,3", "hypercube:5", "complete:9", "path:33"}
+
+// TestHaarMatchesReference runs the fast loop (both load widths, fresh and
+// stale, each staleness refresh method, in uneven chunks) beside the
+// reference from the same stream and start, ball for ball: loads, maximum,
+// the generator afterwards, and the subtree sums against a slow
+// recomputation from the loads of the last refresh.
+func TestHaarMatchesReference(t *testing.T) {
+	for _, spec := range haarSpecs {
+		p := haarPlan(t, spec, haar.Options{Seed: 2})
+		start := startLoads(p.N)
+		for _, stale := range []uint64{0, 1, 7, 64, 3001} {
+			for _, refresh := range []string{"auto", "rebuild", "replay"} {
+				if stale <= 1 && refresh != "auto" {
+					continue
+				}
+				testHaarAgainstRef[uint32](t, p, spec, start, stale, refresh)
+				testHaarAgainstRef[uint64](t, p, spec, start, stale, refresh)
+			}
+		}
+	}
+}
+
+func testHaarAgainstRef[L kernels.Load](t *testing.T, p *haar.Plan, spec string, start []uint64, stale uint64, refresh string) {
+	loads := make([]L, p.N)
+	for v, l := range start {
+		loads[v] = L(l)
+	}
+	st := kernels.NewHaarState(&p.Tables, loads, stale)
+	switch refresh {
+	case "rebuild":
+		st.Pending = nil
+	case "replay":
+		st.Pending = make([]uint32, 0, stale)
+	}
+	ref := newHaarRef(p, start, stale)
+	r1 := kernels.TrialStream(9, stale, kernels.LaneChoices)
+	r2 := r1
+	var m1 L
+	var m2 uint64
+	for _, chunk := range []uint64{1, 2, 999, 5, 3000, 64, 1937} {
+		m1 = kernels.Haar(loads, &r1, chunk, &p.Tables, &st, m1)
+		m2 = ref.throw(&r2, chunk, m2)
+		for v := range loads {
+			if uint64(loads[v]) != ref.loads[v] {
+				t.Fatalf("%s stale %d %s: vertex %d: load %d, reference %d", spec, stale, refresh, v, loads[v], ref.loads[v])
+			}
+		}
+		if uint64(m1) != m2 {
+			t.Fatalf("%s stale %d %s: max %d, reference %d", spec, stale, refresh, m1, m2)
+		}
+		view := ref.loads
+		if stale > 1 {
+			view = ref.snap
+		}
+		if !slices.Equal(st.Sums(nil)[2:], slowSums(p, view)[2:]) { // 0 and 1 are scratch
+			t.Fatalf("%s stale %d %s: subtree sums differ from the slow recomputation", spec, stale, refresh)
+		}
+	}
+	if r1.Uint32() != r2.Uint32() {
+		t.Fatalf("%s stale %d %s: streams diverged", spec, stale, refresh)
+	}
+}
+
+// TestHaarSetAverages checks the O(1) read: Sums[h]/Size[h] is the average
+// load of S_h for every set, after NewHaarState and after fresh updates.
+func TestHaarSetAverages(t *testing.T) {
+	p := haarPlan(t, "torus:7,9", haar.Options{})
+	loads := startLoads(p.N)
+	st := kernels.NewHaarState(&p.Tables, loads, 0)
+	r := kernels.TrialStream(1, 0, kernels.LaneChoices)
+	for round := range 3 {
+		slow := slowSums(p, loads)
+		sums := st.Sums(nil)
+		for h := uint32(2); h < uint32(len(sums)); h++ {
+			if size := p.Tables.Size[h]; size > 0 {
+				fast := float64(sums[h]) / float64(size)
+				want := float64(slow[h]) / float64(len(p.Set(h)))
+				if fast != want {
+					t.Fatalf("round %d: set %d: average %v, want %v", round, h, fast, want)
+				}
+			}
+		}
+		kernels.Haar(loads, &r, 1000, &p.Tables, &st, 0)
+	}
+}
+
+// gapStats runs trials of m = ballsPerBin·n balls from empty bins and
+// returns the mean of max − m/n and its standard error.
+func gapStats(trials int, n, ballsPerBin uint64, throw func(loads []uint32, r *kernels.PCG32) uint32) (mean, se float64) {
+	var s, s2 float64
+	loads := make([]uint32, n)
+	for trial := range trials {
+		clear(loads)
+		r := kernels.TrialStream(31, uint64(trial), kernels.LaneChoices)
+		gap := float64(throw(loads, &r)) - float64(ballsPerBin)
+		s += gap
+		s2 += gap * gap
+	}
+	mean = s / float64(trials)
+	v := (s2 - s*mean) / float64(trials-1)
+	return mean, math.Sqrt(v / float64(trials))
+}
+
+func haarThrower(t *kernels.HaarTables, count uint64) func([]uint32, *kernels.PCG32) uint32 {
+	return func(loads []uint32, r *kernels.PCG32) uint32 {
+		st := kernels.NewHaarState(t, loads, 0)
+		return kernels.Haar(loads, r, count, t, &st, 0)
+	}
+}
+
+func greedyThrower(topo kernels.Topology, count uint64) func([]uint32, *kernels.PCG32) uint32 {
+	return func(loads []uint32, r *kernels.PCG32) uint32 {
+		var coins kernels.Coins
+		return kernels.Graphical(loads, r, count, &topo, nil, &coins, 0)
+	}
+}
+
+func topology(tb testing.TB, spec string) kernels.Topology {
+	g, err := graph.Parse(spec, graph.Options{Seed: 11})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	switch g.Family {
+	case graph.Cycle:
+		return kernels.Topology{Kind: kernels.TopoCycle, N: uint32(g.N), E: uint32(g.E)}
+	case graph.Complete:
+		return kernels.NewCompleteTopology(uint32(g.N))
+	}
+	eg, _ := g.Materialize()
+	return kernels.Topology{Kind: kernels.TopoEdges, N: uint32(g.N), E: uint32(g.E), Edges: eg.Edges}
+}
+
+// randomEndpoint is the plan's graph with every edge's law all ∅: the ball
+// goes to a uniform endpoint of a uniform edge (one choice), the baseline
+// haar must beat. Same loop, same stream.
+func randomEndpoint(p *haar.Plan) *kernels.HaarTables {
+	t := &kernels.HaarTables{Leaf: p.Tables.Leaf, Size: p.Tables.Size,
+		Slots: []kernels.HaarSlot{{Keep: math.MaxUint32}}}
+	for _, ed := range p.Tables.Edges {
+		t.Edges = append(t.Edges, kernels.HaarEdge{X: ed.X, Y: ed.Y, Len: 1})
+	}
+	return t
+}
+
+// zClear reports whether mean a is below mean b by more than 4 standard
+// errors of the difference: a one-sided z-test at 4σ (level 3·10^-5), so a
+// pass is no accident of the seeds.
+func zClear(a, sa, b, sb float64) bool { return b-a > 4*math.Hypot(sa, sb) }
+
+// TestHaarBeatsOneChoice: on cycle:256 with m = 100·n balls, 20 trials,
+// haar's gap is clearly below that of a random endpoint of a random edge
+// (measured: 17.3 ± 0.6 against 28.9 ± 1.1).
+func TestHaarBeatsOneChoice(t *testing.T) {
+	const bpb, trials = 100, 20
+	p := haarPlan(t, "cycle:256", haar.Options{})
+	oc := randomEndpoint(p)
+	hm, hs := gapStats(trials, p.N, bpb, haarThrower(&p.Tables, bpb*p.N))
+	om, os := gapStats(trials, p.N, bpb, haarThrower(oc, bpb*p.N))
+	t.Logf("cycle:256, m = %d·n: haar gap %.2f ± %.2f, one choice %.2f ± %.2f", bpb, hm, hs, om, os)
+	if !zClear(hm, hs, om, os) {
+		t.Errorf("haar's gap %.2f ± %.2f is not clearly below one choice's %.2f ± %.2f", hm, hs, om, os)
+	}
+}
+
+// TestHaarGapGrowsPolylogarithmically compares haar's mean gap on cycles of
+// n = 2^8 and 2^12 (m = 100·n): the analysis (C = Θ(log n) per level, log n
+// levels) predicts growth at most like log² n, a ratio of (12/8)² = 2.25;
+// the test fails only if the measured ratio exceeds that by more than 4
+// standard errors (delta method). Greedy's gaps are logged beside it: at
+// these sizes and loads greedy's gap is the smaller (measured 6.95 ± 0.21
+// and 9.40 ± 0.15 against haar's 17.2 ± 0.4 and 28.3 ± 0.9): the issue's
+// expectation that haar wins on cycles is asymptotic and not asserted.
+func TestHaarGapGrowsPolylogarithmically(t *testing.T) {
+	const bpb = 100
+	var mean, se [2]float64
+	for i, c := range []struct {
+		spec   string
+		trials int
+	}{{"cycle:256", 40}, {"cycle:4096", 20}} {
+		p := haarPlan(t, c.spec, haar.Options{})
+		mean[i], se[i] = gapStats(c.trials, p.N, bpb, haarThrower(&p.Tables, bpb*p.N))
+		gm, gs := gapStats(c.trials, p.N, bpb, greedyThrower(topology(t, c.spec), bpb*p.N))
+		t.Logf("%s, m = %d·n: haar gap %.2f ± %.2f (C = %.2f), greedy %.2f ± %.2f", c.spec, bpb, mean[i], se[i], p.C, gm, gs)
+	}
+	ratio := mean[1] / mean[0]
+	rse := ratio * math.Hypot(se[0]/mean[0], se[1]/mean[1])
+	if bound := 2.25; ratio-4*rse > bound {
+		t.Errorf("haar's gap grew by %.2f ± %.2f from n = 2^8 to 2^12, beyond log² n's %.2f", ratio, rse, bound)
+	}
+}
+
+// BenchmarkHaar measures the allocation loop at n = 2^16 beside greedy on
+// the same graph in the same run, in balls per second, from a plan built
+// once (not timed).
+func BenchmarkHaar(b *testing.B) {
+	for _, spec := range []string{"cycle:1024", "cycle:65536", "random-regular:65536,3"} {
+		p := haarPlan(b, spec, haar.Options{})
+		topo := topology(b, spec)
+		const chunk = 1 << 20
+		b.Run("haar/"+spec, func(b *testing.B) {
+			loads := make([]uint32, p.N)
+			st := kernels.NewHaarState(&p.Tables, loads, 0)
+			r := kernels.TrialStream(1, 0, kernels.LaneChoices)
+			var m uint32
+			for b.Loop() {
+				m = kernels.Haar(loads, &r, chunk, &p.Tables, &st, m)
+			}
+			b.ReportMetric(float64(chunk)*float64(b.N)/b.Elapsed().Seconds(), "balls/s")
+		})
+		b.Run("greedy/"+spec, func(b *testing.B) {
+			loads := make([]uint32, p.N)
+			r := kernels.TrialStream(1, 0, kernels.LaneChoices)
+			var coins kernels.Coins
+			var m uint32
+			for b.Loop() {
+				m = kernels.Graphical(loads, &r, chunk, &topo, nil, &coins, m)
+			}
+			b.ReportMetric(float64(chunk)*float64(b.N)/b.Elapsed().Seconds(), "balls/s")
+		})
+	}
+}
