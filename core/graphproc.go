@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/balloc/balloc/core/graph"
+	"github.com/balloc/balloc/core/haar"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -65,6 +66,10 @@ func (s *Spec) buildStructures(set map[string]string) error {
 			return fmt.Errorf("graphical --strategy one-plus-beta needs --beta: a probability in [0, 1]")
 		case p.Strategy != "one-plus-beta" && betaSet:
 			return fmt.Errorf("--beta applies to graphical --strategy one-plus-beta only")
+		case p.Strategy != "haar" && set["stale"] != "":
+			return fmt.Errorf("--stale applies to graphical --strategy haar only")
+		case p.Strategy != "haar" && set["haar-scale"] != "":
+			return fmt.Errorf("--haar-scale applies to graphical --strategy haar only")
 		}
 		g, err := cached(structureKey("graph", p.GraphSpec, opt.Seed, 0, p.GraphClean), func() (*graph.Graph, error) {
 			return graph.Parse(p.GraphSpec, opt)
@@ -74,6 +79,11 @@ func (s *Spec) buildStructures(set map[string]string) error {
 		}
 		if err := s.useGraph(g); err != nil {
 			return err
+		}
+		if p.Strategy == "haar" {
+			if err := s.useHaar(g); err != nil {
+				return err
+			}
 		}
 	case KindHypergraph:
 		h, err := cached(structureKey("hyper", p.HyperSpec, opt.Seed, s.Bins, p.GraphClean), func() (*graph.Hypergraph, error) {
@@ -184,6 +194,26 @@ func (s *Spec) useHypergraph(h *graph.Hypergraph, dSet bool) error {
 	return nil
 }
 
+// useHaar builds (once per graph, seed and scale) the Haar-drift plan of a
+// graphical --strategy haar spec: the decomposition, flows and alias tables
+// of core/haar.
+func (s *Spec) useHaar(g *graph.Graph) error {
+	opt := haar.Options{Seed: s.Seed, Scale: haar.ScaleCongestion}
+	if s.Params.HaarScale == "unit" {
+		opt.Scale = haar.ScaleUnit
+	}
+	key := structureKey("haar|"+s.Params.HaarScale, g.Spec, s.Seed, 0, s.Params.GraphClean)
+	plan, err := cached(key, func() (*haar.Plan, error) { return haar.Build(g, opt) })
+	if err != nil {
+		return fmt.Errorf("--strategy haar on --graph %s: %v", g.Spec, err)
+	}
+	s.haar = plan
+	return nil
+}
+
+// Haar is the plan of a graphical --strategy haar spec (nil otherwise).
+func (s *Spec) Haar() *haar.Plan { return s.haar }
+
 // Graph is the graph of a graphical spec (nil otherwise).
 func (s *Spec) Graph() *graph.Graph { return s.graph }
 
@@ -202,6 +232,10 @@ func (s *Spec) structureMemory(loadBytes uint64) uint64 {
 		if s.Params.Refresh > 0 {
 			return uint64(len(s.hyper.Members)) * 4
 		}
+	case KindGraphical:
+		if s.haar != nil { // the subtree sums and the balls pending a --stale refresh
+			return 8*uint64(len(s.haar.Tables.Size)) + 4*s.Params.Stale
+		}
 	}
 	return 0
 }
@@ -212,7 +246,8 @@ type graphRunner struct {
 	beta    *kernels.Bernoulli
 	sums    any // kp-groups: []L group totals
 	htopo   *kernels.HyperTopo
-	restock kernels.PCG32 // hypergraph --refresh: the trial's structure stream
+	haar    *kernels.HaarState // graphical --strategy haar, made at the first ball
+	restock kernels.PCG32      // hypergraph --refresh: the trial's structure stream
 }
 
 func newGraphRunner[L kernels.Load](s *Spec, trial uint64) *graphRunner {
@@ -248,6 +283,13 @@ func runGraph[L kernels.Load](s *Spec, g *graphRunner, loads []L, rng *kernels.P
 	p := &s.Params
 	switch s.Process.Kind {
 	case KindGraphical:
+		if s.haar != nil {
+			if g.haar == nil {
+				st := kernels.NewHaarState(&s.haar.Tables, loads, p.Stale)
+				g.haar = &st
+			}
+			return c, kernels.Haar(loads, rng, c, &s.haar.Tables, g.haar, maxLoad)
+		}
 		if s.wide != nil {
 			return c, kernels.GraphicalWide(loads, rng, c, s.wide, g.beta, &g.coins, maxLoad)
 		}

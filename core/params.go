@@ -30,7 +30,9 @@ type Params struct {
 
 	// Graphs and hypergraphs restrict a ball's choices (core/graph).
 	GraphSpec  string // graphical: --graph
-	Strategy   string // graphical: greedy or one-plus-beta
+	Strategy   string // graphical: greedy, one-plus-beta or haar
+	Stale      uint64 // graphical --strategy haar: set averages refreshed every Stale balls (0, 1: every ball)
+	HaarScale  string // graphical --strategy haar: congestion or unit demand per tree node (core/haar.Scale)
 	GraphClean string // graphical, hypergraph: refuse or drop self-loops and duplicates in files
 	GroupSize  uint64 // kp-groups: k bins per group
 	Aligned    bool   // kp-groups: aligned groups (else disjoint random windows)
@@ -288,9 +290,26 @@ var graphDefs = []ParamDef{
 		value: func(p *Params) any { return p.GraphSpec },
 	},
 	{
-		Name: "strategy", Usage: "graphical: greedy (the less loaded endpoint) or one-plus-beta (greedy with probability --beta, else a random endpoint)", Default: "greedy", List: true,
-		set:   choice("strategy", func(p *Params) *string { return &p.Strategy }, "greedy", "one-plus-beta"),
+		Name: "strategy", Usage: "graphical: greedy (the less loaded endpoint), one-plus-beta (greedy with probability --beta, else a random endpoint) or haar (Bansal & Feldheim: compare the average loads of two sibling sets of a hierarchical decomposition, core/haar)", Default: "greedy", List: true,
+		set:   choice("strategy", func(p *Params) *string { return &p.Strategy }, "greedy", "one-plus-beta", "haar"),
 		value: func(p *Params) any { return p.Strategy },
+	},
+	{
+		Name: "stale", Usage: "graphical --strategy haar: the set averages a ball reads are refreshed every K allocations (0 or 1: always current)", Default: "0", List: true,
+		set: func(p *Params, v string) error {
+			x, err := ParseCount(v)
+			if err != nil {
+				return fmt.Errorf("--stale %v", err)
+			}
+			p.Stale = x
+			return nil
+		},
+		value: func(p *Params) any { return p.Stale },
+	},
+	{
+		Name: "haar-scale", Usage: "graphical --strategy haar: each tree node's flow carries the most demand it can alone (congestion, the paper's strong drifts) or one unit (unit)", Default: "congestion", List: true,
+		set:   choice("haar-scale", func(p *Params) *string { return &p.HaarScale }, "congestion", "unit"),
+		value: func(p *Params) any { return p.HaarScale },
 	},
 	{
 		Name: "graph-clean", Usage: "self-loops and duplicate edges in a --graph or --hyperedges file: refuse (an error) or drop", Default: "refuse",

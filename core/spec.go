@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/balloc/balloc/core/graph"
+	"github.com/balloc/balloc/core/haar"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -44,6 +45,7 @@ type Spec struct {
 	agesAlias *kernels.Alias    // tau-delay --delay empirical: the law of an age
 
 	graph *graph.Graph          // graphical
+	haar  *haar.Plan            // graphical --strategy haar
 	topo  *kernels.Topology     // graphical, fewer than 2^32 edges
 	wide  *kernels.WideTopology // graphical, implicit with 2^32 edges or more
 	hyper *graph.Hypergraph     // hypergraph
@@ -224,6 +226,8 @@ func (s *Spec) ParamsMap() map[string]any {
 		switch {
 		case name == "ages" && s.Params.Delay != kernels.DelayEmpirical,
 			name == "beta" && s.Process.Kind == KindGraphical && s.Params.Strategy != "one-plus-beta",
+			(name == "stale" || name == "haar-scale") && s.Params.Strategy != "haar",
+			name == "stale" && s.Params.Stale <= 1,
 			name == "d" && s.Process.Kind == KindHypergraph && s.Params.ProbeAll,
 			name == "refresh" && s.Params.Refresh == 0,
 			name == "graph-clean" && s.Params.GraphClean == "refuse",

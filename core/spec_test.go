@@ -47,7 +47,7 @@ func TestNewSpecRejects(t *testing.T) {
 		{"graphical", map[string]string{"graph": "cycle:64"}, ok, "--bins 100 disagrees with --graph cycle:64, which has 64 vertices"},
 		{"graphical", map[string]string{"graph": "cycle:100", "beta": "0.5"}, ok, "--beta applies to graphical --strategy one-plus-beta only"},
 		{"graphical", map[string]string{"graph": "cycle:100", "strategy": "one-plus-beta"}, ok, "needs --beta"},
-		{"graphical", map[string]string{"graph": "cycle:100", "strategy": "best"}, ok, `--strategy "best": want greedy or one-plus-beta`},
+		{"graphical", map[string]string{"graph": "cycle:100", "strategy": "best"}, ok, `--strategy "best": want greedy, one-plus-beta or haar`},
 		{"graphical", map[string]string{"graph": "cycle:2"}, ok, "a cycle needs 3 ≤ n"},
 		{"graphical", map[string]string{"graph": "torus:10,2"}, ok, "every side of a torus must be at least 3"},
 		{"graphical", map[string]string{"graph": "hypercube:40"}, ok, "1 ≤ k ≤ 31"},

@@ -39,7 +39,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	})
 	root.AddCommand(newRunCommand(stdout, stderr), newInfoCommand(stdout), newConcurrentCommand(stdout),
 		newSweepCommand(stdout, stderr), newMergeCommand(stdout, stderr), newSlurmCommand(stdout), newSummarizeCommand(stdout), newPlotCommand(stdout),
-		newGraphStatsCommand(stdout), newHypergraphStatsCommand(stdout))
+		newGraphStatsCommand(stdout), newHypergraphStatsCommand(stdout), newHaarInfoCommand(stdout))
 	err := root.Execute()
 	if err == nil {
 		return 0
