@@ -175,38 +175,94 @@ func haarRefresh[L Load, S haarSum](loads []L, t *HaarTables, st *HaarState, sum
 // depends on the loads, so the draws of a batch (its edge record and alias
 // column, a cache miss each on large graphs) are independent loads the
 // processor overlaps; the decisions then run in order over the batch. The
-// stream is consumed exactly as one ball at a time would.
-const haarBatch = 128
+// stream is consumed exactly as one ball at a time would. 256 measured a
+// little ahead of 128 and 512 on random-regular:65536,3 (even on cycles).
+const haarBatch = 256
 
-// haarBall is a drawn ball: its alias column and 32-bit comparand (then its
-// outcome code), the edge's endpoints and their leaves, the sizes of the
-// outcome's set and of its sibling (read-only, so read ahead), and the tie
-// coin.
-type haarBall struct{ col, c, x, y, lx, ly, sa, sb, heads uint32 }
+// haarBall is a drawn ball: its edge, then endpoints x, y and their leaves;
+// the raw output for its alias column, then the column, then its outcome
+// code; the 32-bit keep comparand; the sizes of the outcome's set and of
+// its sibling (read-only, so read ahead); and the tie coin.
+type haarBall struct{ x, y, lx, ly, col, c, sa, sb, heads uint32 }
 
-// haarDraws draws len(balls) balls in Haar's stream order, in two passes:
-// the draws and edge records first, then the alias columns, a tight loop
-// of independent loads that keeps many cache misses in flight.
-func haarDraws(s, inc uint64, word, left uint32, t *HaarTables, balls []haarBall) (uint64, uint32, uint32) {
-	edges, slots, leaf, size := t.Edges, t.Slots, t.Leaf, t.Size
-	ne := uint32(len(edges))
-	for i := range balls {
-		var e, j, c, heads uint32
-		s, e = drawIndex(s, inc, ne)
-		ed := edges[e]
-		s, j = drawIndex(s, inc, ed.Len)
-		s, c = step(s, inc)
-		s, word, left, heads = coin(s, inc, word, left)
-		balls[i] = haarBall{col: ed.Off + j, c: c, x: ed.X, y: ed.Y, heads: heads}
+// haarDraws draws up to len(balls) balls in Haar's stream order and returns
+// how many it drew (at least 1). The draws come first, then each table in
+// its own tight loop of independent loads (edge records, alias columns,
+// sizes and leaves), which keeps many cache misses in flight.
+//
+// The draws run before the edge records are read, so the column's Bounded
+// (Len) takes its outputs on the assumption that Lemire's fast path holds
+// (probability above 1 − Len/2^32): the loop over edge records checks it
+// and, at the first ball where it fails, ends the batch there and draws
+// that ball again exactly, from the state before it.
+func haarDraws(s, inc uint64, word, left uint32, t *HaarTables, balls []haarBall) (uint64, uint32, uint32, int) {
+	ne := uint32(len(t.Edges))
+	s0, word0, left0 := s, word, left
+	s, word, left = haarRawDraws(s, inc, word, left, ne, balls)
+	n := haarEdges(t.Edges, balls)
+	if n < len(balls) {
+		// Replay the raw draws of the balls before it (overwritten by
+		// haarEdges) to reach the state before ball n.
+		s, word, left = haarRawDraws(s0, inc, word0, left0, ne, balls[:n])
+		haarEdges(t.Edges, balls[:n])
+		s, word, left = haarExactDraw(s, inc, word, left, t, &balls[n])
+		n++
 	}
+	balls = balls[:n]
+	slots, size, leaf := t.Slots, t.Size, t.Leaf
 	for i := range balls {
 		b := &balls[i]
 		col := &slots[b.col]
-		a := selectIf(b.c < col.Keep, col.Own, col.Alias)
-		b.col = a
-		b.sa, b.sb = size[a], size[a^1]
+		b.col = selectIf(b.c < col.Keep, col.Own, col.Alias)
+	}
+	for i := range balls {
+		b := &balls[i]
+		b.sa, b.sb = size[b.col], size[b.col^1]
 		b.lx, b.ly = leaf[b.x], leaf[b.y]
 	}
+	return s, word, left, n
+}
+
+// haarRawDraws draws the balls' outputs with the column's fast path
+// assumed (see haarDraws): the edge in x, the column's raw output in col.
+func haarRawDraws(s, inc uint64, word, left, ne uint32, balls []haarBall) (uint64, uint32, uint32) {
+	for i := range balls {
+		var e, u, c, heads uint32
+		s, e = drawIndex(s, inc, ne)
+		s, u = step(s, inc)
+		s, c = step(s, inc)
+		s, word, left, heads = coin(s, inc, word, left)
+		balls[i] = haarBall{x: e, col: u, c: c, heads: heads}
+	}
+	return s, word, left
+}
+
+// haarEdges reads the balls' edge records: endpoints in x and y, the
+// alias column in col. It stops at the first ball whose column draw leaves
+// Lemire's fast path and returns how many it did.
+func haarEdges(edges []HaarEdge, balls []haarBall) int {
+	for i := range balls {
+		b := &balls[i]
+		ed := &edges[b.x]
+		m := uint64(b.col) * uint64(ed.Len)
+		if uint32(m) < ed.Len {
+			return i
+		}
+		b.x, b.y, b.col = ed.X, ed.Y, ed.Off+uint32(m>>32)
+	}
+	return len(balls)
+}
+
+// haarExactDraw draws one ball as PCG32 methods would, for the rare ball
+// whose column draw leaves Lemire's fast path.
+func haarExactDraw(s, inc uint64, word, left uint32, t *HaarTables, b *haarBall) (uint64, uint32, uint32) {
+	var e, j, c, heads uint32
+	s, e = bounded(s, inc, uint32(len(t.Edges)))
+	ed := &t.Edges[e]
+	s, j = bounded(s, inc, ed.Len)
+	s, c = step(s, inc)
+	s, word, left, heads = coin(s, inc, word, left)
+	*b = haarBall{x: ed.X, y: ed.Y, col: ed.Off + j, c: c, heads: heads}
 	return s, word, left
 }
 
@@ -215,14 +271,15 @@ func haarDraws(s, inc uint64, word, left uint32, t *HaarTables, balls []haarBall
 func haarFresh[L Load, S haarSum](loads []L, r *PCG32, count uint64, t *HaarTables, st *HaarState, sums []S, maxLoad L) L {
 	s, inc := r.state, r.inc()
 	word, left := st.Coins.word, st.Coins.left
-	// The path runs a multiple of 4 steps, at least the deepest leaf's
-	// depth: a fixed trip count (no mispredicted exit), unrolled.
-	steps := (t.depth() + 3) / 4
+	// The path is the deepest leaf's, rounded up to even and unrolled by
+	// two: a fixed trip count, with no mispredicted exit (see HaarState).
+	steps := (t.depth() + 1) / 2
 	var batch [haarBatch]haarBall
 	for count > 0 {
-		balls := batch[:min(count, haarBatch)]
-		count -= uint64(len(balls))
-		s, word, left = haarDraws(s, inc, word, left, t, balls)
+		var n int
+		s, word, left, n = haarDraws(s, inc, word, left, t, batch[:min(count, haarBatch)])
+		balls := batch[:n]
+		count -= uint64(n)
 		for _, b := range balls {
 			a := b.col
 			toY := heavierOrTie(uint64(sums[a]), uint64(b.sb), uint64(sums[a^1]), uint64(b.sa), b.heads)
@@ -231,13 +288,10 @@ func haarFresh[L Load, S haarSum](loads []L, r *PCG32, count uint64, t *HaarTabl
 			loads[pick] = l
 			maxLoad = max(maxLoad, l)
 			h := selectIf(toY, b.ly, b.lx)
-			_ = sums[h]
 			for range steps {
 				sums[h]++
 				sums[h>>1]++
-				sums[h>>2]++
-				sums[h>>3]++
-				h >>= 4
+				h >>= 2
 			}
 		}
 	}
@@ -256,9 +310,10 @@ func haarStale[L Load, S haarSum](loads []L, r *PCG32, count uint64, t *HaarTabl
 	pending := st.Pending
 	var batch [haarBatch]haarBall
 	for count > 0 {
-		balls := batch[:min(count, haarBatch)]
-		count -= uint64(len(balls))
-		s, word, left = haarDraws(s, inc, word, left, t, balls)
+		var n int
+		s, word, left, n = haarDraws(s, inc, word, left, t, batch[:min(count, haarBatch)])
+		balls := batch[:n]
+		count -= uint64(n)
 		for _, b := range balls {
 			a := b.col
 			toY := heavierOrTie(uint64(sums[a]), uint64(b.sb), uint64(sums[a^1]), uint64(b.sa), b.heads)

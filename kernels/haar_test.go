@@ -114,13 +114,27 @@ func startLoads(n uint64) []uint64 {
 	return loads
 }
 
+// bigLoads is a start whose total is total (spread evenly, the remainder on
+// vertex 0): near 2^32 it puts the subtree sums at the edge of their 32-bit
+// width.
+func bigLoads(n, total uint64) []uint64 {
+	loads := make([]uint64, n)
+	for v := range loads {
+		loads[v] = total / n
+	}
+	loads[0] += total % n
+	return loads
+}
+
 var haarSpecs = []string{"cycle:64", "torus:6,5", "random-regular:100,3", "hypercube:5", "complete:9", "path:33"}
 
 // TestHaarMatchesReference runs the fast loop (both load widths, fresh and
 // stale, each staleness refresh method, in uneven chunks) beside the
 // reference from the same stream and start, ball for ball: loads, maximum,
 // the generator afterwards, and the subtree sums against a slow
-// recomputation from the loads of the last refresh.
+// recomputation from the loads of the last refresh. Two more starts put
+// the total load just below 2^32, so that the sums widen to 64 bits in the
+// middle of the run, and above it, so that they start wide.
 func TestHaarMatchesReference(t *testing.T) {
 	for _, spec := range haarSpecs {
 		p := haarPlan(t, spec, haar.Options{Seed: 2})
@@ -132,6 +146,45 @@ func TestHaarMatchesReference(t *testing.T) {
 				}
 				testHaarAgainstRef[uint32](t, p, spec, start, stale, refresh)
 				testHaarAgainstRef[uint64](t, p, spec, start, stale, refresh)
+			}
+		}
+		for _, total := range []uint64{1<<32 - 3000, 1<<32 + 5} {
+			for _, stale := range []uint64{0, 64} {
+				testHaarAgainstRef[uint32](t, p, spec, bigLoads(p.N, total), stale, "auto")
+			}
+		}
+	}
+}
+
+// TestHaarExactColumnDraw puts a zero output, which leaves Lemire's fast
+// path (and is rejected unless the bound is a power of two), at each of the
+// first stream positions in turn: where it falls on a column draw the loop
+// must end its batch there and redraw the ball exactly.
+func TestHaarExactColumnDraw(t *testing.T) {
+	for _, spec := range []string{"torus:6,5", "random-regular:100,3"} {
+		p := haarPlan(t, spec, haar.Options{Seed: 2})
+		start := startLoads(p.N)
+		base := kernels.TrialStream(9, 0, kernels.LaneChoices)
+		enc, _ := base.MarshalBinary()
+		// State 1 outputs 0: its xorshifted bits 27–58 and rotation are 0.
+		enc[len(enc)-16+7] = 1
+		for i := len(enc) - 16; i < len(enc)-9; i++ {
+			enc[i] = 0
+		}
+		for d := range uint64(150) {
+			var r1 kernels.PCG32
+			if err := r1.UnmarshalBinary(enc); err != nil {
+				t.Fatal(err)
+			}
+			r1.Advance(-d)
+			r2 := r1
+			loads := slices.Clone(start)
+			st := kernels.NewHaarState(&p.Tables, loads, 0)
+			ref := newHaarRef(p, start, 0)
+			m1 := kernels.Haar(loads, &r1, 100, &p.Tables, &st, 0)
+			m2 := ref.throw(&r2, 100, 0)
+			if !slices.Equal(loads, ref.loads) || m1 != m2 || r1.Uint32() != r2.Uint32() {
+				t.Fatalf("%s: zero output at position %d: the loop and the reference differ", spec, d)
 			}
 		}
 	}
