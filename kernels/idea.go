@@ -10,8 +10,20 @@ import "math"
 // new round, up to γ rounds, and then goes to the least estimated gap of its
 // last round. The estimate of each of the d bins of its final round grows by
 // w/d (one share per sample, so a bin drawn twice gets two), unless the
-// variant's hold rule refuses it; a held increment is dropped, not deferred
-// (§3: the bin "refrains from increasing its estimated average").
+// variant's hold rule refuses it; a held increment is dropped (§3: the bin
+// "refrains from increasing its estimated average"), or with Carry banked
+// and paid when the hold lifts:
+//
+//   - IdeaNumbered: the bin's pending total P = E + bank + w/d goes into the
+//     estimate as far as the cap ⌈j/n⌉ allows, the rest stays banked. So a
+//     held bin catches up when "a ball with number more than αn selects it"
+//     (§3), never past the cap.
+//   - IdeaSampling: P is the proposed estimate: if it passes no integer, or
+//     the sample says the largest it passes is reached, the estimate becomes
+//     P and the bank empties; else the increment joins the bank.
+//
+// Drop is Carry with the bank always empty; the held count is the same
+// event in both: an increment that does not go in whole at its ball.
 //
 // Ties among a round's samples go to the first least one, which is the
 // random tie-break of DESIGN.md in law for the reason given in dchoice.go:
@@ -73,6 +85,7 @@ type IdeaConfig struct {
 	Variant IdeaVariant
 	K       int  // IdeaSampling: bins per check, ≥ 1
 	Rounded bool // IdeaSampling: reached when the mean ≥ α − 1/2
+	Carry   bool // a held increment is banked, not dropped (see Idea.Bank)
 }
 
 // ideaScale holds the constants that make one loop serve integer and real
@@ -109,6 +122,10 @@ type Idea[T int64 | float64] struct {
 	cfg     IdeaConfig
 	sc      ideaScale[T]
 	idx     []uint32 // the current round's samples
+	pairs   bool     // d = 2 and n < 2^16: a round is one boundedPair
+	thresh  uint32   // pairThresh(n) when pairs
+	refuses []uint8  // numbered2: refuses(bin) of every bin
+	Bank    []T      // Carry: each bin's banked increments (units of E)
 	w       T        // total weight thrown, the current ball included
 	capAt   T        // IdeaNumbered: α·n for the current α = ⌈w/n⌉
 	capE    T        // IdeaNumbered: α in units of E
@@ -121,21 +138,35 @@ func NewIdea[T int64 | float64](c IdeaConfig, sampler PCG32) *Idea[T] {
 	if c.N < 1 || c.D < 1 || c.Gamma < 1 || (c.Variant == IdeaSampling && c.K < 1) {
 		panic("kernels: invalid IDEA configuration")
 	}
-	return &Idea[T]{cfg: c, sc: newIdeaScale[T](c), idx: make([]uint32, c.D), Sampler: sampler,
+	k := &Idea[T]{cfg: c, sc: newIdeaScale[T](c), idx: make([]uint32, c.D), Sampler: sampler,
 		Stats: IdeaStats{Rounds: make([]uint64, c.Gamma+1)}}
+	k.pairs, k.thresh = roundPairs(c)
+	if c.Carry {
+		k.Bank = make([]T, c.N)
+	}
+	return k
+}
+
+// roundPairs reports whether c's rounds are pairs, and their threshold.
+func roundPairs(c IdeaConfig) (bool, uint32) {
+	if c.D == 2 && c.N < pairMax {
+		return true, pairThresh(c.N)
+	}
+	return false, 0
 }
 
 // Run throws count balls (weights w[0:count] when T is float64; w is unused
 // for unit balls) and returns the new maximum load.
 //
-// Stream r: per round, d PCG32.Bounded(n). Sampler: per check, K
+// Stream r: per round, d PCG32.Bounded(n), or for d = 2 and n < 2^16 one
+// boundedPair (outputs until one is accepted). Sampler: per check, K
 // PCG32.Bounded(n), in the order the round's samples are listed.
 //
 // Unit balls with d = 2 and IdeaNumbered, the benchmark's case, run a
 // specialised loop (numbered2); every other case runs general.
 func (k *Idea[T]) Run(bins []IdeaBin[T], r *PCG32, w []T, count uint64, maxLoad T) T {
 	c := &k.cfg
-	if ub, ok := any(bins).([]IdeaBin[int64]); ok && c.D == 2 && c.Variant == IdeaNumbered {
+	if ub, ok := any(bins).([]IdeaBin[int64]); ok && c.D == 2 && c.Variant == IdeaNumbered && !c.Carry {
 		return T(k.numbered2(ub, r, w, count, int64(maxLoad)))
 	}
 	return k.general(bins, r, w, count, maxLoad)
@@ -181,13 +212,18 @@ func (k *Idea[T]) general(bins []IdeaBin[T], r *PCG32, w []T, count uint64, maxL
 			rounds++
 			s0 := s
 			if d == 2 {
-				var m1, m2 uint64
-				s, m1 = lemire(s, inc, n64)
-				s, m2 = lemire(s, inc, n64)
-				i, j := uint32(m1>>32), uint32(m2>>32)
-				if uint32(m1) < n || uint32(m2) < n {
-					s, i = bounded(s0, inc, n)
-					s, j = bounded(s, inc, n)
+				var i, j uint32
+				if k.pairs {
+					s, i, j = boundedPair(s, inc, n64, k.thresh)
+				} else {
+					var m1, m2 uint64
+					s, m1 = lemire(s, inc, n64)
+					s, m2 = lemire(s, inc, n64)
+					i, j = uint32(m1>>32), uint32(m2>>32)
+					if uint32(m1) < n || uint32(m2) < n {
+						s, i = bounded(s0, inc, n)
+						s, j = bounded(s, inc, n)
+					}
 				}
 				idx[0], idx[1] = i, j
 				bi, bj := &bins[i], &bins[j]
@@ -197,16 +233,7 @@ func (k *Idea[T]) general(bins []IdeaBin[T], r *PCG32, w []T, count uint64, maxL
 					best, bz = j, kj
 				}
 			} else {
-				low := ^uint32(0)
-				for q := range idx {
-					var m uint64
-					s, m = lemire(s, inc, n64)
-					low = min(low, uint32(m))
-					idx[q] = uint32(m >> 32)
-				}
-				if low < n {
-					s = fillBoundedSlow(idx, s0, inc, n)
-				}
+				s = fillBounded(idx, s, inc, n)
 				best = idx[0]
 				bz = mult*bins[best].L - bins[best].E
 				for _, j := range idx[1:] {
@@ -230,18 +257,21 @@ func (k *Idea[T]) general(bins []IdeaBin[T], r *PCG32, w []T, count uint64, maxL
 			continue
 		}
 		for _, x := range idx {
-			e := bins[x].E
-			switch {
-			case !sampling:
-				if e+we <= capE {
-					bins[x].E = e + we
-				} else {
-					held++
-				}
-			case k.reached(bins, e, we):
-				bins[x].E = e + we
-			default:
+			var b T
+			if c.Carry {
+				b = k.Bank[x]
+			}
+			var h bool
+			if !sampling {
+				bins[x].E, b, h = growNumbered(bins[x].E, b, we, capE, c.Carry)
+			} else {
+				bins[x].E, b, h = k.growSampling(bins, bins[x].E, b, we)
+			}
+			if h {
 				held++
+			}
+			if c.Carry {
+				k.Bank[x] = b
 			}
 		}
 	}
@@ -252,19 +282,83 @@ func (k *Idea[T]) general(bins []IdeaBin[T], r *PCG32, w []T, count uint64, maxL
 	return maxLoad
 }
 
-// fillBoundedSlow redoes a round's draws from state s with exact bounded
-// draws.
-func fillBoundedSlow(idx []uint32, s, inc uint64, n uint32) uint64 {
-	for q := range idx {
-		s, idx[q] = bounded(s, inc, n)
-	}
-	return s
+// Pair draws. A round of d = 2 samples among n < 2^16 bins takes both from
+// one PCG32 output, which halves the generator's work on the rounds that
+// dominate at heavy load (Brackett-Rozinsky and Lemire, "Batched Ranged
+// Random Integer Generation", Software: Practice and Experience 2025).
+//
+// With x the 32-bit output and N = n² < 2^32: x·n = i·2^32 + r₁ and
+// r₁·n = j·2^32 + r₂ (0 ≤ r₁, r₂ < 2^32, so i, j < n), hence
+// x·N = (i·n + j)·2^32 + r₂: v = i·n + j is ⌊x·N/2^32⌋ and r₂ is x·N mod 2^32.
+// Accepting when r₂ ≥ t = 2^32 mod N is Lemire's exact rejection for the
+// bound N (TOMACS 2019, Lemma 4.1): the accepted x of value v are those with
+// x·N in [v·2^32 + t, (v+1)·2^32), a half-open interval of length
+// 2^32 − t = ⌊2^32/N⌋·N, which holds exactly ⌊2^32/N⌋ multiples of N
+// whatever v. So v is uniform on [0, N), and (i, j) = (v div n, v mod n), a
+// bijection onto [0, n)², are independent and uniform. A rejected output is
+// discarded and the pair is drawn again from the next one (probability
+// t/2^32 < N/2^32, 2.2% at n = 10^4).
+//
+// Why not two 16-bit halves with their own Lemire rejection, the other way
+// to take two draws from one output: each half rejects with probability
+// (2^16 mod n)/2^16, 8.4% at n = 10^4, so a round of two would miss one time
+// in six, an unpredictable branch where this one misses one time in 45.
+
+// pairMax is the bound below which a round of d = 2 draws a pair.
+const pairMax = 1 << 16
+
+// pairThresh is t = 2^32 mod n² for 1 ≤ n < 2^16.
+func pairThresh(n uint32) uint32 {
+	return uint32((1 << 32) % (uint64(n) * uint64(n)))
 }
 
-// reached decides IdeaSampling's increment of an estimate e by we: true when
+// pairOf splits a 32-bit output x into the pair (i, j) for the bound n and
+// returns r₂ = x·n² mod 2^32: the pair is accepted when r₂ ≥ pairThresh(n).
+func pairOf(x uint32, n uint64) (i, j, r uint32) {
+	p := uint64(x) * n
+	q := uint64(uint32(p)) * n
+	return uint32(p >> 32), uint32(q >> 32), uint32(q)
+}
+
+// boundedPair is a round of two draws in [0, n), 1 ≤ n < 2^16, from state s:
+// the new state and the pair; thresh = pairThresh(n).
+func boundedPair(s, inc uint64, n uint64, thresh uint32) (uint64, uint32, uint32) {
+	for {
+		i, j, r := pairOf(pcgOutput(s), n)
+		s = s*pcgMul + inc
+		if r >= thresh {
+			return s, i, j
+		}
+	}
+}
+
+// growNumbered applies IdeaNumbered to an increment we of an estimate e with
+// bank b (0 without carry) under the cap capE (⌈j/n⌉ in units of E), and
+// returns the new estimate and bank and whether the increment was held.
+func growNumbered[T int64 | float64](e, b, we, capE T, carry bool) (T, T, bool) {
+	held := e+we > capE
+	switch p := e + b + we; {
+	case p <= capE:
+		return p, 0, held
+	case carry:
+		return capE, p - capE, held
+	}
+	return e, b, held
+}
+
+// growSampling is growNumbered for IdeaSampling: the pending estimate
+// e + b + we goes in whole, or the increment is held (and banked).
+func (k *Idea[T]) growSampling(bins []IdeaBin[T], e, b, we T) (T, T, bool) {
+	if p := e + b + we; k.reached(bins, e, p) {
+		return p, 0, false
+	}
+	return e, b + we, true
+}
+
+// reached decides IdeaSampling's rise of an estimate from e to p: true when
 // it passes no integer α ≥ 1, else after a check of K sampled bins.
-func (k *Idea[T]) reached(bins []IdeaBin[T], e, we T) bool {
-	alpha, ok := passes(k.sc, e, we)
+func (k *Idea[T]) reached(bins []IdeaBin[T], e, p T) bool {
+	alpha, ok := passes(k.sc, e, p)
 	if !ok {
 		return true
 	}
@@ -277,15 +371,16 @@ func (k *Idea[T]) reached(bins []IdeaBin[T], e, we T) bool {
 	return sampleReached(k.sc, sum, k.cfg.K, alpha, k.cfg.Rounded)
 }
 
-// passes reports whether raising an estimate from e by we passes an integer
-// α ≥ 1 (old ≤ α < new, in units of Â), and the largest such α.
-func passes[T int64 | float64](sc ideaScale[T], e, we T) (int64, bool) {
+// passes reports whether raising an estimate from e to p passes an integer
+// α ≥ 1 (e ≤ α < p, in units of Â), and the largest such α.
+func passes[T int64 | float64](sc ideaScale[T], e, p T) (int64, bool) {
 	if !sc.real {
-		// Integers: we = 1 unit of 1/d, so it passes α exactly when e = α·d.
-		ei, d := int64(e), int64(sc.d)
-		return ei / d, ei%d == 0 && ei >= d
+		// Integers in units of 1/d: the largest α below p is ⌊(p − 1)/d⌋.
+		d := int64(sc.d)
+		a := (int64(p) - 1) / d
+		return a, a >= 1 && a*d >= int64(e)
 	}
-	oldA, newA := float64(e), float64(e+we)
+	oldA, newA := float64(e), float64(p)
 	a := math.Ceil(newA) - 1
 	return int64(a), a >= oldA && a >= 1
 }
@@ -310,41 +405,72 @@ func sampleReached[T int64 | float64](sc ideaScale[T], sum T, K int, alpha int64
 }
 
 // numbered2 is Run for unit balls, d = 2 and IdeaNumbered, the case the
-// benchmark target names: the same draws and decisions, with the two outputs
-// of a round taken from one two-step jump of the state (so the rounds'
-// dependency chain is one multiply-add each), branch-free selects and
-// increments, and no call inside the loop (a call makes the compiler keep
-// the loop's values on the stack): fast2 stops before a ball whose draws
-// need Lemire's rare rejection step, and the general loop throws that one.
+// benchmark target names: the same draws and decisions, faster.
+//
+// At heavy load almost every ball takes all γ rounds (99.6% at n = 10^4,
+// m = 4000·n), and a round only asks whether either bin's key is ≤ 0. So
+// the loop keeps that answer per bin in a byte (Idea.refuses, 10 KB at
+// n = 10^4, which stays in L1 where the 16-byte bins do not), a round is a
+// draw and two byte loads, and the keys themselves are read once per ball,
+// for its last round. Selects and increments are branch-free, and nothing
+// is called inside the loop (a call makes the compiler keep the loop's
+// values on the stack): without pairs, fast2 stops before a ball whose
+// draws need Lemire's rare rejection step, the general loop throws that one
+// and the flags of its round's bins are refreshed.
 func (k *Idea[T]) numbered2(bins []IdeaBin[int64], r *PCG32, w []T, count uint64, maxLoad int64) int64 {
+	if k.refuses == nil {
+		// With pairs the flags are an array of 2^16 that uint16 indices
+		// need no bounds check on.
+		k.refuses = make([]uint8, max(len(bins), pairMax))
+		for i := range bins {
+			k.refuses[i] = refuses(&bins[i])
+		}
+	}
 	for count > 0 {
 		var done uint64
 		done, maxLoad = k.fast2(bins, r, count, maxLoad)
 		count -= done
 		if count > 0 {
 			maxLoad = int64(k.general(any(bins).([]IdeaBin[T]), r, w, 1, T(maxLoad)))
+			for _, x := range k.idx {
+				k.refuses[x] = refuses(&bins[x])
+			}
 			count--
 		}
 	}
 	return maxLoad
 }
 
+// refuses is 1 when a unit bin of d = 2 would not take a ball
+// (2·L − E > 0), else 0: the sign bit of E − 2·L, which cannot overflow as
+// |keys| < 2^62.
+func refuses(b *IdeaBin[int64]) uint8 {
+	return uint8(uint64(b.E-2*b.L) >> 63)
+}
+
 // fast2 throws balls until count are thrown or the next ball needs an exact
 // bounded draw, and returns how many it threw.
 func (k *Idea[T]) fast2(bins []IdeaBin[int64], r *PCG32, count uint64, maxLoad int64) (uint64, int64) {
 	s, inc := r.state, r.inc()
-	mul := uint64(pcgMul)
-	mul2, inc2 := mul*mul, inc*(mul+1)
 	n := uint32(len(bins))
 	n64 := uint64(n)
+	rf := k.refuses
 	gamma := k.cfg.Gamma
 	hist := k.Stats.Rounds[:gamma+1]
 	wsum, capAt, capE := int64(k.w), int64(k.capAt), int64(k.capE)
 	nI := int64(n)
+	pairs, thresh := k.pairs, k.thresh
 	var fallbacks, held uint64
 	done := uint64(0)
 	for ; done < count; done++ {
-		ns, i, j, lt, bz, rounds := rounds2(bins, s, inc, mul2, inc2, n64, gamma)
+		var ns uint64
+		var i, j uint32
+		var rounds int
+		if pairs {
+			ns, i, j, rounds = roundsPair((*[pairMax]uint8)(rf), 1, s, inc, n64, thresh, gamma)
+		} else {
+			ns, i, j, rounds = rounds2(rf, 1, s, inc, n64, gamma)
+		}
 		if rounds == 0 {
 			break // a draw needs Lemire's rejection step: the general loop throws this ball
 		}
@@ -354,21 +480,28 @@ func (k *Idea[T]) fast2(bins []IdeaBin[int64], r *PCG32, count uint64, maxLoad i
 			capAt += nI
 			capE += 2
 		}
-		best := i ^ (i^j)&uint32(lt)
+		bi, bj := &bins[i], &bins[j]
+		ki, kj := 2*bi.L-bi.E, 2*bj.L-bj.E
+		// lt is all ones when kj < ki: |keys| < 2^62, so kj − ki cannot overflow.
+		lt := (kj - ki) >> 63
+		bz := ki + (kj-ki)&lt
 		hist[rounds]++
 		fallbacks += uint64(-bz) >> 63 // bz > 0
-		l := bins[best].L + 1
-		bins[best].L = l
-		maxLoad = max(maxLoad, l)
+		// The ball goes to i unless lt: bi.L grows by 1 + lt and bj.L by
+		// −lt, which is right when i = j too.
+		bi.L += 1 + lt
+		bj.L -= lt
+		maxLoad = max(maxLoad, bi.L, bj.L)
 		// An estimate below the cap grows by one unit, else the increment is held.
-		e := bins[i].E
+		e := bi.E
 		below := (e - capE) >> 63 // −1 when e < capE
-		bins[i].E = e - below
+		bi.E = e - below
 		held += uint64(1 + below)
-		e = bins[j].E
+		e = bj.E
 		below = (e - capE) >> 63
-		bins[j].E = e - below
+		bj.E = e - below
 		held += uint64(1 + below)
+		rf[i], rf[j] = refuses(bi), refuses(bj)
 	}
 	k.w, k.capAt, k.capE = T(wsum), T(capAt), T(capE)
 	k.Stats.Fallbacks += fallbacks
@@ -377,25 +510,46 @@ func (k *Idea[T]) fast2(bins []IdeaBin[int64], r *PCG32, count uint64, maxLoad i
 	return done, maxLoad
 }
 
-// rounds2 draws fast2's rounds for one ball from state s and returns the new
-// state, the last round's bins, the select mask (all ones when j is taken),
-// the least key and the number of rounds; 0 rounds when a draw is inexact.
-func rounds2(bins []IdeaBin[int64], s, inc, mul2, inc2, n64 uint64, gamma int) (uint64, uint32, uint32, int64, int64, int) {
+// refuseMask is the type of a bin's flags in the fast loops: bit k is set
+// when the bin's key in dimension k is > 0 (for scalar balls, bit 0 only).
+type refuseMask interface{ uint8 | uint64 }
+
+// rounds2 draws a ball's rounds of two bins from state s until a round has
+// a bin that takes the ball — none of the dimensions key set in its flags
+// rf — or γ rounds are drawn, and returns the new state, the last round's bins
+// and the number of rounds; 0 rounds when a draw is inexact. A round's two
+// outputs come from one two-step jump of the state, so that the rounds'
+// dependency chain is one multiply-add each.
+func rounds2[M refuseMask](rf []M, key M, s, inc, n64 uint64, gamma int) (uint64, uint32, uint32, int) {
+	mul := uint64(pcgMul)
+	mul2, inc2 := mul*mul, inc*(mul+1)
 	for rounds := 1; ; rounds++ {
 		m1 := uint64(pcgOutput(s)) * n64
-		m2 := uint64(pcgOutput(s*pcgMul+inc)) * n64
+		m2 := uint64(pcgOutput(s*mul+inc)) * n64
 		s = s*mul2 + inc2
 		if min(uint32(m1), uint32(m2)) < uint32(n64) {
-			return 0, 0, 0, 0, 0, 0
+			return 0, 0, 0, 0
 		}
 		i, j := uint32(m1>>32), uint32(m2>>32)
-		bi, bj := &bins[i], &bins[j]
-		ki, kj := 2*bi.L-bi.E, 2*bj.L-bj.E
-		// lt is all ones when kj < ki: |keys| < 2^62, so kj − ki cannot overflow.
-		lt := (kj - ki) >> 63
-		bz := ki + (kj-ki)&lt
-		if bz <= 0 || rounds == gamma {
-			return s, i, j, lt, bz, rounds
+		if rf[i]&key == 0 || rf[j]&key == 0 || rounds == gamma {
+			return s, i, j, rounds
+		}
+	}
+}
+
+// roundsPair is rounds2 for n < 2^16, where a round is boundedPair with its
+// rejection step inline: one output a round, and uint16 indices need no
+// bounds checks (rf holds 2^16 flags).
+func roundsPair[M refuseMask](rf *[pairMax]M, key M, s, inc, n64 uint64, thresh uint32, gamma int) (uint64, uint32, uint32, int) {
+	for rounds := 1; ; rounds++ {
+		i, j, r := pairOf(pcgOutput(s), n64)
+		s = s*pcgMul + inc
+		if r < thresh {
+			rounds-- // rejected: the round is drawn again from the next output
+			continue
+		}
+		if rf[uint16(i)]&key == 0 || rf[uint16(j)]&key == 0 || rounds == gamma {
+			return s, i, j, rounds
 		}
 	}
 }

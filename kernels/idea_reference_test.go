@@ -61,6 +61,7 @@ func (floatField) ceil(a float64) int64 {
 type refIdeaState[F any] struct {
 	n, dims int
 	L, A    [][]F // [bin][dimension]
+	B       [][]F // banked increments (IdeaConfig.Carry), [bin][dimension]
 	W       []F   // total weight thrown per dimension, the current ball included
 	stats   IdeaStats
 }
@@ -68,11 +69,11 @@ type refIdeaState[F any] struct {
 func newRefIdea[F any, R field[F]](f R, n, dims, gamma int) *refIdeaState[F] {
 	st := &refIdeaState[F]{n: n, dims: dims, W: make([]F, dims), stats: IdeaStats{Rounds: make([]uint64, gamma+1)}}
 	for range n {
-		l, a := make([]F, dims), make([]F, dims)
+		l, a, b := make([]F, dims), make([]F, dims), make([]F, dims)
 		for k := range dims {
-			l[k], a[k] = f.fromInt(0), f.fromInt(0)
+			l[k], a[k], b[k] = f.fromInt(0), f.fromInt(0), f.fromInt(0)
 		}
-		st.L, st.A = append(st.L, l), append(st.A, a)
+		st.L, st.A, st.B = append(st.L, l), append(st.A, a), append(st.B, b)
 	}
 	for k := range dims {
 		st.W[k] = f.fromInt(0)
@@ -115,10 +116,7 @@ func refBall[F any, R field[F]](f R, st *refIdeaState[F], c IdeaConfig, allDims 
 	best, rounds := -1, 0
 	var bg F
 	for rounds = 1; ; rounds++ {
-		samples = samples[:0]
-		for range c.D {
-			samples = append(samples, int(r.Bounded(uint32(n))))
-		}
+		samples = refRound(r, n, c.D)
 		best = -1
 		for _, x := range samples {
 			if g := gap(x); best < 0 || f.less(g, bg) {
@@ -141,18 +139,36 @@ func refBall[F any, R field[F]](f R, st *refIdeaState[F], c IdeaConfig, allDims 
 	}
 	for _, x := range samples {
 		for q, k := range dims {
-			old := st.A[x][k]
-			nw := f.add(old, f.divInt(vals[q], int64(c.D)))
+			// With Carry the bin proposes its estimate plus its bank plus
+			// the share; without, the bank stays 0.
+			old, share := st.A[x][k], f.divInt(vals[q], int64(c.D))
+			nw := f.add(f.add(old, st.B[x][k]), share)
 			hold := false
 			switch c.Variant {
 			case IdeaNumbered:
 				// Passing an integer α (old ≤ α < new) is held while the
-				// ball's number (its dimension's total) is ≤ α·n.
+				// ball's number (its dimension's total) is ≤ α·n. Held:
+				// the share alone passes such an α. With Carry the
+				// estimate rises to the first such α and the rest is
+				// banked.
+				top := nw
 				for a := f.ceil(old); f.less(f.fromInt(a), nw); a++ {
 					if !f.less(f.mulInt(f.fromInt(a), int64(n)), st.W[k]) {
-						hold = true
+						top = f.fromInt(a)
+						break
 					}
 				}
+				hold = f.less(top, f.add(old, share))
+				switch {
+				case !f.less(top, nw):
+					st.A[x][k], st.B[x][k] = nw, f.fromInt(0)
+				case c.Carry:
+					st.A[x][k], st.B[x][k] = top, f.sub(nw, top)
+				}
+				if hold {
+					st.stats.Held++
+				}
+				continue
 			case IdeaSampling:
 				a := f.ceil(nw) - 1 // the largest integer below new
 				if a >= 1 && !f.less(f.fromInt(a), old) {
@@ -171,11 +187,36 @@ func refBall[F any, R field[F]](f R, st *refIdeaState[F], c IdeaConfig, allDims 
 			}
 			if hold {
 				st.stats.Held++
+				if c.Carry {
+					st.B[x][k] = f.add(st.B[x][k], share)
+				}
 			} else {
-				st.A[x][k] = nw
+				st.A[x][k], st.B[x][k] = nw, f.fromInt(0)
 			}
 		}
 	}
+}
+
+// refRound draws a round's d samples as Idea.Run documents: for d = 2 and
+// n < 2^16 one pair from each output, v = ⌊x·n²/2^32⌋ uniform on [0, n²) by
+// Lemire's rule for the bound n² (reject when x·n² mod 2^32 < 2^32 mod n²),
+// written as (v div n, v mod n); else d PCG32.Bounded(n).
+func refRound(r *PCG32, n, d int) []int {
+	if d == 2 && n < 1<<16 {
+		N := uint64(n) * uint64(n)
+		for {
+			xN := uint64(r.Uint32()) * N
+			if xN%(1<<32) >= (1<<32)%N {
+				v := int(xN >> 32)
+				return []int{v / n, v % n}
+			}
+		}
+	}
+	var samples []int
+	for range d {
+		samples = append(samples, int(r.Bounded(uint32(n))))
+	}
+	return samples
 }
 
 // refDims draws a ball's populated dimensions as drawDims documents, with

@@ -12,20 +12,21 @@ type ideaCase struct {
 	cfg  IdeaConfig
 }
 
-// ideaCases covers every variant, d = 1, 2 (the loop's special case) and 3,
-// and γ = 1, 2, 8, for n bins.
+// ideaCases covers every variant, held increments dropped and carried,
+// d = 1, 2 (the loops' special case) and 3, and γ = 1, 2, 8, for n bins.
 func ideaCases(n uint32, ds []int) []ideaCase {
 	var cs []ideaCase
 	for _, d := range ds {
 		for _, g := range []int{1, 2, 8} {
 			for _, v := range []struct {
-				name    string
-				variant IdeaVariant
-				rounded bool
-			}{{"numbered", IdeaNumbered, false}, {"sampling", IdeaSampling, false},
-				{"sampling-rounded", IdeaSampling, true}, {"oracle", IdeaOracle, false}} {
+				name           string
+				variant        IdeaVariant
+				rounded, carry bool
+			}{{"numbered", IdeaNumbered, false, false}, {"sampling", IdeaSampling, false, false},
+				{"sampling-rounded", IdeaSampling, true, false}, {"oracle", IdeaOracle, false, false},
+				{"numbered-carry", IdeaNumbered, false, true}, {"sampling-carry", IdeaSampling, false, true}} {
 				cs = append(cs, ideaCase{fmt.Sprintf("%s/d=%d/γ=%d", v.name, d, g),
-					IdeaConfig{N: n, D: d, Gamma: g, Variant: v.variant, K: 3, Rounded: v.rounded}})
+					IdeaConfig{N: n, D: d, Gamma: g, Variant: v.variant, K: 3, Rounded: v.rounded, Carry: v.carry}})
 			}
 		}
 	}
@@ -76,6 +77,11 @@ func TestIdeaUnitMatchesReference(t *testing.T) {
 					e := f.mulInt(st.A[i][0], int64(c.cfg.D))
 					if !e.IsInt() || e.Num().Int64() != bins[i].E {
 						t.Fatalf("bin %d: estimate %d/d, reference %v", i, bins[i].E, st.A[i][0])
+					}
+					if c.cfg.Carry {
+						if b := f.mulInt(st.B[i][0], int64(c.cfg.D)); !b.IsInt() || b.Num().Int64() != k.Bank[i] {
+							t.Fatalf("bin %d: bank %d/d, reference %v", i, k.Bank[i], st.B[i][0])
+						}
 					}
 					top = max(top, bins[i].L)
 				}
@@ -318,10 +324,14 @@ func TestDChoiceVecMatchesReference(t *testing.T) {
 
 // Reductions, ball for ball on the same stream: with estimates frozen at the
 // true average (IdeaOracle) and γ = 1, IDEA is d-choice; with d = 1 and
-// γ = 1 any variant is one-choice.
+// γ = 1 any variant is one-choice. For d = 2 and n < 2^16 IDEA draws pairs,
+// which d-choice does not, so that reduction is checked at n > 2^16.
 func TestIdeaReducesToDChoice(t *testing.T) {
-	for _, n := range []uint32{1, 5, 1000} {
+	for _, n := range []uint32{1, 5, 1000, pairMax + 3} {
 		for _, d := range []int{1, 2, 3} {
+			if d == 2 && n < pairMax {
+				continue
+			}
 			seed := uint64(77 + d)
 			const balls = 30000
 			r, rr := TrialStream(seed, 0, LaneChoices), TrialStream(seed, 0, LaneChoices)
@@ -401,38 +411,144 @@ func abs(x float64) float64 { return max(x, -x) }
 // estimates of its final round's d bins, so Σ Â grows by exactly 1 per ball
 // except for held increments (Σ E = d·t − held, in units of 1/d), and under
 // the numbered rule no estimate exceeds ⌈t/n⌉ ("the estimated average of a
-// bin is increased by at most 1 for every n balls"). The oracle keeps none.
+// bin is increased by at most 1 for every n balls"). With carry nothing is
+// lost: Σ E + Σ bank = d·t. The oracle keeps none.
 func TestIdeaEstimateTotals(t *testing.T) {
 	const n = 50
 	for _, v := range []IdeaVariant{IdeaNumbered, IdeaSampling, IdeaOracle} {
 		for _, d := range []int{1, 2, 3} {
-			c := IdeaConfig{N: n, D: d, Gamma: 4, Variant: v, K: 4}
-			r := TrialStream(21, 0, LaneChoices)
-			k := NewIdea[int64](c, TrialStream(21, 0, LaneIdeaSamples))
-			bins := make([]IdeaBin[int64], n)
-			for ball := int64(1); ball <= 40*n; ball++ {
-				k.Run(bins, &r, nil, 1, 0)
-				sum, top := int64(0), int64(0)
-				for _, b := range bins {
-					sum += b.E
-					top = max(top, b.E)
-				}
-				if v == IdeaOracle {
-					if sum != 0 {
-						t.Fatalf("oracle d=%d: estimates were kept", d)
-					}
+			for _, carry := range []bool{false, true} {
+				if carry && v == IdeaOracle {
 					continue
 				}
-				if sum != int64(d)*ball-int64(k.Stats.Held) {
-					t.Fatalf("variant %d d=%d ball %d: Σ E = %d, want d·t − held = %d", v, d, ball, sum, int64(d)*ball-int64(k.Stats.Held))
-				}
-				if limit := int64(d) * ((ball + n - 1) / n); v == IdeaNumbered && top > limit {
-					t.Fatalf("numbered d=%d ball %d: an estimate %d/d exceeds ⌈t/n⌉ = %d", d, ball, top, limit/int64(d))
-				}
-			}
-			if v != IdeaOracle && k.Stats.Held == 0 {
-				t.Fatalf("variant %d d=%d: no hold in 40·n balls; the test checks nothing", v, d)
+				checkEstimateTotals(t, IdeaConfig{N: n, D: d, Gamma: 4, Variant: v, K: 4, Carry: carry})
 			}
 		}
+	}
+}
+
+func checkEstimateTotals(t *testing.T, c IdeaConfig) {
+	t.Helper()
+	n, d, v := int64(c.N), c.D, c.Variant
+	r := TrialStream(21, 0, LaneChoices)
+	k := NewIdea[int64](c, TrialStream(21, 0, LaneIdeaSamples))
+	bins := make([]IdeaBin[int64], n)
+	for ball := int64(1); ball <= 40*n; ball++ {
+		k.Run(bins, &r, nil, 1, 0)
+		sum, top := int64(0), int64(0)
+		for _, b := range bins {
+			sum += b.E
+			top = max(top, b.E)
+		}
+		if v == IdeaOracle {
+			if sum != 0 {
+				t.Fatalf("oracle d=%d: estimates were kept", d)
+			}
+			continue
+		}
+		want := int64(d)*ball - int64(k.Stats.Held)
+		if c.Carry {
+			for _, b := range k.Bank {
+				sum += b
+			}
+			want = int64(d) * ball
+		}
+		if sum != want {
+			t.Fatalf("variant %d d=%d carry=%v ball %d: Σ E (+ Σ bank) = %d, want %d", v, d, c.Carry, ball, sum, want)
+		}
+		if limit := int64(d) * ((ball + n - 1) / n); v == IdeaNumbered && top > limit {
+			t.Fatalf("numbered d=%d ball %d: an estimate %d/d exceeds ⌈t/n⌉ = %d", d, ball, top, limit/int64(d))
+		}
+	}
+	if v != IdeaOracle && k.Stats.Held == 0 {
+		t.Fatalf("variant %d d=%d: no hold in 40·n balls; the test checks nothing", v, d)
+	}
+}
+
+// boundedPair's proof (idea.go) in two parts. First the identity: pairOf's
+// (i, j, r) are the base-n digits of ⌊x·n²/2^32⌋ and x·n² mod 2^32. Then
+// Lemire's count for the bound N = n²: the accepted x of value v, those with
+// x·N in [v·2^32 + t, (v+1)·2^32), number ⌊2^32/N⌋ for every v, counted here
+// exactly by interval arithmetic over all 2^32 inputs.
+func TestPairDrawExact(t *testing.T) {
+	r := NewPCG32(7, 7)
+	for _, n := range []uint64{1, 2, 3, 7, 100, 255, 1000, 10000, 65535} {
+		N := n * n
+		th := uint64(pairThresh(uint32(n)))
+		if th != (1<<32)%N {
+			t.Fatalf("n=%d: threshold %d", n, th)
+		}
+		xs := []uint32{0, 1, ^uint32(0)}
+		for range 20000 {
+			xs = append(xs, r.Uint32())
+		}
+		for _, x := range xs {
+			i, j, rem := pairOf(x, n)
+			xN := uint64(x) * N
+			if v := xN >> 32; uint64(i) != v/n || uint64(j) != v%n || uint64(rem) != xN%(1<<32) {
+				t.Fatalf("n=%d x=%d: pairOf (%d, %d, %d), want digits of %d and %d", n, x, i, j, rem, v, xN%(1<<32))
+			}
+		}
+		if N > 1e6 {
+			continue
+		}
+		ceil := func(a uint64) uint64 { return (a + N - 1) / N }
+		for v := range N {
+			if got := ceil((v+1)<<32) - ceil(v<<32+th); got != (1<<32)/N {
+				t.Fatalf("n=%d: value %d has %d accepted inputs, want %d", n, v, got, (1<<32)/N)
+			}
+		}
+	}
+}
+
+// The same count by enumeration: every 32-bit output through pairOf.
+func TestPairDrawEnumerated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2^32 outputs")
+	}
+	const n = 255
+	th := pairThresh(n)
+	count := make([]uint32, n*n)
+	for x := range uint64(1 << 32) {
+		if i, j, r := pairOf(uint32(x), n); r >= th {
+			count[i*n+j]++
+		}
+	}
+	for v, c := range count {
+		if c != (1<<32)/(n*n) {
+			t.Fatalf("pair %d: %d accepted outputs, want %d", v, c, (1<<32)/(n*n))
+		}
+	}
+}
+
+// Above 2^16 bins the fast vector loop hands balls that need Lemire's
+// rejection step to the general loop (checked against the reference above)
+// and refreshes its flags: both loops must agree ball for ball.
+func TestIdeaVecFastMatchesGeneral(t *testing.T) {
+	const n, balls = pairMax + 3, 40000
+	for _, sh := range []VecShape{{8, 2, false}, {12, 3, true}} {
+		c := IdeaConfig{N: n, D: 2, Gamma: 8, Variant: IdeaNumbered}
+		run := func(fast bool) ([]IdeaBin[int64], *IdeaVec[int64], PCG32) {
+			r := TrialStream(3, 0, LaneChoices)
+			k := NewIdeaVec[int64](c, sh, PCG32{}, TrialStream(3, 0, LaneDims))
+			bins := make([]IdeaBin[int64], n*sh.Dims)
+			for range balls / 1000 {
+				if fast {
+					k.Run(bins, &r, nil, 1000, 0)
+				} else {
+					k.general(bins, &r, nil, 1000, 0)
+				}
+			}
+			return bins, k, r
+		}
+		if rejections(3, n, 2*balls) == 0 {
+			t.Fatal("the stream never takes Lemire's slow path; pick another seed")
+		}
+		fb, fk, fr := run(true)
+		gb, gk, gr := run(false)
+		if !slices.Equal(fb, gb) || fr != gr || fk.Shapes != gk.Shapes {
+			t.Fatalf("%+v: the fast loop differs from the general one", sh)
+		}
+		checkIdeaStats(t, fk.Stats, gk.Stats)
 	}
 }

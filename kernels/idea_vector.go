@@ -1,5 +1,7 @@
 package kernels
 
+import "math/bits"
+
 // Multi-dimensional balls ("Perfectly Balanced Allocation With Estimated
 // Average …", §6.2, after Mitzenmacher et al.'s model [5]): a ball is a
 // vector over D dimensions with f of them populated, chosen uniformly among
@@ -32,6 +34,16 @@ type VecShape struct {
 // Floyd's algorithm (as RandomSubsets): for j = D−f … D−1 draw t uniform in
 // [0, j] and take t, or j when t is taken. Stream: f PCG32.Bounded per ball.
 func drawDims(s, inc uint64, D, f int, ds *[MaxDims]uint8) uint64 {
+	s, mask := drawMask(s, inc, D, f)
+	for q := 0; mask != 0; q++ {
+		ds[q] = uint8(bits.TrailingZeros64(mask))
+		mask &= mask - 1
+	}
+	return s
+}
+
+// drawMask is drawDims returning the dimensions as a bit mask.
+func drawMask(s, inc uint64, D, f int) (uint64, uint64) {
 	var mask uint64
 	for j := D - f; j < D; j++ {
 		var t uint32
@@ -41,15 +53,7 @@ func drawDims(s, inc uint64, D, f int, ds *[MaxDims]uint8) uint64 {
 		}
 		mask |= 1 << t
 	}
-	for q := 0; mask != 0; q++ {
-		k := 0
-		for mask>>k&1 == 0 {
-			k++
-		}
-		ds[q] = uint8(k)
-		mask &^= 1 << k
-	}
-	return s
+	return s, mask
 }
 
 // IdeaVec is one trial's multi-dimensional IDEA loop with its running state.
@@ -58,10 +62,14 @@ type IdeaVec[T int64 | float64] struct {
 	shape   VecShape
 	sc      ideaScale[T]
 	idx     []uint32
-	w       []T // per dimension: total weight thrown, the current ball included
-	capAt   []T // IdeaNumbered, per dimension: α·n
-	capE    []T // IdeaNumbered, per dimension: α in units of E
-	off     []T // IdeaOracle, per dimension: the average before the ball (×n for integers)
+	pairs   bool   // as Idea's
+	thresh  uint32 // as Idea's
+	refuses any    // fastVec: []uint8 (D ≤ 8) or []uint64, the bins' refuseMask
+	Bank    []T    // Carry: banked increments per bin and dimension, as Idea.Bank
+	w       []T    // per dimension: total weight thrown, the current ball included
+	capAt   []T    // IdeaNumbered, per dimension: α·n
+	capE    []T    // IdeaNumbered, per dimension: α in units of E
+	off     []T    // IdeaOracle, per dimension: the average before the ball (×n for integers)
 	Sampler PCG32
 	Shapes  PCG32 // the populated dimensions (LaneDims)
 	Stats   IdeaStats
@@ -74,9 +82,14 @@ func NewIdeaVec[T int64 | float64](c IdeaConfig, shape VecShape, sampler, shapes
 		panic("kernels: invalid multi-dimensional IDEA configuration")
 	}
 	D := shape.Dims
-	return &IdeaVec[T]{cfg: c, shape: shape, sc: newIdeaScale[T](c), idx: make([]uint32, c.D),
+	k := &IdeaVec[T]{cfg: c, shape: shape, sc: newIdeaScale[T](c), idx: make([]uint32, c.D),
 		w: make([]T, D), capAt: make([]T, D), capE: make([]T, D), off: make([]T, D),
 		Sampler: sampler, Shapes: shapes, Stats: IdeaStats{Rounds: make([]uint64, c.Gamma+1)}}
+	k.pairs, k.thresh = roundPairs(c)
+	if c.Carry {
+		k.Bank = make([]T, int(c.N)*D)
+	}
+	return k
 }
 
 // vecKey is a bin's estimated gap for a ball (scaled as the scalar key),
@@ -94,10 +107,32 @@ func vecKey[T int64 | float64](row []IdeaBin[T], ds []uint8, off []T, mult T) T 
 // T = float64, w holds F values per ball (ball b's populated dimensions in
 // ascending order take w[b·F:(b+1)·F]); for unit balls w is unused.
 //
-// Streams: Shapes, F PCG32.Bounded per ball (drawDims); r, per round, d
-// PCG32.Bounded(n); Sampler, K PCG32.Bounded(n) per check, slots in order,
+// Streams: Shapes, F PCG32.Bounded per ball (drawDims); r, per round, as
+// Idea.Run; Sampler, K PCG32.Bounded(n) per check, slots in order,
 // dimensions ascending within a slot.
+//
+// Unit balls with d = 2 and IdeaNumbered, the benchmark's case, run a
+// specialised loop (fastVec); every other case runs general.
 func (k *IdeaVec[T]) Run(bins []IdeaBin[T], r *PCG32, w []T, count uint64, maxLoad T) T {
+	ub, ok := any(bins).([]IdeaBin[int64])
+	if !ok || k.cfg.D != 2 || k.cfg.Variant != IdeaNumbered || k.cfg.Carry {
+		return k.general(bins, r, w, count, maxLoad)
+	}
+	if k.refuses == nil {
+		if k.shape.Dims <= 8 {
+			k.refuses = newRefuses[uint8](ub, k.shape.Dims)
+		} else {
+			k.refuses = newRefuses[uint64](ub, k.shape.Dims)
+		}
+	}
+	if rf, ok := k.refuses.([]uint8); ok {
+		return T(fastVec(k, rf, ub, r, count, int64(maxLoad)))
+	}
+	return T(fastVec(k, k.refuses.([]uint64), ub, r, count, int64(maxLoad)))
+}
+
+// general is Run for every case.
+func (k *IdeaVec[T]) general(bins []IdeaBin[T], r *PCG32, w []T, count uint64, maxLoad T) T {
 	c, sc, D, F := &k.cfg, k.sc, k.shape.Dims, k.shape.F
 	s, inc := r.state, r.inc()
 	ss, sinc := k.Shapes.state, k.Shapes.inc()
@@ -140,16 +175,10 @@ func (k *IdeaVec[T]) Run(bins []IdeaBin[T], r *PCG32, w []T, count uint64, maxLo
 		rounds := 0
 		for {
 			rounds++
-			s0 := s
-			low := ^uint32(0)
-			for q := range idx {
-				var m uint64
-				s, m = lemire(s, inc, n64)
-				low = min(low, uint32(m))
-				idx[q] = uint32(m >> 32)
-			}
-			if low < n {
-				s = fillBoundedSlow(idx, s0, inc, n)
+			if k.pairs {
+				s, idx[0], idx[1] = boundedPair(s, inc, n64, k.thresh)
+			} else {
+				s = fillBounded(idx, s, inc, n)
 			}
 			best = idx[0]
 			bz = vecKey(bins[int(best)*D:int(best)*D+D], keyDims, k.off, mult)
@@ -185,18 +214,23 @@ func (k *IdeaVec[T]) Run(bins []IdeaBin[T], r *PCG32, w []T, count uint64, maxLo
 				if sc.real {
 					we = v[q] / sc.d
 				}
-				e := xr[kd].E
-				switch {
-				case !sampling:
-					if e+we <= k.capE[kd] {
-						xr[kd].E = e + we
-					} else {
-						held++
-					}
-				case k.reached(bins, int(kd), e, we):
-					xr[kd].E = e + we
-				default:
+				var b T
+				if c.Carry {
+					b = k.Bank[int(x)*D+int(kd)]
+				}
+				var h bool
+				if !sampling {
+					xr[kd].E, b, h = growNumbered(xr[kd].E, b, we, k.capE[kd], c.Carry)
+				} else if p := xr[kd].E + b + we; k.reached(bins, int(kd), xr[kd].E, p) {
+					xr[kd].E, b = p, 0
+				} else {
+					b, h = b+we, true
+				}
+				if h {
 					held++
+				}
+				if c.Carry {
+					k.Bank[int(x)*D+int(kd)] = b
 				}
 			}
 		}
@@ -208,9 +242,138 @@ func (k *IdeaVec[T]) Run(bins []IdeaBin[T], r *PCG32, w []T, count uint64, maxLo
 	return maxLoad
 }
 
+// fastVec is IdeaVec.Run for unit balls, d = 2 and IdeaNumbered, numbered2's
+// loop on vectors: a round asks only whether either bin's key is ≤ 0 in
+// every key dimension, which one AND of the bin's refuse mask (bit k: its
+// key in dimension k is > 0; one byte a bin for D ≤ 8) with the ball's key
+// mask answers; the keys themselves are read once per ball, for its last
+// round. Without pairs, a ball whose draws need Lemire's rejection step is
+// thrown by the general loop, and the masks of its round's bins refreshed.
+func fastVec[M refuseMask, T int64 | float64](k *IdeaVec[T], rf []M, bins []IdeaBin[int64], r *PCG32, count uint64, maxLoad int64) int64 {
+	D := k.shape.Dims
+	for count > 0 {
+		var done uint64
+		done, maxLoad = fastVecRun(k, rf, bins, r, count, maxLoad)
+		count -= done
+		if count > 0 {
+			maxLoad = int64(k.general(any(bins).([]IdeaBin[T]), r, nil, 1, T(maxLoad)))
+			for _, x := range k.idx {
+				rf[x] = refuseRow[M](bins[int(x)*D : int(x)*D+D])
+			}
+			count--
+		}
+	}
+	return maxLoad
+}
+
+// newRefuses returns the refuse masks of bins of D dimensions, 2^16 of them
+// at least so that roundsPair's indices need no bounds check.
+func newRefuses[M refuseMask](bins []IdeaBin[int64], D int) []M {
+	n := len(bins) / D
+	rf := make([]M, max(n, pairMax))
+	for i := range n {
+		rf[i] = refuseRow[M](bins[i*D : i*D+D])
+	}
+	return rf
+}
+
+// refuseRow is the refuse mask of one bin.
+func refuseRow[M refuseMask](row []IdeaBin[int64]) M {
+	var m M
+	for kd := range row {
+		m |= M(refuses(&row[kd])) << kd
+	}
+	return m
+}
+
+// fastVecRun throws balls until count are thrown or the next ball needs an
+// exact bounded draw, and returns how many it threw.
+func fastVecRun[M refuseMask, T int64 | float64](k *IdeaVec[T], rf []M, bins []IdeaBin[int64], r *PCG32, count uint64, maxLoad int64) (uint64, int64) {
+	D := k.shape.Dims
+	s, inc := r.state, r.inc()
+	ss, sinc := k.Shapes.state, k.Shapes.inc()
+	n := uint32(len(bins) / D)
+	n64 := uint64(n)
+	nI := int64(n)
+	gamma := k.cfg.Gamma
+	hist := k.Stats.Rounds[:gamma+1]
+	pairs, thresh := k.pairs, k.thresh
+	wsum, capAt, capE := any(k.w).([]int64)[:D], any(k.capAt).([]int64)[:D], any(k.capE).([]int64)[:D]
+	all := ^uint64(0) >> (64 - D)
+	var fallbacks, held uint64
+	done := uint64(0)
+	for ; done < count; done++ {
+		ns, pop := drawMask(ss, sinc, D, k.shape.F)
+		key := pop
+		if k.shape.AllDims {
+			key = all
+		}
+		var s2 uint64
+		var i, j uint32
+		var rounds int
+		if pairs {
+			s2, i, j, rounds = roundsPair((*[pairMax]M)(rf), M(key), s, inc, n64, thresh, gamma)
+		} else {
+			s2, i, j, rounds = rounds2(rf, M(key), s, inc, n64, gamma)
+		}
+		if rounds == 0 {
+			break // a draw needs Lemire's rejection step: the general loop throws this ball
+		}
+		s, ss = s2, ns
+		ri, rj := bins[int(i)*D:int(i)*D+D], bins[int(j)*D:int(j)*D+D]
+		ki, kj := maxKey(ri, key), maxKey(rj, key)
+		lt := (kj - ki) >> 63 // all ones when j takes the ball, as in fast2
+		bz := ki + (kj-ki)&lt
+		hist[rounds]++
+		fallbacks += uint64(-bz) >> 63
+		mi, mj := rf[i], rf[j]
+		for m := pop; m != 0; m &= m - 1 {
+			kd := bits.TrailingZeros64(m)
+			wsum[kd]++
+			if wsum[kd] > capAt[kd] {
+				capAt[kd] += nI
+				capE[kd] += 2
+			}
+			bi, bj := &ri[kd], &rj[kd]
+			bi.L += 1 + lt
+			bj.L -= lt
+			maxLoad = max(maxLoad, bi.L, bj.L)
+			e := bi.E
+			below := (e - capE[kd]) >> 63 // −1 when the estimate may grow
+			bi.E = e - below
+			held += uint64(1 + below)
+			e = bj.E
+			below = (e - capE[kd]) >> 63
+			bj.E = e - below
+			held += uint64(1 + below)
+			bit := M(1) << kd
+			mi = mi&^bit | M(refuses(bi))<<kd
+			mj = mj&^bit | M(refuses(bj))<<kd
+		}
+		rf[i], rf[j] = mi, mj
+	}
+	k.Shapes.state = ss
+	k.Stats.Fallbacks += fallbacks
+	k.Stats.Held += held
+	r.state = s
+	return done, maxLoad
+}
+
+// maxKey is a unit bin's key for d = 2, the largest 2·L − E over the
+// dimensions of mask.
+func maxKey(row []IdeaBin[int64], mask uint64) int64 {
+	kd := bits.TrailingZeros64(mask)
+	key := 2*row[kd].L - row[kd].E
+	for mask &= mask - 1; mask != 0; mask &= mask - 1 {
+		kd = bits.TrailingZeros64(mask)
+		key = max(key, 2*row[kd].L-row[kd].E)
+	}
+	return key
+}
+
 // reached is Idea.reached in dimension kd.
-func (k *IdeaVec[T]) reached(bins []IdeaBin[T], kd int, e, we T) bool {
-	alpha, ok := passes(k.sc, e, we)
+func (k *IdeaVec[T]) reached(bins []IdeaBin[T], kd int, e, p T) bool {
+	alpha, ok := passes(k.sc, e, p)
 	if !ok {
 		return true
 	}
