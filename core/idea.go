@@ -32,8 +32,23 @@ import (
 //
 // Where the paper is ambiguous balloc chooses, and says so here:
 //
-//   - A held increment is dropped, not banked for later: the bin "refrains
-//     from increasing its estimated average".
+//   - What happens to a held increment (--held). §3: a bin whose estimate
+//     would pass α "refrains from increasing its estimated average until a
+//     ball with number more than αn selects it". drop (the default, the
+//     literal reading): the increment is lost. carry: it is banked per bin
+//     (and dimension) and paid when the hold lifts. numbered: whenever the
+//     bin is in a ball's final round, its pending total Â + bank + w/d goes
+//     into Â as far as the cap ⌈j/n⌉ allows and the rest stays banked, so a
+//     ball numbered above αn releases it, and Â never passes the cap.
+//     sampling: the pending total is the proposed estimate; it goes in whole
+//     when it passes no integer or the sample says the largest it passes is
+//     reached, else the increment joins the bank. Either way the held count
+//     is the increments that did not go in whole at their ball, and with
+//     carry Σ Â + Σ bank is exactly the weight thrown.
+//   - Rounds of d = 2 among n < 2^16 bins draw both bins from one PCG32
+//     output (kernels.boundedPair, exact); this is a stream convention, so
+//     idea --variant oracle --retries 1 equals d-choice ball for ball there
+//     only for d ≠ 2 or n > 2^16.
 //   - Samples are with replacement (DESIGN.md); a bin drawn twice in the
 //     final round gets two shares of 1/d, so Σ Â grows by exactly w per ball
 //     unless a hold applies.

@@ -53,6 +53,11 @@ var ideaDefs = []ParamDef{
 		value: func(p *Params) any { return p.SampleRule },
 	},
 	{
+		Name: "held", Usage: "idea: an increment the hold rule refuses is dropped, or carried (banked, and added when the hold lifts)", Default: "drop", List: true,
+		set:   choice("held", func(p *Params) *string { return &p.Held }, "drop", "carry"),
+		value: func(p *Params) any { return p.Held },
+	},
+	{
 		Name: "dims", Usage: "idea, d-choice: dimensions D of each ball, 1 ≤ D ≤ 64 (1: scalar balls)", Default: "1", List: true,
 		set:   intParam("dims", 1, kernels.MaxDims, func(p *Params) *int { return &p.Dims }),
 		value: func(p *Params) any { return p.Dims },
@@ -69,7 +74,9 @@ var ideaDefs = []ParamDef{
 	},
 }
 
-func init() { paramDefs = append(paramDefs, ideaDefs...) }
+func init() {
+	paramDefs = append(paramDefs, ideaDefs...)
+}
 
 // checkIdea checks the parameters of idea and of multi-dimensional balls
 // that depend on each other or on n and m, and resolves --sample-size. set
@@ -88,6 +95,9 @@ func (s *Spec) checkIdea(set map[string]string) error {
 		if _, ok := set[name]; ok && p.Variant != "sampling" {
 			return fmt.Errorf("--%s applies to idea --variant sampling only", name)
 		}
+	}
+	if _, ok := set["held"]; ok && p.Variant == "oracle" {
+		return fmt.Errorf("--held applies to idea --variant numbered or sampling only")
 	}
 	if _, ok := set["vector-gap"]; ok && p.Dims == 1 {
 		return fmt.Errorf("--vector-gap applies to balls of --dims 2 or more")
@@ -111,12 +121,20 @@ func (s *Spec) checkIdea(set map[string]string) error {
 
 // ideaMemory is what an idea or multi-dimensional trial holds beyond the
 // engine's load array: a load and an estimate per bin and dimension, the
-// measuring copy, and the rounds histogram.
+// measuring copy, the banks of --held carry, the fast loops' flags (a byte
+// per bin, 8 for D > 8, at least 2^16 of them) and the rounds histogram.
 func (s *Spec) ideaMemory() uint64 {
 	D := uint64(max(1, s.Params.Dims))
 	switch {
 	case s.Process.Kind == KindIdea:
-		return s.Bins*D*(16+8) + uint64(s.Params.Retries+1)*8
+		flag, bank := uint64(1), uint64(0)
+		if D > 8 {
+			flag = 8
+		}
+		if s.Params.Held == "carry" {
+			bank = 8
+		}
+		return s.Bins*D*(16+8+bank) + max(s.Bins, 1<<16)*flag + uint64(s.Params.Retries+1)*8
 	case D > 1:
 		return s.Bins * (D*8 + 8 + 8)
 	}
@@ -127,7 +145,7 @@ func (s *Spec) ideaMemory() uint64 {
 func (s *Spec) ideaConfig() kernels.IdeaConfig {
 	p := &s.Params
 	return kernels.IdeaConfig{N: uint32(s.Bins), D: p.D, Gamma: p.Retries, Variant: ideaVariants[p.Variant],
-		K: p.SampleSize, Rounded: p.SampleRule == "rounded"}
+		K: p.SampleSize, Rounded: p.SampleRule == "rounded", Carry: p.Held == "carry"}
 }
 
 // vecShape is the kernels' view of multi-dimensional balls.

@@ -11,7 +11,8 @@ import (
 // Reductions proved ball for ball, on the same seed (the bins are drawn from
 // the same stream):
 //   - idea with estimates frozen at the true average (--variant oracle) and
-//     γ = 1 is d-choice, unit and weighted;
+//     γ = 1 is d-choice, unit and weighted (for d = 2 at n > 2^16, since
+//     below it idea draws a round's two bins from one output);
 //   - idea with d = 1 and γ = 1 is one-choice, whatever the variant;
 //   - idea --variant oracle with d = 1 and γ = 2 is two-thinning with
 //     θ = 1/(2n): the first bin is kept iff its load ≤ ⌊t/n⌋, i.e. load <
@@ -23,6 +24,10 @@ func TestIdeaReductions(t *testing.T) {
 	c := Common{Bins: 300, Balls: 30000, Seed: 5}
 	for _, w := range []string{"unit", "exp:1", "uniform:0.5,2", "pareto:3"} {
 		for _, d := range []string{"1", "2", "3"} {
+			c := c
+			if d == "2" {
+				c.Bins, c.Balls = 1<<16+3, 3000
+			}
 			dc := loadsOf(t, "d-choice", map[string]string{"d": d, "weights": w}, c, 1)
 			id := loadsOf(t, "idea", map[string]string{"d": d, "retries": "1", "variant": "oracle", "weights": w}, c, 1)
 			if !slices.Equal(dc, id) {
@@ -137,6 +142,8 @@ func TestIdeaSpecErrors(t *testing.T) {
 		{"idea", map[string]string{"dims": "2", "populated": "3"}, "--populated 3 exceeds --dims 2"},
 		{"idea", map[string]string{"dims": "65"}, `--dims "65"`},
 		{"idea", map[string]string{"vector-gap": "all"}, "--vector-gap applies to balls of --dims 2 or more"},
+		{"idea", map[string]string{"held": "bank"}, `--held "bank": want drop or carry`},
+		{"idea", map[string]string{"held": "carry", "variant": "oracle"}, "--held applies to idea --variant numbered or sampling only"},
 		{"d-choice", map[string]string{"dims": "4", "populated": "5"}, "--populated 5 exceeds --dims 4"},
 		{"d-choice", map[string]string{"weights": "pareto:2"}, "α > 2"},
 		{"d-choice", map[string]string{"weights": "uniform:3,1"}, "a ≤ b"},

@@ -46,6 +46,7 @@ type Params struct {
 	Variant    string // idea: numbered, sampling or oracle
 	SampleSize int    // idea --variant sampling: bins per check (0 until resolved to ⌈ln n⌉)
 	SampleRule string // idea --variant sampling: reached (mean ≥ α) or rounded (mean ≥ α − 1/2)
+	Held       string // idea: a held increment is dropped or carried (banked until the hold lifts)
 	Dims       int    // idea, d-choice: dimensions D of a ball; 1 is scalar balls
 	Populated  int    // idea, d-choice: populated dimensions f of each ball
 	VectorGap  string // idea with --dims: a bin's estimated gap over the populated or all dimensions

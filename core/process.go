@@ -145,7 +145,7 @@ var catalogue = []Process{
 		Source:  "Greenhill, Mans, Pourmiri 2020 (Balanced allocation on hypergraphs); Godfrey 2008 (--probe-all)",
 	},
 	{
-		Name: "idea", Kind: KindIdea, Params: []string{"d", "retries", "variant", "sample-size", "sample-rule", "dims", "populated", "vector-gap"},
+		Name: "idea", Kind: KindIdea, Params: []string{"d", "retries", "variant", "held", "sample-size", "sample-rule", "dims", "populated", "vector-gap"},
 		Summary:  "rounds of d uniform bins, up to γ, until one has load ≤ its estimated average; the estimates of the last round's bins grow by 1/d",
 		Source:   "IDEA: Perfectly Balanced Allocation With Estimated Average Using Expected Constant Retries, §3 (rules), §6.1–6.2 (weights, vectors)",
 		Weighted: true,

@@ -232,6 +232,7 @@ func (s *Spec) ParamsMap() map[string]any {
 			name == "refresh" && s.Params.Refresh == 0,
 			name == "graph-clean" && s.Params.GraphClean == "refuse",
 			(name == "sample-size" || name == "sample-rule") && s.Params.Variant != "sampling",
+			name == "held" && s.Params.Variant == "oracle",
 			(name == "dims" || name == "populated" || name == "vector-gap") && s.Params.Dims <= 1:
 			continue // not used, or the default that changes nothing
 		}
