@@ -23,8 +23,18 @@ type HaarEdge struct{ X, Y, Off, Len uint32 }
 
 // HaarSlot is one column of Walker's alias table: the outcome is Own when a
 // 32-bit uniform is below Keep, Alias otherwise. A column kept with
-// probability 1 has Alias = Own. Outcomes are child codes.
-type HaarSlot struct{ Keep, Own, Alias uint32 }
+// probability 1 has Alias = Own. Outcomes are child codes, each stored in
+// 16 bits relative to the leaf of its edge's endpoint X (see HaarField),
+// which makes a column 8 bytes: a cache line holds 8 of them, and none
+// straddles two lines. The zero field is ∅.
+type HaarSlot struct {
+	Keep       uint32
+	Own, Alias uint16
+}
+
+// HaarWide holds the full child codes of a column one of whose fields is
+// HaarEscape (an outcome HaarField cannot code relative to the edge).
+type HaarWide struct{ Slot, Own, Alias uint32 }
 
 // HaarTables is a haar plan as the allocation loop reads it: flat arrays,
 // edge records and alias columns laid out so that a ball touches one edge
@@ -32,8 +42,80 @@ type HaarSlot struct{ Keep, Own, Alias uint32 }
 type HaarTables struct {
 	Edges []HaarEdge
 	Slots []HaarSlot
-	Leaf  []uint32 // the heap index of vertex v's singleton set
-	Size  []uint32 // |S_h| for every heap index h; Size[0] = Size[1] = 0 (see above)
+	Wide  []HaarWide // by increasing Slot; the columns with a field HaarEscape
+	Leaf  []uint32   // the heap index of vertex v's singleton set
+	Size  []uint32   // |S_h| for every heap index h; Size[0] = Size[1] = 0 (see above)
+}
+
+// A column field codes child code a relative to lx, the leaf of its edge's
+// endpoint X: a = lx>>k ^ p, with lx>>k the ancestor of X at a's depth.
+// Usually the node i of a = 2i+flip holds X (its flow runs in G[S_i]), so
+// lx>>k is i's child on X's side and a is it or its sibling: p ≤ 1. A node
+// whose flow was rerouted in an ancestor's set (G[S_i] disconnected) may
+// hold neither endpoint: then p has the bits that lead from the deepest
+// common ancestor of a and X down to a (at most 8 on
+// random-regular:65536,3, where 40 of 1.2 M columns escape, all for a code
+// deeper than X's leaf). ∅ is k = 32 (lx < 2^32), p = 0. The field
+// stores k^32 in bits 0–5, so that 0 is ∅, and p in bits 6–15; what does
+// not fit (p ≥ 2^10, or a deeper than X's leaf) is HaarEscape, its codes
+// in HaarTables.Wide. HaarEscape's k is 63 (k^32 = 31), which no code uses.
+const HaarEscape = 31 | 0x3ff<<6
+
+// HaarField is the field coding child code a (0: ∅) in a column of an edge
+// whose endpoint X has leaf lx, or HaarEscape when none does.
+func HaarField(lx, a uint32) uint16 {
+	if a == 0 {
+		return 0
+	}
+	k := bits.Len32(lx) - bits.Len32(a)
+	if k < 0 {
+		return HaarEscape
+	}
+	p := a ^ lx>>k
+	if p >= 1<<10 {
+		return HaarEscape
+	}
+	return uint16(k ^ 32 | int(p)<<6)
+}
+
+// haarCode decodes field f (a HaarField, not HaarEscape) against lx: one
+// shift and one exclusive or.
+func haarCode(lx, f uint32) uint32 {
+	return uint32(uint64(lx)>>((f^32)&63)) ^ f>>6
+}
+
+// Column returns column j of edge e (j < Len) with its outcomes as full
+// child codes.
+func (t *HaarTables) Column(e, j uint32) (keep, own, alias uint32) {
+	ed := &t.Edges[e]
+	slot := ed.Off + j
+	col := &t.Slots[slot]
+	lx := t.Leaf[ed.X]
+	own, alias = haarCode(lx, uint32(col.Own)), haarCode(lx, uint32(col.Alias))
+	if col.Own == HaarEscape || col.Alias == HaarEscape {
+		w := t.wide(slot)
+		if col.Own == HaarEscape {
+			own = w.Own
+		}
+		if col.Alias == HaarEscape {
+			alias = w.Alias
+		}
+	}
+	return col.Keep, own, alias
+}
+
+// wide is the Wide entry of column slot, which must have one.
+func (t *HaarTables) wide(slot uint32) *HaarWide {
+	lo, hi := 0, len(t.Wide)
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if t.Wide[mid].Slot <= slot {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return &t.Wide[lo]
 }
 
 // depth is the depth of the deepest leaf: the updates a ball makes to the
@@ -182,7 +264,8 @@ const haarBatch = 256
 // haarBall is a drawn ball: its edge, then endpoints x, y and their leaves;
 // the raw output for its alias column, then the column, then its outcome
 // code; the 32-bit keep comparand; the sizes of the outcome's set and of
-// its sibling (read-only, so read ahead); and the tie coin.
+// its sibling (read-only, so read ahead; sa holds the outcome's column
+// field until it is decoded); and the tie coin.
 type haarBall struct{ x, y, lx, ly, col, c, sa, sb, heads uint32 }
 
 // haarDraws draws up to len(balls) balls in Haar's stream order and returns
@@ -213,14 +296,27 @@ func haarDraws(s, inc uint64, word, left uint32, t *HaarTables, balls []haarBall
 	for i := range balls {
 		b := &balls[i]
 		col := &slots[b.col]
-		b.col = selectIf(b.c < col.Keep, col.Own, col.Alias)
+		b.sa = selectIf(b.c < col.Keep, uint32(col.Own), uint32(col.Alias)) // the field, until decoded
+		b.lx, b.ly = leaf[b.x], leaf[b.y]
 	}
 	for i := range balls {
 		b := &balls[i]
-		b.sa, b.sb = size[b.col], size[b.col^1]
-		b.lx, b.ly = leaf[b.x], leaf[b.y]
+		f := b.sa
+		a := haarCode(b.lx, f)
+		if f == HaarEscape {
+			a = haarWideCode(t, b)
+		}
+		b.col = a
+		b.sa, b.sb = size[a], size[a^1]
 	}
 	return s, word, left, n
+}
+
+// haarWideCode is the outcome of ball b, drawn in a column with a field
+// HaarEscape: b.col is still the column, b.c its keep comparand.
+func haarWideCode(t *HaarTables, b *haarBall) uint32 {
+	w := t.wide(b.col)
+	return selectIf(b.c < t.Slots[b.col].Keep, w.Own, w.Alias)
 }
 
 // haarRawDraws draws the balls' outputs with the column's fast path

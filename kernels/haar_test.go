@@ -6,6 +6,7 @@ package kernels_test
 import (
 	"math"
 	"math/big"
+	"math/bits"
 	"slices"
 	"testing"
 
@@ -54,11 +55,12 @@ func (h *haarRef) average(view []uint64, code uint32) *big.Rat {
 func (h *haarRef) throw(r *kernels.PCG32, count uint64, maxLoad uint64) uint64 {
 	t := &h.plan.Tables
 	for range count {
-		ed := t.Edges[r.Bounded(uint32(len(t.Edges)))]
-		col := t.Slots[ed.Off+r.Bounded(ed.Len)]
-		a := col.Alias
-		if r.Uint32() < col.Keep {
-			a = col.Own
+		e := r.Bounded(uint32(len(t.Edges)))
+		ed := t.Edges[e]
+		keep, own, alias := t.Column(e, r.Bounded(ed.Len))
+		a := alias
+		if r.Uint32() < keep {
+			a = own
 		}
 		if h.left == 0 {
 			h.word, h.left = r.Uint32(), 32
@@ -152,6 +154,66 @@ func TestHaarMatchesReference(t *testing.T) {
 			for _, stale := range []uint64{0, 64} {
 				testHaarAgainstRef[uint32](t, p, spec, bigLoads(p.N, total), stale, "auto")
 			}
+		}
+	}
+}
+
+// TestHaarFieldRoundTrip codes every child code of a small heap against
+// leaves of several depths (the shallowest and deepest included): decoding
+// gives the code back, and the codes that must fit in 16 bits (∅, and the
+// children of X's ancestors, the common case) do.
+func TestHaarFieldRoundTrip(t *testing.T) {
+	for _, lx := range []uint32{1, 2, 3, 5, 0x2f, 0x4ff, 0x1_0000, 0x3_abcd, 1<<31 | 12345, math.MaxUint32} {
+		codes := []uint32{math.MaxUint32, 1 << 31, lx, lx ^ 1}
+		for a := range uint32(1 << 12) {
+			codes = append(codes, a)
+		}
+		for k := range 32 {
+			codes = append(codes, lx>>k, lx>>k^1, lx>>k^5, lx>>k^0x3ff)
+		}
+		for _, a := range codes {
+			f := kernels.HaarField(lx, a)
+			if f == kernels.HaarEscape {
+				// ∅ and the children of X's ancestors (i holds X) must fit.
+				da, dl := bits.Len32(a), bits.Len32(lx)
+				if a == 0 || a > 1 && da <= dl && lx>>(dl-da+1) == a>>1 {
+					t.Fatalf("leaf %#x, code %#x: escaped", lx, a)
+				}
+				continue
+			}
+			tb := kernels.HaarTables{Edges: []kernels.HaarEdge{{Len: 1}}, Slots: []kernels.HaarSlot{{Own: f, Alias: f}}, Leaf: []uint32{lx}}
+			if _, own, alias := tb.Column(0, 0); own != a || alias != a {
+				t.Fatalf("leaf %#x, code %#x: field %#x decodes to %#x", lx, a, f, own)
+			}
+		}
+	}
+}
+
+// TestHaarWideColumns runs the loop on a plan's tables and on a copy whose
+// every column field is HaarEscape, all codes in Wide (the rare path for
+// rerouted nodes far from both endpoints): same stream, same balls.
+func TestHaarWideColumns(t *testing.T) {
+	for _, spec := range []string{"random-regular:100,3", "torus:6,5"} {
+		p := haarPlan(t, spec, haar.Options{Seed: 2})
+		wide := p.Tables
+		wide.Slots = make([]kernels.HaarSlot, len(p.Tables.Slots))
+		wide.Wide = nil
+		for e, ed := range p.Tables.Edges {
+			for j := range ed.Len {
+				keep, own, alias := p.Tables.Column(uint32(e), j)
+				wide.Slots[ed.Off+j] = kernels.HaarSlot{Keep: keep, Own: kernels.HaarEscape, Alias: kernels.HaarEscape}
+				wide.Wide = append(wide.Wide, kernels.HaarWide{Slot: ed.Off + j, Own: own, Alias: alias})
+			}
+		}
+		start := startLoads(p.N)
+		l1, l2 := slices.Clone(start), slices.Clone(start)
+		st1, st2 := kernels.NewHaarState(&p.Tables, l1, 0), kernels.NewHaarState(&wide, l2, 0)
+		r1 := kernels.TrialStream(9, 0, kernels.LaneChoices)
+		r2 := r1
+		m1 := kernels.Haar(l1, &r1, 5000, &p.Tables, &st1, 0)
+		m2 := kernels.Haar(l2, &r2, 5000, &wide, &st2, 0)
+		if !slices.Equal(l1, l2) || m1 != m2 || r1.Uint32() != r2.Uint32() {
+			t.Fatalf("%s: escaped columns give other balls", spec)
 		}
 	}
 }

@@ -198,7 +198,6 @@ type Outcome struct {
 // one entry per outcome in table order, probabilities exact to float64.
 func (p *Plan) EdgeLaw(dst []Outcome, e uint32) []Outcome {
 	ed := p.Tables.Edges[e]
-	cols := p.Tables.Slots[ed.Off : ed.Off+ed.Len]
 	start := len(dst)
 	add := func(code uint32, w float64) {
 		for i := start; i < len(dst); i++ {
@@ -209,14 +208,15 @@ func (p *Plan) EdgeLaw(dst []Outcome, e uint32) []Outcome {
 		}
 		dst = append(dst, Outcome{code, w})
 	}
-	u := 1 / (float64(len(cols)) * (1 << 32))
-	for _, c := range cols {
-		if c.Own == c.Alias {
-			add(c.Own, (1<<32)*u)
+	u := 1 / (float64(ed.Len) * (1 << 32))
+	for j := range ed.Len {
+		keep, own, alias := p.Tables.Column(e, j)
+		if own == alias {
+			add(own, (1<<32)*u)
 			continue
 		}
-		add(c.Own, float64(c.Keep)*u)
-		add(c.Alias, float64((1<<32)-uint64(c.Keep))*u)
+		add(own, float64(keep)*u)
+		add(alias, float64((1<<32)-uint64(keep))*u)
 	}
 	return dst
 }
@@ -244,11 +244,10 @@ func (b *builder) info(p *Plan) Info {
 		in.Levels[i].Mean /= float64(in.Levels[i].Nodes)
 	}
 	total := 0
-	for _, ed := range p.Tables.Edges {
+	for e, ed := range p.Tables.Edges {
 		k := int(ed.Len)
-		cols := p.Tables.Slots[ed.Off : ed.Off+ed.Len]
-		for _, c := range cols { // ∅ is code 0 and, if present, owns its own column
-			if c.Own == 0 {
+		for j := range ed.Len { // ∅ is code 0 and, if present, owns its own column
+			if _, own, _ := p.Tables.Column(uint32(e), j); own == 0 {
 				k--
 				break
 			}
@@ -259,7 +258,8 @@ func (b *builder) info(p *Plan) Info {
 	in.MeanSupport = float64(total) / float64(len(p.Tables.Edges))
 	t := &p.Tables
 	in.TableBytes = uint64(len(t.Edges))*uint64(unsafe.Sizeof(kernels.HaarEdge{})) +
-		uint64(len(t.Slots))*uint64(unsafe.Sizeof(kernels.HaarSlot{})) + 4*uint64(len(t.Leaf)+len(t.Size))
+		uint64(len(t.Slots))*uint64(unsafe.Sizeof(kernels.HaarSlot{})) + 4*uint64(len(t.Leaf)+len(t.Size)) +
+		uint64(len(t.Wide))*uint64(unsafe.Sizeof(kernels.HaarWide{}))
 	in.PlanBytes = in.TableBytes + 4*uint64(len(p.Order)+len(p.Pos)+len(p.Lo)+len(p.Hi)) +
 		uint64(len(p.Nodes))*uint64(unsafe.Sizeof(Node{}))
 	if f := p.Flows; f != nil {

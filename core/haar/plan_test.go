@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/balloc/balloc/core/graph"
+	"github.com/balloc/balloc/kernels"
 )
 
 // testGraph is a graph for the structural tests, with the build options.
@@ -410,7 +411,7 @@ func TestBuildErrors(t *testing.T) {
 func TestBuildIsDeterministic(t *testing.T) {
 	g := mustParse(t, "random-regular:200,3")
 	a, b := build(t, testGraph{"a", g, Options{Seed: 5}}), build(t, testGraph{"b", g, Options{Seed: 5}})
-	if !slices.Equal(a.Order, b.Order) || !slices.Equal(a.Tables.Slots, b.Tables.Slots) || !slices.Equal(a.Tables.Edges, b.Tables.Edges) {
+	if !slices.Equal(a.Order, b.Order) || !slices.Equal(a.Tables.Slots, b.Tables.Slots) || !slices.Equal(a.Tables.Wide, b.Tables.Wide) || !slices.Equal(a.Tables.Edges, b.Tables.Edges) {
 		t.Error("two builds with the same seed differ")
 	}
 }
@@ -475,4 +476,50 @@ func cmpInt(a, b uint64) int {
 		return -1
 	}
 	return 0
+}
+
+// TestColumnCodes checks the 16-bit column fields: every field decodes
+// (kernels.HaarTables.Column) to ∅ or a child of a node of T, Wide holds
+// exactly the columns with an escaped field, in order, and some graphs
+// exercise the fields that code rerouted nodes (neither endpoint in S_i).
+func TestColumnCodes(t *testing.T) {
+	rerouted := 0
+	for _, tg := range testGraphs(t) {
+		p := build(t, tg)
+		tb := &p.Tables
+		nodes := map[uint32]bool{}
+		for _, nd := range p.Nodes {
+			nodes[nd.Heap] = true
+		}
+		var wide []uint32
+		for e, ed := range tb.Edges {
+			lx := tb.Leaf[ed.X]
+			for j := range ed.Len {
+				col := tb.Slots[ed.Off+j]
+				if col.Own == kernels.HaarEscape || col.Alias == kernels.HaarEscape {
+					wide = append(wide, ed.Off+j)
+				}
+				_, own, alias := tb.Column(uint32(e), j)
+				for _, a := range []uint32{own, alias} {
+					if a != 0 && !nodes[a>>1] {
+						t.Fatalf("%s: edge %d column %d: code %d is no child of a node", tg.name, e, j, a)
+					}
+					if a != 0 && bits.Len32(a) <= bits.Len32(lx) && lx>>(bits.Len32(lx)-bits.Len32(a)+1) != a>>1 {
+						rerouted++
+					}
+				}
+			}
+		}
+		got := make([]uint32, len(tb.Wide))
+		for i, w := range tb.Wide {
+			got[i] = w.Slot
+		}
+		if !slices.Equal(got, wide) {
+			t.Fatalf("%s: Wide holds columns %v, want those with an escaped field %v", tg.name, got, wide)
+		}
+	}
+	if rerouted == 0 {
+		t.Errorf("no field codes a rerouted node: the test graphs no longer exercise them")
+	}
+	t.Logf("%d fields code rerouted nodes", rerouted)
 }

@@ -72,6 +72,7 @@ func (b *builder) tables(p *Plan) error {
 	t.Slots = make([]kernels.HaarSlot, 0, int(start[ne])+ne)
 	var w []uint64
 	var codes []uint32
+	var cols []column
 	for e := range ne {
 		codes, w = quantize(codes[:0], w[:0], code[start[e]:start[e+1]], prob[start[e]:start[e+1]])
 		if len(t.Slots)+len(codes) >= math.MaxUint32 {
@@ -79,7 +80,15 @@ func (b *builder) tables(p *Plan) error {
 		}
 		x, y := b.g.Edge(uint64(e))
 		t.Edges[e] = kernels.HaarEdge{X: uint32(x), Y: uint32(y), Off: uint32(len(t.Slots)), Len: uint32(len(codes))}
-		t.Slots = vose(t.Slots, codes, w)
+		cols = vose(cols[:0], codes, w)
+		lx := b.leaf[x]
+		for _, c := range cols {
+			own, alias := kernels.HaarField(lx, c.own), kernels.HaarField(lx, c.alias)
+			if own == kernels.HaarEscape || alias == kernels.HaarEscape {
+				t.Wide = append(t.Wide, kernels.HaarWide{Slot: uint32(len(t.Slots)), Own: c.own, Alias: c.alias})
+			}
+			t.Slots = append(t.Slots, kernels.HaarSlot{Keep: c.keep, Own: own, Alias: alias})
+		}
 	}
 	t.Leaf = b.leaf
 	t.Size = make([]uint32, len(b.lo))
@@ -161,13 +170,17 @@ func quantize(codes []uint32, w []uint64, code []uint32, prob []float64) ([]uint
 	}
 }
 
+// column is an alias column with full child codes, before tables codes
+// them relative to the edge (kernels.HaarField).
+type column struct{ keep, own, alias uint32 }
+
 // vose appends the alias columns of outcomes codes with integer weights w
 // summing to len(w)·2^32 (Vose 1991, in exact integers): column i keeps
-// outcome i below Keep and hands the rest of its 2^32 to a large outcome.
-func vose(dst []kernels.HaarSlot, codes []uint32, w []uint64) []kernels.HaarSlot {
+// outcome i below keep and hands the rest of its 2^32 to a large outcome.
+func vose(dst []column, codes []uint32, w []uint64) []column {
 	base := len(dst)
 	for _, c := range codes {
-		dst = append(dst, kernels.HaarSlot{Keep: math.MaxUint32, Own: c, Alias: c})
+		dst = append(dst, column{keep: math.MaxUint32, own: c, alias: c})
 	}
 	var small, large []int
 	for i, x := range w {
@@ -180,8 +193,8 @@ func vose(dst []kernels.HaarSlot, codes []uint32, w []uint64) []kernels.HaarSlot
 	for len(small) > 0 && len(large) > 0 {
 		s, l := small[len(small)-1], large[len(large)-1]
 		small = small[:len(small)-1]
-		dst[base+s].Keep = uint32(w[s])
-		dst[base+s].Alias = codes[l]
+		dst[base+s].keep = uint32(w[s])
+		dst[base+s].alias = codes[l]
 		w[l] -= one - w[s]
 		if w[l] < one {
 			large = large[:len(large)-1]
