@@ -20,7 +20,12 @@ import "math"
 //     (§3), never past the cap.
 //   - IdeaSampling: P is the proposed estimate: if it passes no integer, or
 //     the sample says the largest it passes is reached, the estimate becomes
-//     P and the bank empties; else the increment joins the bank.
+//     P and the bank empties; else the estimate rises as far as the sample
+//     allows — to A+1, A the largest integer the sampled mean has reached,
+//     so that it passes no unreached integer — and the rest is banked. (Were
+//     the whole increment banked instead, a bin whose pending total passes α
+//     could never reach α exactly, the sampled mean could never reach α, and
+//     every estimate would stop below it.)
 //
 // Drop is Carry with the bank always empty; the held count is the same
 // event in both: an increment that does not go in whole at its ball.
@@ -265,7 +270,7 @@ func (k *Idea[T]) general(bins []IdeaBin[T], r *PCG32, w []T, count uint64, maxL
 			if !sampling {
 				bins[x].E, b, h = growNumbered(bins[x].E, b, we, capE, c.Carry)
 			} else {
-				bins[x].E, b, h = k.growSampling(bins, bins[x].E, b, we)
+				bins[x].E, b, h = k.growSampling(bins, bins[x].E, b, we, c.Carry)
 			}
 			if h {
 				held++
@@ -347,20 +352,36 @@ func growNumbered[T int64 | float64](e, b, we, capE T, carry bool) (T, T, bool) 
 }
 
 // growSampling is growNumbered for IdeaSampling: the pending estimate
-// e + b + we goes in whole, or the increment is held (and banked).
-func (k *Idea[T]) growSampling(bins []IdeaBin[T], e, b, we T) (T, T, bool) {
-	if p := e + b + we; k.reached(bins, e, p) {
+// e + b + we goes in whole, or the increment is held — dropped, or with
+// carry the estimate rises to the sample's cap and the rest is banked.
+func (k *Idea[T]) growSampling(bins []IdeaBin[T], e, b, we T, carry bool) (T, T, bool) {
+	p := e + b + we
+	ok, top := k.reached(bins, e, p)
+	return holdSampled(e, b, p, top, ok, carry)
+}
+
+// holdSampled is the outcome of IdeaSampling's check for an estimate e with
+// bank b and pending total p: in whole when reached, else held — the
+// estimate unchanged without carry, raised to min(p, top) (never lowered)
+// with carry, the rest banked.
+func holdSampled[T int64 | float64](e, b, p, top T, ok, carry bool) (T, T, bool) {
+	switch {
+	case ok:
 		return p, 0, false
+	case carry:
+		ne := max(e, min(p, top))
+		return ne, p - ne, true
 	}
-	return e, b + we, true
+	return e, b, true
 }
 
 // reached decides IdeaSampling's rise of an estimate from e to p: true when
-// it passes no integer α ≥ 1, else after a check of K sampled bins.
-func (k *Idea[T]) reached(bins []IdeaBin[T], e, p T) bool {
+// it passes no integer α ≥ 1, else after a check of K sampled bins; when
+// not, top is the highest estimate the sample allows (sampledCap).
+func (k *Idea[T]) reached(bins []IdeaBin[T], e, p T) (bool, T) {
 	alpha, ok := passes(k.sc, e, p)
 	if !ok {
-		return true
+		return true, p
 	}
 	k.Stats.Checks++
 	n := uint32(len(bins))
@@ -368,7 +389,26 @@ func (k *Idea[T]) reached(bins []IdeaBin[T], e, p T) bool {
 	for range k.cfg.K {
 		sum += bins[k.Sampler.Bounded(n)].E
 	}
-	return sampleReached(k.sc, sum, k.cfg.K, alpha, k.cfg.Rounded)
+	return sampleReached(k.sc, sum, k.cfg.K, alpha, k.cfg.Rounded), sampledCap(k.sc, sum, k.cfg.K, k.cfg.Rounded)
+}
+
+// sampledCap is the highest estimate, in units of E, that passes no integer
+// the sampled mean has not reached: A+1 for A = ⌊mean⌋ (⌊mean + 1/2⌋ when
+// rounded), so that sampleReached(α) ⇔ α ≤ A.
+func sampledCap[T int64 | float64](sc ideaScale[T], sum T, K int, rounded bool) T {
+	if !sc.real {
+		dk := int64(sc.d) * int64(K)
+		a := int64(sum) / dk
+		if rounded {
+			a = (2*int64(sum) + dk) / (2 * dk)
+		}
+		return T((a + 1) * int64(sc.d))
+	}
+	mean := float64(sum) / float64(K)
+	if rounded {
+		mean += 0.5
+	}
+	return T(math.Floor(mean) + 1)
 }
 
 // passes reports whether raising an estimate from e to p passes an integer

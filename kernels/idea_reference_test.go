@@ -183,13 +183,30 @@ func refBall[F any, R field[F]](f R, st *refIdeaState[F], c IdeaConfig, allDims 
 						bar = f.sub(bar, f.fromFloat(0.5))
 					}
 					hold = f.less(mean, bar)
+					if hold && c.Carry {
+						// The estimate may pass every integer α the mean has
+						// reached (mean ≥ α, or ≥ α − 1/2 when rounded), so it
+						// rises to the first unreached one, A+1, if the pending
+						// total gets there; the rest is banked.
+						if c.Rounded {
+							mean = f.add(mean, f.fromFloat(0.5))
+						}
+						top := f.fromInt(-f.ceil(f.sub(f.fromInt(0), mean)) + 1) // ⌊mean⌋ + 1
+						ne := old
+						if f.less(old, top) {
+							ne = top
+						}
+						if f.less(nw, ne) && f.less(old, nw) {
+							ne = nw
+						}
+						st.stats.Held++
+						st.A[x][k], st.B[x][k] = ne, f.sub(nw, ne)
+						continue
+					}
 				}
 			}
 			if hold {
 				st.stats.Held++
-				if c.Carry {
-					st.B[x][k] = f.add(st.B[x][k], share)
-				}
 			} else {
 				st.A[x][k], st.B[x][k] = nw, f.fromInt(0)
 			}

@@ -221,10 +221,10 @@ func (k *IdeaVec[T]) general(bins []IdeaBin[T], r *PCG32, w []T, count uint64, m
 				var h bool
 				if !sampling {
 					xr[kd].E, b, h = growNumbered(xr[kd].E, b, we, k.capE[kd], c.Carry)
-				} else if p := xr[kd].E + b + we; k.reached(bins, int(kd), xr[kd].E, p) {
-					xr[kd].E, b = p, 0
 				} else {
-					b, h = b+we, true
+					p := xr[kd].E + b + we
+					ok, top := k.reached(bins, int(kd), xr[kd].E, p)
+					xr[kd].E, b, h = holdSampled(xr[kd].E, b, p, top, ok, c.Carry)
 				}
 				if h {
 					held++
@@ -372,10 +372,10 @@ func maxKey(row []IdeaBin[int64], mask uint64) int64 {
 }
 
 // reached is Idea.reached in dimension kd.
-func (k *IdeaVec[T]) reached(bins []IdeaBin[T], kd int, e, p T) bool {
+func (k *IdeaVec[T]) reached(bins []IdeaBin[T], kd int, e, p T) (bool, T) {
 	alpha, ok := passes(k.sc, e, p)
 	if !ok {
-		return true
+		return true, p
 	}
 	k.Stats.Checks++
 	D := k.shape.Dims
@@ -384,7 +384,7 @@ func (k *IdeaVec[T]) reached(bins []IdeaBin[T], kd int, e, p T) bool {
 	for range k.cfg.K {
 		sum += bins[int(k.Sampler.Bounded(n))*D+kd].E
 	}
-	return sampleReached(k.sc, sum, k.cfg.K, alpha, k.cfg.Rounded)
+	return sampleReached(k.sc, sum, k.cfg.K, alpha, k.cfg.Rounded), sampledCap(k.sc, sum, k.cfg.K, k.cfg.Rounded)
 }
 
 // DChoiceVec is d-choice on vectors: count balls, each of F populated
