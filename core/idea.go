@@ -42,7 +42,11 @@ import (
 //     ball numbered above αn releases it, and Â never passes the cap.
 //     sampling: the pending total is the proposed estimate; it goes in whole
 //     when it passes no integer or the sample says the largest it passes is
-//     reached, else the increment joins the bank. Either way the held count
+//     reached; else Â rises to A+1, A the largest integer the sampled mean
+//     has reached (so it passes no unreached integer), and the rest is
+//     banked — banking the whole increment would keep every bin from ever
+//     reaching the next integer exactly, so the sampled mean never would
+//     either, and all estimates would stop. Either way the held count
 //     is the increments that did not go in whole at their ball, and with
 //     carry Σ Â + Σ bank is exactly the weight thrown.
 //   - Rounds of d = 2 among n < 2^16 bins draw both bins from one PCG32
