@@ -202,6 +202,10 @@ func (s *Spec) useHaar(g *graph.Graph) error {
 	if s.Params.HaarScale == "unit" {
 		opt.Scale = haar.ScaleUnit
 	}
+	if need, avail := haar.EstimateBytes(g), AvailableMemory(); avail > 0 && need > avail {
+		return fmt.Errorf("--strategy haar on --graph %s: preprocessing needs about %s, more than the %s of memory available",
+			g.Spec, FormatBytes(float64(need)), FormatBytes(float64(avail)))
+	}
 	key := structureKey("haar|"+s.Params.HaarScale, g.Spec, s.Seed, 0, s.Params.GraphClean)
 	plan, err := cached(key, func() (*haar.Plan, error) { return haar.Build(g, opt) })
 	if err != nil {

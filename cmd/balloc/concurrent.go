@@ -195,7 +195,7 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	}
 	comparable := spec.Process.Kind == core.KindDChoice && spec.Params.D == 2
 	need := spec.Bins * layout.Bytes()
-	if avail := availableMemory(); avail > 0 && need > avail {
+	if avail := core.AvailableMemory(); avail > 0 && need > avail {
 		return fmt.Errorf("--bins %s: the shared loads need %s, more than the %s available", core.FormatCount(spec.Bins), core.FormatBytes(float64(need)), core.FormatBytes(float64(avail)))
 	}
 	prof, err := startProfile(f.cpuprofile, f.memprofile, f.trace)

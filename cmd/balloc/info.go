@@ -45,7 +45,7 @@ func printInfo(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "features     %s\n", strings.Join(feats, " "))
-	if m := availableMemory(); m > 0 {
+	if m := core.AvailableMemory(); m > 0 {
 		fmt.Fprintf(w, "memory       %s available\n", core.FormatBytes(float64(m)))
 	}
 	fmt.Fprintln(w)

@@ -46,6 +46,7 @@ func TestBadInputOneLineExit2(t *testing.T) {
 		{[]string{"run", "--process", "graphical", "--graph", "cycle:100", "--stale", "5", "--balls", "10"}, "--stale applies to graphical --strategy haar only"},
 		{[]string{"run", "--process", "graphical", "--graph", "cycle:100", "--strategy", "haar", "--haar-scale", "bogus", "--balls", "10"}, `--haar-scale "bogus"`},
 		{[]string{"haar-info"}, "--graph is required"},
+		{[]string{"run", "--process", "graphical", "--graph", "cycle:1e9", "--strategy", "haar", "--balls", "10"}, "preprocessing needs about"},
 		{with("--d", "3"), "--d does not apply to two-choice"},
 		{with("--beta", "0.5"), "--beta does not apply to two-choice"},
 		{[]string{"run", "--process", "d-choice", "--d", "0", "--bins", "10", "--balls", "10"}, `--d "0"`},

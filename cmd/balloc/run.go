@@ -293,7 +293,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		per = max(per, s.TrialMemory())
 	}
 	concurrent := uint64(min(p.workers, len(p.jobs)))
-	if avail := availableMemory(); avail > 0 && per*concurrent > avail {
+	if avail := core.AvailableMemory(); avail > 0 && per*concurrent > avail {
 		return nil, fmt.Errorf("--bins %s: %s per trial × %d trials at once (--workers) needs %s, more than the %s of memory available; lower --bins or --workers",
 			core.FormatCount(com.Bins), core.FormatBytes(float64(per)), concurrent, core.FormatBytes(float64(per*concurrent)), core.FormatBytes(float64(avail)))
 	}

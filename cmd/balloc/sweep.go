@@ -136,7 +136,7 @@ func runSweep(c *cobra.Command, file, out, shardFlag, workersFlag, progressFlag 
 		per = max(per, s.TrialMemory())
 	}
 	workers := concurrency.Workers(int(w))
-	if avail := availableMemory(); avail > 0 && per*uint64(min(workers, max(1, len(jobs)))) > avail {
+	if avail := core.AvailableMemory(); avail > 0 && per*uint64(min(workers, max(1, len(jobs)))) > avail {
 		return fmt.Errorf("the sweep's largest trial needs %s; %d at once exceed the %s available; lower --workers", core.FormatBytes(float64(per)), workers, core.FormatBytes(float64(avail)))
 	}
 	if err := man.write(out); err != nil {

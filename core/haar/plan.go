@@ -136,6 +136,25 @@ type Info struct {
 	PlanBytes               uint64 // everything the Plan holds, tables included
 }
 
+// EstimateBytes bounds from above the memory Build needs at its peak for g:
+// about 48 bytes per (edge, node in its law) while the flows and tables are
+// built, plus 64 per vertex. The nodes per edge are at most the depth of T
+// on cycles, paths and general graphs, about depth/dims on tori, and a few
+// on hypercubes and complete graphs. Measured peaks (PreprocessingBudget):
+// cycle:2^20 886 MiB (bound 1.0 GiB), torus:1024,1024 705 MiB (1.2 GiB),
+// random-regular:2^16,3 70 MiB (85 MiB).
+func EstimateBytes(g *graph.Graph) uint64 {
+	depth := uint64(bits.Len64(g.N)) + 2
+	support := depth
+	switch g.Family {
+	case graph.Torus:
+		support = depth/uint64(len(g.Sides)) + 2
+	case graph.Hypercube, graph.Complete:
+		support = 2
+	}
+	return 48*g.E*support + 64*g.N
+}
+
 // Build preprocesses g. Errors: a disconnected graph (no strategy moves
 // balls between components), 2^32 edges or more, or a decomposition too
 // deep for 32-bit heap codes.

@@ -1,4 +1,4 @@
-package main
+package core
 
 import (
 	"bufio"
@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// availableMemory returns the bytes the kernel reports as available for new
+// AvailableMemory returns the bytes the kernel reports as available for new
 // allocations (MemAvailable), or 0 when it cannot tell.
-func availableMemory() uint64 {
+func AvailableMemory() uint64 {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
 		return 0
