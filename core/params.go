@@ -86,7 +86,7 @@ func ParamDefs() []ParamDef { return append([]ParamDef(nil), paramDefs...) }
 
 var paramDefs = []ParamDef{
 	{
-		Name: "d", Usage: "samples per ball (d-choice, hypergraph) or groups (always-go-left), 1 ≤ d ≤ bins", Default: "2", List: true,
+		Name: "d", Usage: "samples per ball (d-choice, hypergraph, idea: per round) or groups (always-go-left), 1 ≤ d ≤ bins", Default: "2", List: true,
 		set: func(p *Params, v string) error {
 			d, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || d < 1 || d > 1<<20 {
