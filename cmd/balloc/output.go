@@ -277,6 +277,12 @@ func (w *writer) structures() {
 			}
 			fmt.Fprintln(w.w)
 		}
+		if p := s.Haar(); p != nil && !seen[p] {
+			seen[p] = true
+			in := p.Info
+			fmt.Fprintf(w.w, "haar plan on %s (--haar-scale %s): depth %d, C = %.4g, at most %d nodes per edge law, built in %.3g s (balloc haar-info says more)\n",
+				s.Graph().Spec, s.Params.HaarScale, in.Depth, in.C, in.MaxSupport, in.Build.Seconds())
+		}
 		if h := s.Hypergraph(); h != nil && !seen[h] {
 			seen[h] = true
 			fmt.Fprintf(w.w, "hyperedges %s: %d hyperedges over %d bins", h.Spec, h.S, h.N)
