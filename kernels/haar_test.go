@@ -425,7 +425,7 @@ func TestHaarGapGrowsPolylogarithmically(t *testing.T) {
 // the same graph in the same run, in balls per second, from a plan built
 // once (not timed).
 func BenchmarkHaar(b *testing.B) {
-	for _, spec := range []string{"cycle:1024", "cycle:65536", "random-regular:65536,3"} {
+	for _, spec := range []string{"cycle:1024", "cycle:65536", "torus:256,256", "random-regular:65536,3"} {
 		p := haarPlan(b, spec, haar.Options{})
 		topo := topology(b, spec)
 		const chunk = 1 << 20
