@@ -309,6 +309,9 @@ func (k *Idea[T]) general(bins []IdeaBin[T], r *PCG32, w []T, count uint64, maxL
 // (2^16 mod n)/2^16, 8.4% at n = 10^4, so a round of two would miss one time
 // in six, an unpredictable branch where this one misses one time in 45.
 
+// pcgMul2 is pcgMul², the multiplier of two steps of the generator.
+const pcgMul2 = pcgMul * pcgMul % (1 << 64)
+
 // pairMax is the bound below which a round of d = 2 draws a pair.
 const pairMax = 1 << 16
 
@@ -489,8 +492,12 @@ func refuses(b *IdeaBin[int64]) uint8 {
 }
 
 // fast2 throws balls until count are thrown or the next ball needs an exact
-// bounded draw, and returns how many it threw.
+// bounded draw, and returns how many it threw. With pairs no draw leaves the
+// loop, and fastPair2 throws them all.
 func (k *Idea[T]) fast2(bins []IdeaBin[int64], r *PCG32, count uint64, maxLoad int64) (uint64, int64) {
+	if k.pairs {
+		return k.fastPair2(bins, r, count, maxLoad)
+	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(bins))
 	n64 := uint64(n)
@@ -499,18 +506,10 @@ func (k *Idea[T]) fast2(bins []IdeaBin[int64], r *PCG32, count uint64, maxLoad i
 	hist := k.Stats.Rounds[:gamma+1]
 	wsum, capAt, capE := int64(k.w), int64(k.capAt), int64(k.capE)
 	nI := int64(n)
-	pairs, thresh := k.pairs, k.thresh
 	var fallbacks, held uint64
 	done := uint64(0)
 	for ; done < count; done++ {
-		var ns uint64
-		var i, j uint32
-		var rounds int
-		if pairs {
-			ns, i, j, rounds = roundsPair((*[pairMax]uint8)(rf), 1, s, inc, n64, thresh, gamma)
-		} else {
-			ns, i, j, rounds = rounds2(rf, 1, s, inc, n64, gamma)
-		}
+		ns, i, j, rounds := rounds2(rf, 1, s, inc, n64, gamma)
 		if rounds == 0 {
 			break // a draw needs Lemire's rejection step: the general loop throws this ball
 		}
@@ -592,4 +591,106 @@ func roundsPair[M refuseMask](rf *[pairMax]M, key M, s, inc, n64 uint64, thresh 
 			return s, i, j, rounds
 		}
 	}
+}
+
+// fastPair2 is fast2 for n < 2^16, where every round is a pair and no ball
+// leaves the loop.
+func (k *Idea[T]) fastPair2(bins []IdeaBin[int64], r *PCG32, count uint64, maxLoad int64) (uint64, int64) {
+	p := pairLoop{toCap: int64(k.capAt) - int64(k.w), top: maxLoad, capE: int64(k.capE),
+		gamma: k.cfg.Gamma, left: count, hist: k.Stats.Rounds[:k.cfg.Gamma+1],
+		n: uint64(len(bins)), thresh: k.thresh, bins: bins}
+	r.state = p.run((*[pairMax]uint8)(k.refuses), r.state, r.inc())
+	k.w += T(count)
+	k.capAt, k.capE = k.w+T(p.toCap), T(p.capE)
+	k.Stats.Fallbacks += p.fallbacks
+	k.Stats.Held += p.held
+	return count, p.top
+}
+
+// pairLoop holds what fastPair2's loop uses once a ball, in memory behind
+// one pointer, so that the round loop has the registers to itself: with
+// these values (the bins included) in registers, the compiler's register
+// allocator spilled and reloaded the round loop's own values every round.
+type pairLoop struct {
+	toCap     int64 // balls left before the cap rises
+	fallbacks uint64
+	held      uint64
+	top       int64 // the maximum load
+	capE      int64
+	gamma     int
+	left      uint64 // balls left to throw
+	hist      []uint64
+	n         uint64
+	thresh    uint32
+	bins      []IdeaBin[int64]
+}
+
+// run throws p.left balls from state s and returns the new state. Its round
+// loop is roundsPair written out (a call a ball made the compiler keep the
+// ball's values on the stack) and specialised to flags of 0 or 1: a round
+// takes the ball unless rf[i] & rf[j] is 1, and that value for the last
+// round is whether the ball fell back (both keys > 0).
+func (p *pairLoop) run(rf *[pairMax]uint8, s, inc uint64) uint64 {
+	n64, thresh := p.n, p.thresh
+	inc2 := inc * (pcgMul + 1)
+	_ = rf[0] // one nil check, not one a round
+	for ; p.left > 0; p.left-- {
+		var i, j uint32
+		var both uint8
+		rounds := p.gamma
+		for {
+			// Two outputs at a time: s·mul² + inc·(mul+1) is s two steps on,
+			// so the state's multiply-add chain is one per two outputs.
+			s1 := s*pcgMul + inc
+			x0, x1 := pcgOutput(s), pcgOutput(s1)
+			s = s*pcgMul2 + inc2
+			a := uint64(x0) * n64
+			b := uint64(uint32(a)) * n64
+			if uint32(b) >= thresh {
+				i, j = uint32(a>>32), uint32(b>>32)
+				rounds--
+				both = rf[uint16(i)] & rf[uint16(j)]
+				if both == 0 || rounds == 0 {
+					s = s1
+					break
+				}
+			}
+			a = uint64(x1) * n64
+			b = uint64(uint32(a)) * n64
+			if uint32(b) >= thresh {
+				i, j = uint32(a>>32), uint32(b>>32)
+				rounds--
+				both = rf[uint16(i)] & rf[uint16(j)]
+				if both == 0 || rounds == 0 {
+					break
+				}
+			}
+		}
+		if p.toCap--; p.toCap < 0 {
+			p.toCap += int64(p.n)
+			p.capE += 2
+		}
+		p.hist[p.gamma-rounds]++
+		// Both bins refuse exactly when the least key is > 0: a fallback.
+		p.fallbacks += uint64(both)
+		bins := p.bins
+		bi, bj := &bins[i], &bins[j]
+		// lt is all ones when j's key is less, and selects j without a
+		// branch: |keys| < 2^62, so the difference cannot overflow.
+		lt := uint32((2*bj.L - bj.E - (2*bi.L - bi.E)) >> 63)
+		to := &bins[i^(i^j)&lt]
+		to.L++
+		p.top = max(p.top, to.L)
+		c := p.capE
+		e := bi.E
+		below := (e - c) >> 63
+		bi.E = e - below
+		h := 1 + below
+		e = bj.E
+		below = (e - c) >> 63
+		bj.E = e - below
+		p.held += uint64(h + 1 + below)
+		rf[uint16(i)], rf[uint16(j)] = refuses(bi), refuses(bj)
+	}
+	return s
 }
