@@ -374,25 +374,37 @@ func haarFresh[L Load, S haarSum](loads []L, r *PCG32, count uint64, t *HaarTabl
 	for count > 0 {
 		var n int
 		s, word, left, n = haarDraws(s, inc, word, left, t, batch[:min(count, haarBatch)])
-		balls := batch[:n]
 		count -= uint64(n)
-		for _, b := range balls {
-			a := b.col
-			toY := heavierOrTie(uint64(sums[a]), uint64(b.sb), uint64(sums[a^1]), uint64(b.sa), b.heads)
-			pick := selectIf(toY, b.y, b.x)
-			l := loads[pick] + 1
-			loads[pick] = l
-			maxLoad = max(maxLoad, l)
-			h := selectIf(toY, b.ly, b.lx)
-			for range steps {
-				sums[h]++
-				sums[h>>1]++
-				h >>= 2
-			}
-		}
+		maxLoad = haarPlace(batch[:n], loads, sums, steps, maxLoad)
 	}
 	r.state = s
 	st.Coins.word, st.Coins.left = word, left
+	return maxLoad
+}
+
+// haarPlace places a batch of drawn balls in order, updating the sums after
+// each. It is a call of its own, not inlined, so that the generator state
+// and counts of haarFresh's outer loop, live across the draws' call, do not
+// take registers from this loop: inlined, the compiler spilled and reloaded
+// them every ball (the split measured 10–13% faster at n = 2^16).
+//
+//go:noinline
+func haarPlace[L Load, S haarSum](balls []haarBall, loads []L, sums []S, steps int, maxLoad L) L {
+	for i := range balls {
+		b := &balls[i]
+		a := b.col
+		toY := heavierOrTie(uint64(sums[a]), uint64(b.sb), uint64(sums[a^1]), uint64(b.sa), b.heads)
+		pick := selectIf(toY, b.y, b.x)
+		l := loads[pick] + 1
+		loads[pick] = l
+		maxLoad = max(maxLoad, l)
+		h := selectIf(toY, b.ly, b.lx)
+		for range steps {
+			sums[h]++
+			sums[h>>1]++
+			h >>= 2
+		}
+	}
 	return maxLoad
 }
 
