@@ -271,12 +271,9 @@ func ReadGrid(path string) (*Grid, error) {
 		if err != nil {
 			return nil, bad(map[bool]string{true: "processes", false: "process"}[raw["processes"] != nil], "%v", err)
 		}
-		var keys []string
-		for _, def := range paramDefs {
-			if _, ok := params[def.Name]; ok && proc.Takes(def.Name) {
-				keys = append(keys, def.Name)
-				used[def.Name] = true
-			}
+		combos, kept := proc.Combos(params)
+		for k := range kept {
+			used[k] = true
 		}
 		for _, n := range bins {
 			ms, per := balls, perBin
@@ -284,7 +281,7 @@ func ReadGrid(path string) (*Grid, error) {
 				ms = make([]uint64, len(perBin)) // Balls = 0: NewSpec multiplies
 			}
 			for mi, m := range ms {
-				for _, combo := range paramCombos(keys, params) {
+				for _, combo := range combos {
 					c := com
 					c.Bins, c.Balls = n, m
 					if per != nil {
@@ -319,6 +316,9 @@ func ReadGrid(path string) (*Grid, error) {
 	}
 	for k := range params {
 		if !used[k] {
+			if msg := UnusedParamError(k, procs); strings.Contains(msg, " only") || strings.Contains(msg, " or more") {
+				return nil, bad("params."+k, "%s", msg)
+			}
 			return nil, bad("params."+k, "applies to none of %s", strings.Join(procs, ", "))
 		}
 	}

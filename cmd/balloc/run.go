@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -254,14 +253,11 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		var keys []string // the parameters this process takes, in flag order
-		for _, def := range core.ParamDefs() {
-			if _, ok := set[def.Name]; ok && proc.Takes(def.Name) {
-				keys = append(keys, def.Name)
-				used[def.Name] = true
-			}
+		combos, kept := proc.Combos(set)
+		for k := range kept {
+			used[k] = true
 		}
-		for _, combo := range combinations(keys, set) {
+		for _, combo := range combos {
 			s, err := core.NewSpec(name, combo, com)
 			if err != nil {
 				return nil, err
@@ -279,7 +275,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	}
 	for _, def := range core.ParamDefs() {
 		if _, ok := set[def.Name]; ok && !used[def.Name] {
-			return nil, fmt.Errorf("--%s does not apply to %s", def.Name, strings.Join(names, ", "))
+			return nil, fmt.Errorf("%s", core.UnusedParamError(def.Name, names))
 		}
 	}
 	for si, s := range p.specs {
@@ -298,24 +294,6 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 			core.FormatCount(com.Bins), core.FormatBytes(float64(per)), concurrent, core.FormatBytes(float64(per*concurrent)), core.FormatBytes(float64(avail)))
 	}
 	return p, nil
-}
-
-// combinations returns every assignment of one value to each key, the last
-// key varying fastest.
-func combinations(keys []string, values map[string][]string) []map[string]string {
-	out := []map[string]string{{}}
-	for _, k := range keys {
-		var next []map[string]string
-		for _, partial := range out {
-			for _, v := range values[k] {
-				c := maps.Clone(partial)
-				c[k] = v
-				next = append(next, c)
-			}
-		}
-		out = next
-	}
-	return out
 }
 
 func fluidNames() string {
