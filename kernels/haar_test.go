@@ -555,3 +555,68 @@ func TestGreedyOutgrowsHaarOnCycleAtSaturation(t *testing.T) {
 			g2.mean/g1.mean, h2.mean/h1.mean, n1, n2, diff, se)
 	}
 }
+
+// TestHaarSiblingDifferencesMatchDriftBalance checks the drift each node
+// applies, end to end (flows, λ_i, C, alias tables, loop), against its
+// exact consequence. For a node whose children are single vertices u and
+// u', D = L(u) − L(u') is a birth–death chain: away from 0 it steps toward
+// 0 with probability a + ε and away with a − ε, a = 1/n and ε = w/(2|E|)
+// for the node's drift w = λ_i/C (every other node's drift moves u and u'
+// alike, or not at all); at 0, ±1 with a each (a tie is a fair coin).
+// Detailed balance gives E|D| = a/(2ε) = |E|/(n·w) exactly
+// (haar.Info.DifferenceScale). D relaxes in about τ = E|D|/(2ε) balls (the
+// slowest pair's: 27·n on cycle:256, 1000·n on complete:64). The test
+// averages |D| over every such pair and over 100 samples τ/2 apart, after
+// 10τ, per trial, and requires the mean over trials to be within 4
+// standard errors of the mean prediction over the pairs.
+func TestHaarSiblingDifferencesMatchDriftBalance(t *testing.T) {
+	const trials, samples = 8, 100
+	for _, spec := range []string{"cycle:256", "torus:16,16", "random-regular:256,3", "complete:64"} {
+		p := haarPlan(t, spec, haar.Options{})
+		vertexAt := make([]uint32, len(p.Tables.Size))
+		for v, h := range p.Tables.Leaf {
+			vertexAt[h] = uint32(v)
+		}
+		type pair struct{ u, v uint32 }
+		var pairs []pair
+		var predicted, tau float64
+		for _, nd := range p.Nodes {
+			h := nd.Heap
+			if p.Tables.Size[h] != 2 || p.Tables.Size[2*h] != 1 || p.Tables.Size[2*h+1] != 1 {
+				continue
+			}
+			pairs = append(pairs, pair{vertexAt[2*h], vertexAt[2*h+1]})
+			w := nd.Lambda / p.C
+			predicted += p.Info.DifferenceScale(w)
+			tau = max(tau, p.Info.DifferenceScale(w)*float64(p.Info.E)/w) // E|D|/(2ε), ε = w/(2|E|)
+		}
+		every := uint64(tau/2) + 1
+		predicted /= float64(len(pairs))
+		var s, s2 float64
+		loads := make([]uint32, p.N)
+		for trial := range trials {
+			clear(loads)
+			r := kernels.TrialStream(43, uint64(trial), kernels.LaneChoices)
+			st := kernels.NewHaarState(&p.Tables, loads, 0)
+			kernels.Haar(loads, &r, 20*every, &p.Tables, &st, 0)
+			var sum float64
+			for range samples {
+				kernels.Haar(loads, &r, every, &p.Tables, &st, 0)
+				for _, pr := range pairs {
+					sum += math.Abs(float64(loads[pr.u]) - float64(loads[pr.v]))
+				}
+			}
+			m := sum / float64(samples*len(pairs))
+			s += m
+			s2 += m * m
+		}
+		mean := s / trials
+		se := math.Sqrt((s2 - s*mean) / (trials - 1) / trials)
+		t.Logf("%s: %d sibling vertex pairs, E|D| %.3f ± %.3f, predicted |E|/(n·λ_i/C) = %.3f (z = %.1f)",
+			spec, len(pairs), mean, se, predicted, (mean-predicted)/se)
+		if math.Abs(mean-predicted) > 4*se {
+			t.Errorf("%s: sibling vertex pairs differ by %.3f ± %.3f on average, the drift balance predicts %.3f",
+				spec, mean, se, predicted)
+		}
+	}
+}

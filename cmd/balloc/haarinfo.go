@@ -52,9 +52,11 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 				fmt.Fprintf(stdout, "solver       %d conjugate-gradient iterations in all, at most %d for one flow, %d not converged (finished on a tree)\n",
 					in.CGIterations, in.MaxCGIterations, in.Unconverged)
 			}
-			fmt.Fprintf(stdout, "drift        λ_i/C per level (mass moved toward the lighter child per ball, in units of edge bias):\n")
+			fmt.Fprintf(stdout, "drift        λ_i/C per level (mass moved toward the lighter child per ball, in units of edge bias),\n")
+			fmt.Fprintf(stdout, "             and the mean sibling difference |L̄(S_l) − L̄(S_r)| it holds at stationarity, |E|/(n·λ_i/C), at its weakest node:\n")
 			for _, l := range in.Levels {
-				fmt.Fprintf(stdout, "  depth %2d   %7d nodes   min %.4g   mean %.4g   max %.4g\n", l.Depth, l.Nodes, l.Min, l.Mean, l.Max)
+				fmt.Fprintf(stdout, "  depth %2d   %7d nodes   min %.4g   mean %.4g   max %.4g   difference up to %.3g\n",
+					l.Depth, l.Nodes, l.Min, l.Mean, l.Max, in.DifferenceScale(l.Min))
 			}
 			fmt.Fprintf(stdout, "time         %.3g s to build the graph and the plan (the plan alone: %.3g s)\n", took.Seconds(), in.Build.Seconds())
 			fmt.Fprintf(stdout, "memory       tables the loop reads %s; plan %s; allocated while building %s; heap now %s\n",

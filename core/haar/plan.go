@@ -117,6 +117,25 @@ type Level struct {
 	Min, Mean, Max float64
 }
 
+// DifferenceScale is the mean of |L̄(S_l) − L̄(S_r)| at stationarity for a
+// node whose drift is w = λ_i/C, on a graph of n vertices and e edges:
+// e/(n·w), that is d/(2w) on a d-regular graph. Derivation: a ball's edge
+// is uniform, so node i raises the chance that the ball lands in the
+// lighter child by w/(2e) in all (its flow carries λ_i units, each edge
+// biased by λ_i|f_i(e)|/C), and D = L̄(S_l) − L̄(S_r) moves toward 0 by
+// μ = (w/2e)(1/k_l + 1/k_r) per ball, k_l and k_r the children's sizes;
+// the drifts of every other node leave D's mean unchanged (they are
+// orthogonal, TestDriftsAreOrthogonal), and D's variance per ball is
+// σ² ≈ (1/k_l + 1/k_r)/n, as for uniform placement. A walk with drift μ
+// toward 0 and variance σ² settles with |D| exponential of mean σ²/(2μ)
+// = e/(n·w), whatever the sizes. Greedy's counterpart is the drift of one
+// edge on one vertex pair: where DifferenceScale is large at the deep
+// levels, haar leaves vertex pairs nearly unbalanced (the complete graph,
+// whose sibling vertices share one edge inside G[S_i]: scale (n−1)/2).
+func (in *Info) DifferenceScale(w float64) float64 {
+	return float64(in.E) / (float64(in.N) * w)
+}
+
 // Info describes a Plan, for haar-info.
 type Info struct {
 	N, E        uint64
