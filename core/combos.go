@@ -29,6 +29,8 @@ var conditionals = []conditional{
 		"--stale applies to graphical --strategy haar only"},
 	{"graphical", "haar-scale", func(get func(string) string) bool { return get("strategy") == "haar" },
 		"--haar-scale applies to graphical --strategy haar only"},
+	{"graphical", "haar-route", func(get func(string) string) bool { return get("strategy") == "haar" },
+		"--haar-route applies to graphical --strategy haar only"},
 	{"idea", "sample-size", func(get func(string) string) bool { return get("variant") == "sampling" },
 		"--sample-size applies to idea --variant sampling only"},
 	{"idea", "sample-rule", func(get func(string) string) bool { return get("variant") == "sampling" },

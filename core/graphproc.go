@@ -70,6 +70,8 @@ func (s *Spec) buildStructures(set map[string]string) error {
 			return fmt.Errorf("--stale applies to graphical --strategy haar only")
 		case p.Strategy != "haar" && set["haar-scale"] != "":
 			return fmt.Errorf("--haar-scale applies to graphical --strategy haar only")
+		case p.Strategy != "haar" && set["haar-route"] != "":
+			return fmt.Errorf("--haar-route applies to graphical --strategy haar only")
 		}
 		g, err := cached(structureKey("graph", p.GraphSpec, opt.Seed, 0, p.GraphClean), func() (*graph.Graph, error) {
 			return graph.Parse(p.GraphSpec, opt)
@@ -202,11 +204,14 @@ func (s *Spec) useHaar(g *graph.Graph) error {
 	if s.Params.HaarScale == "unit" {
 		opt.Scale = haar.ScaleUnit
 	}
-	if need, avail := haar.EstimateBytes(g), AvailableMemory(); avail > 0 && need > avail {
+	if s.Params.HaarRoute == "graph" {
+		opt.Route = haar.RouteGraph
+	}
+	if need, avail := haar.EstimateBytes(g, opt.Route), AvailableMemory(); avail > 0 && need > avail {
 		return fmt.Errorf("--strategy haar on --graph %s: preprocessing needs about %s, more than the %s of memory available",
 			g.Spec, FormatBytes(float64(need)), FormatBytes(float64(avail)))
 	}
-	key := structureKey("haar|"+s.Params.HaarScale, g.Spec, s.Seed, 0, s.Params.GraphClean)
+	key := structureKey("haar|"+s.Params.HaarScale+"|"+s.Params.HaarRoute, g.Spec, s.Seed, 0, s.Params.GraphClean)
 	plan, err := cached(key, func() (*haar.Plan, error) { return haar.Build(g, opt) })
 	if err != nil {
 		return fmt.Errorf("--strategy haar on --graph %s: %v", g.Spec, err)

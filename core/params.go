@@ -33,6 +33,7 @@ type Params struct {
 	Strategy   string // graphical: greedy, one-plus-beta or haar
 	Stale      uint64 // graphical --strategy haar: set averages refreshed every Stale balls (0, 1: every ball)
 	HaarScale  string // graphical --strategy haar: congestion or unit demand per tree node (core/haar.Scale)
+	HaarRoute  string // graphical --strategy haar: each node's flow runs in G[S_i] (set) or in all of G (graph) (core/haar.Route)
 	GraphClean string // graphical, hypergraph: refuse or drop self-loops and duplicates in files
 	GroupSize  uint64 // kp-groups: k bins per group
 	Aligned    bool   // kp-groups: aligned groups (else disjoint random windows)
@@ -311,6 +312,11 @@ var graphDefs = []ParamDef{
 		Name: "haar-scale", Usage: "graphical --strategy haar: each tree node's flow carries the most demand it can alone (congestion, the paper's strong drifts) or one unit (unit)", Default: "congestion", List: true,
 		set:   choice("haar-scale", func(p *Params) *string { return &p.HaarScale }, "congestion", "unit"),
 		value: func(p *Params) any { return p.HaarScale },
+	},
+	{
+		Name: "haar-route", Usage: "graphical --strategy haar: each tree node's flow runs inside its set, G[S_i] (set), or in all of G (graph, as the paper's flow templates may; complete and general graphs)", Default: "set", List: true,
+		set:   choice("haar-route", func(p *Params) *string { return &p.HaarRoute }, "set", "graph"),
+		value: func(p *Params) any { return p.HaarRoute },
 	},
 	{
 		Name: "graph-clean", Usage: "self-loops and duplicate edges in a --graph or --hyperedges file: refuse (an error) or drop", Default: "refuse",

@@ -130,7 +130,7 @@ var catalogue = []Process{
 		Weighted: true, Symmetric: true,
 	},
 	{
-		Name: "graphical", Kind: KindGraphical, Params: []string{"graph", "strategy", "beta", "stale", "haar-scale", "graph-clean"},
+		Name: "graphical", Kind: KindGraphical, Params: []string{"graph", "strategy", "beta", "stale", "haar-scale", "haar-route", "graph-clean"},
 		Summary: "a uniform edge of --graph; the less loaded endpoint (ties at random), (1+β) on the edge, or haar: the endpoint a sampled tree node's drift points to",
 		Source:  "Kenthapadi, Panigrahy 2006 (Balanced allocation on graphs); Peres, Talwar, Wieder 2015 ((1+β) on graphs); Bansal, Feldheim 2022 (The power of two choices in graphical allocation: haar)",
 	},

@@ -226,7 +226,8 @@ func (s *Spec) ParamsMap() map[string]any {
 		switch {
 		case name == "ages" && s.Params.Delay != kernels.DelayEmpirical,
 			name == "beta" && s.Process.Kind == KindGraphical && s.Params.Strategy != "one-plus-beta",
-			(name == "stale" || name == "haar-scale") && s.Params.Strategy != "haar",
+			(name == "stale" || name == "haar-scale" || name == "haar-route") && s.Params.Strategy != "haar",
+			name == "haar-route" && s.Params.HaarRoute == "set",
 			name == "stale" && s.Params.Stale <= 1,
 			name == "d" && s.Process.Kind == KindHypergraph && s.Params.ProbeAll,
 			name == "refresh" && s.Params.Refresh == 0,

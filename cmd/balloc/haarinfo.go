@@ -17,9 +17,9 @@ import (
 // the normalisation C, the supports of the edges' laws, the drift strength
 // per level, and what the preprocessing cost.
 func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
-	var spec, seed, clean, scale string
+	var spec, seed, clean, scale, route string
 	c := &cobra.Command{
-		Use:   "haar-info --graph G [--seed S] [--haar-scale congestion|unit]",
+		Use:   "haar-info --graph G [--seed S] [--haar-scale congestion|unit] [--haar-route set|graph]",
 		Short: "Preprocess a --graph for graphical --strategy haar and report depth, C, supports, drift per level, time and memory",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -33,7 +33,7 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 			var before runtime.MemStats
 			runtime.ReadMemStats(&before)
 			start := time.Now()
-			s, err := core.NewSpec("graphical", map[string]string{"graph": spec, "strategy": "haar", "haar-scale": scale, "graph-clean": clean},
+			s, err := core.NewSpec("graphical", map[string]string{"graph": spec, "strategy": "haar", "haar-scale": scale, "haar-route": route, "graph-clean": clean},
 				core.Common{Balls: 1, Trials: 1, Seed: sd, Alpha: 1})
 			if err != nil {
 				return err
@@ -46,7 +46,7 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 			fmt.Fprintf(stdout, "graph        %s: %s\n", g.Spec, g.Stats())
 			fmt.Fprintf(stdout, "tree         depth %d, %d internal nodes (sets split: %d spectral, %d BFS; %d flows rerouted in an ancestor set)\n",
 				in.Depth, in.Nodes, in.Spectral, in.BFS, in.Rerouted)
-			fmt.Fprintf(stdout, "scale        %s; C = max over edges of Σ_i λ_i|f_i(e)| = %.4g\n", s.Params.HaarScale, in.C)
+			fmt.Fprintf(stdout, "scale        %s, flows routed in %s; C = max over edges of Σ_i λ_i|f_i(e)| = %.4g\n", s.Params.HaarScale, routeText(s.Params.HaarRoute), in.C)
 			fmt.Fprintf(stdout, "support      nodes per edge law (∅ not counted): max %d, mean %.3g\n", in.MaxSupport, in.MeanSupport)
 			if in.CGIterations > 0 {
 				fmt.Fprintf(stdout, "solver       %d conjugate-gradient iterations in all, at most %d for one flow, %d not converged (finished on a tree)\n",
@@ -70,5 +70,14 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&seed, "seed", "1", "the run's seed, which chooses random graphs and the spectral start vectors")
 	fl.StringVar(&clean, "graph-clean", "refuse", "self-loops and duplicate edges in a file: refuse or drop")
 	fl.StringVar(&scale, "haar-scale", "congestion", "demand per tree node: congestion (the most each flow carries alone) or unit")
+	fl.StringVar(&route, "haar-route", "set", "where each node's flow runs: inside its set G[S_i] (set) or in all of G (graph)")
 	return c
+}
+
+// routeText says where --haar-route's flows run.
+func routeText(route string) string {
+	if route == "graph" {
+		return "all of G"
+	}
+	return "G[S_i]"
 }

@@ -280,8 +280,8 @@ func (w *writer) structures() {
 		if p := s.Haar(); p != nil && !seen[p] {
 			seen[p] = true
 			in := p.Info
-			fmt.Fprintf(w.w, "haar plan on %s (--haar-scale %s): depth %d, C = %.4g, at most %d nodes per edge law, built in %.3g s (balloc haar-info says more)\n",
-				s.Graph().Spec, s.Params.HaarScale, in.Depth, in.C, in.MaxSupport, in.Build.Seconds())
+			fmt.Fprintf(w.w, "haar plan on %s (--haar-scale %s, --haar-route %s): depth %d, C = %.4g, at most %d nodes per edge law, built in %.3g s (balloc haar-info says more)\n",
+				s.Graph().Spec, s.Params.HaarScale, s.Params.HaarRoute, in.Depth, in.C, in.MaxSupport, in.Build.Seconds())
 		}
 		if h := s.Hypergraph(); h != nil && !seen[h] {
 			seen[h] = true

@@ -56,7 +56,7 @@ func TestPreprocessingBudget(t *testing.T) {
 		if took > time.Minute {
 			t.Errorf("%s: preprocessing took %v > 60 s", spec, took)
 		}
-		if est := EstimateBytes(g); grew > est {
+		if est := EstimateBytes(g, RouteSet); grew > est {
 			t.Errorf("%s: preprocessing peaked at %d MiB, above EstimateBytes' %d MiB (balloc refuses runs by it)", spec, grew>>20, est>>20)
 		}
 		if grew > 4<<30 {

@@ -27,9 +27,13 @@ const (
 // there, and the flow is routed in the nearest ancestor set A with S_i in
 // one component of G[A], on that component: the smallest enlargement that
 // keeps the flow local. G itself is connected (prepareGeneral), so A exists.
+// With RouteGraph every node routes in G.
 func (b *builder) electricalFlow(nd *Node, lo, mid, hi uint32) error {
 	gs := &b.gen
 	a := nd.Heap
+	if b.opt.Route == RouteGraph {
+		a = 1 // all of G, which is connected
+	}
 	for {
 		gs.newTraversal()
 		b.bfs(b.order[lo], b.lo[a], b.hi[a])
@@ -50,7 +54,9 @@ func (b *builder) electricalFlow(nd *Node, lo, mid, hi uint32) error {
 	}
 	if a != nd.Heap {
 		nd.Route = a
-		b.nRerouted++
+		if b.opt.Route == RouteSet {
+			b.nRerouted++
+		}
 	}
 	comp := gs.q
 	k := len(comp)

@@ -138,6 +138,40 @@ func (b *builder) completeFlow(lo, mid, hi uint32) {
 	}
 }
 
+// completeGraphFlow routes node [lo, hi) of the complete graph in all of
+// K_n (RouteGraph): the Laplacian is n·I − J, so the potential is the
+// demand divided by n — +1/(n|S_r|) on S_r, −1/(n|S_l|) on S_l, 0 outside
+// S_i — and edge {u, v} carries φ_u − φ_v: the cut edges
+// (1/|S_l| + 1/|S_r|)/n, an edge from S_l or S_r to a vertex outside S_i
+// 1/(n|S_l|) or 1/(n|S_r|) (the two-hop paths the paper's templates use),
+// edges within a child nothing.
+func (b *builder) completeGraphFlow(lo, mid, hi uint32) {
+	n := b.n
+	phi := func(v uint32) float64 {
+		switch {
+		case v >= lo && v < mid:
+			return -1 / (float64(n) * float64(mid-lo))
+		case v >= mid && v < hi:
+			return 1 / (float64(n) * float64(hi-mid))
+		}
+		return 0
+	}
+	for u := lo; u < hi; u++ {
+		for v := range n {
+			if v == u || (v >= lo && v < hi && (v < u || (u < mid) == (v < mid))) {
+				continue // each pair once; no flow within a child
+			}
+			x, y := min(u, v), max(u, v)
+			e, xFirst := completeEdge(n, x, y)
+			if f := phi(x) - phi(y); xFirst {
+				b.emit(e, f)
+			} else {
+				b.emit(e, -f)
+			}
+		}
+	}
+}
+
 // completeEdge is the inverse of Graph.Edge on complete:n for u < v: the
 // edge's index, and whether u is its first endpoint.
 func completeEdge(n, u, v uint32) (uint32, bool) {

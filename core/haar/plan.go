@@ -31,6 +31,29 @@ const (
 	ScaleUnit
 )
 
+// Route says where a node's flow may run.
+type Route int
+
+const (
+	// RouteSet (the default; the issue's §3) routes f_i inside G[S_i]:
+	// each edge's law holds only nodes whose sets hold the edge, O(log n)
+	// of them. On dense graphs this starves the small sets: on complete:n
+	// two sibling vertices share one edge of G[S_i], so their difference
+	// settles at (n−1)/2 (Info.DifferenceScale) and the gap grows like n.
+	RouteSet Route = iota
+	// RouteGraph routes f_i in all of G, as the paper's Räcke flow templates
+	// may ("the corresponding flow in G"): the electrical flow of node i's
+	// demand in G. On complete:n it has a closed form (potential b/n, so
+	// every edge with an endpoint in S_i carries flow, and an edge's law
+	// holds the ancestors of both endpoints, 2·depth nodes); on a general
+	// graph it is found by conjugate gradients on all of G, once per node,
+	// and every edge may carry every node's flow (n − 1 nodes per edge
+	// law: memory about 48·|E|·n bytes). The closed-form families (cycle,
+	// path, torus, hypercube) have closed forms inside G[S_i] only and are
+	// refused.
+	RouteGraph
+)
+
 // Options are Build's settings besides the graph.
 type Options struct {
 	// Seed chooses the start vectors of the Lanczos iterations that find
@@ -38,6 +61,8 @@ type Options struct {
 	Seed uint64
 	// Scale is the demand of each node's flow (see Scale).
 	Scale Scale
+	// Route is where each node's flow runs (see Route).
+	Route Route
 	// Spectral decomposes and routes every graph as a general one (spectral
 	// bisection, electrical flows by conjugate gradients), even a family
 	// with a closed form. For tests and comparisons.
@@ -50,6 +75,9 @@ type Options struct {
 func (o Options) validate() error {
 	if o.Scale != ScaleCongestion && o.Scale != ScaleUnit {
 		return fmt.Errorf("haar: Options.Scale = %d: want ScaleCongestion (0) or ScaleUnit (1)", o.Scale)
+	}
+	if o.Route != RouteSet && o.Route != RouteGraph {
+		return fmt.Errorf("haar: Options.Route = %d: want RouteSet (0) or RouteGraph (1)", o.Route)
 	}
 	return nil
 }
@@ -162,13 +190,20 @@ type Info struct {
 // on hypercubes and complete graphs. Measured peaks (PreprocessingBudget):
 // cycle:2^20 886 MiB (bound 1.0 GiB), torus:1024,1024 705 MiB (1.2 GiB),
 // random-regular:2^16,3 70 MiB (85 MiB).
-func EstimateBytes(g *graph.Graph) uint64 {
+//
+// With RouteGraph an edge's law holds the ancestors of both its endpoints
+// on the complete graph (2·depth) and any node at all elsewhere (n − 1).
+func EstimateBytes(g *graph.Graph, route Route) uint64 {
 	depth := uint64(bits.Len64(g.N)) + 2
 	support := depth
-	switch g.Family {
-	case graph.Torus:
+	switch {
+	case route == RouteGraph && g.Family == graph.Complete:
+		support = 2 * depth
+	case route == RouteGraph:
+		support = g.N
+	case g.Family == graph.Torus:
 		support = depth/uint64(len(g.Sides)) + 2
-	case graph.Hypercube, graph.Complete:
+	case g.Family == graph.Hypercube, g.Family == graph.Complete:
 		support = 2
 	}
 	return 48*g.E*support + 64*g.N
@@ -187,6 +222,13 @@ func Build(g *graph.Graph, opt Options) (*Plan, error) {
 	}
 	if g.E >= 1<<32 || g.N >= 1<<31 {
 		return nil, fmt.Errorf("haar: graph %s: %d vertices, %d edges: want fewer than 2^31 vertices and 2^32 edges", g.Spec, g.N, g.E)
+	}
+	if opt.Route == RouteGraph && !opt.Spectral {
+		switch g.Family {
+		case graph.Cycle, graph.Path, graph.Torus, graph.Hypercube:
+			return nil, fmt.Errorf("haar: graph %s: routing in all of G is available on complete:n and general graphs (random-regular, erdos-renyi, file); cycles, paths, tori and hypercubes have closed-form flows inside G[S_i] only",
+				g.Spec)
+		}
 	}
 	b := &builder{g: g, opt: opt, n: uint32(g.N)}
 	b.identity()

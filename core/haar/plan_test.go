@@ -66,6 +66,10 @@ func testGraphs(t *testing.T) []testGraph {
 	out = append(out, testGraph{"star:30", star(30), Options{KeepFlows: true}})
 	out = append(out, testGraph{"barbell:8", barbell(8), Options{KeepFlows: true}})
 	out = append(out, testGraph{"torus:6,5 unit", mustParse(t, "torus:6,5"), Options{Scale: ScaleUnit, KeepFlows: true}})
+	for _, spec := range []string{"complete:20", "complete:21", "random-regular:64,3", "erdos-renyi:40,0.3"} {
+		out = append(out, testGraph{spec + " route graph", mustParse(t, spec), Options{Seed: 3, Route: RouteGraph, KeepFlows: true}})
+	}
+	out = append(out, testGraph{"barbell:8 route graph", barbell(8), Options{Route: RouteGraph, KeepFlows: true}})
 	return out
 }
 
@@ -310,6 +314,9 @@ func TestClosedFormsAreElectrical(t *testing.T) {
 		{"hypercube:4", mustParse(t, "hypercube:4"), Options{KeepFlows: true}},
 		{"complete:9", mustParse(t, "complete:9"), Options{KeepFlows: true}},
 		{"random-regular:40,3", mustParse(t, "random-regular:40,3"), Options{KeepFlows: true}},
+		{"complete:9 route graph", mustParse(t, "complete:9"), Options{Route: RouteGraph, KeepFlows: true}},
+		{"complete:12 route graph", mustParse(t, "complete:12"), Options{Route: RouteGraph, KeepFlows: true}},
+		{"random-regular:40,3 route graph", mustParse(t, "random-regular:40,3"), Options{Route: RouteGraph, KeepFlows: true}},
 	} {
 		p := build(t, tg)
 		for k, nd := range p.Nodes {
@@ -405,6 +412,14 @@ func TestBuildErrors(t *testing.T) {
 	}
 	if _, err := Build(mustParse(t, "cycle:8"), Options{Scale: 9}); err == nil {
 		t.Error("Build accepted Scale 9")
+	}
+	if _, err := Build(mustParse(t, "cycle:8"), Options{Route: 9}); err == nil {
+		t.Error("Build accepted Route 9")
+	}
+	for _, spec := range []string{"cycle:8", "path:8", "torus:4,4", "hypercube:3"} {
+		if _, err := Build(mustParse(t, spec), Options{Route: RouteGraph}); err == nil {
+			t.Errorf("Build routed %s in all of G, which has no closed form for it", spec)
+		}
 	}
 }
 

@@ -100,6 +100,9 @@ func (b *builder) decompose() error {
 			b.pathFlow(it.lo, mid, it.hi)
 		case b.g.Family == graph.Hypercube:
 			b.cubeFlow(it.lo, it.hi)
+		case b.g.Family == graph.Complete && b.opt.Route == RouteGraph:
+			nd.Route = 1
+			b.completeGraphFlow(it.lo, mid, it.hi)
 		case b.g.Family == graph.Complete:
 			b.completeFlow(it.lo, mid, it.hi)
 		}
