@@ -31,18 +31,27 @@ func peakHeap(stop <-chan struct{}, out chan<- uint64) {
 // checks its limits: cycle and torus with n = 2^20 in at most 60 s and
 // 4 GiB, a random 3-regular graph with n = 2^16 in at most 60 s. Memory is
 // the peak of the heap's objects during the build (peakHeap), the graph
-// included. Skipped under -short: about ten seconds and a gigabyte.
+// included; it must not exceed EstimateBytes, by which balloc refuses runs,
+// checked too for two plans routed in all of G (dense edge laws).
+// Skipped under -short: about half a minute and two gigabytes.
 func TestPreprocessingBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds n = 2^20 plans")
 	}
-	for _, spec := range []string{"cycle:1048576", "torus:1024,1024", "random-regular:65536,3"} {
+	for _, c := range []struct {
+		spec  string
+		route Route
+	}{
+		{"cycle:1048576", RouteSet}, {"torus:1024,1024", RouteSet}, {"random-regular:65536,3", RouteSet},
+		{"complete:1024", RouteGraph}, {"random-regular:2048,3", RouteGraph},
+	} {
+		spec := c.spec
 		g := mustParse(t, spec)
 		runtime.GC()
 		stop, peak := make(chan struct{}), make(chan uint64)
 		go peakHeap(stop, peak)
 		start := time.Now()
-		p, err := Build(g, Options{})
+		p, err := Build(g, Options{Route: c.route})
 		took := time.Since(start)
 		close(stop)
 		grew := <-peak
@@ -50,13 +59,13 @@ func TestPreprocessingBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 		in := p.Info
-		t.Logf("%s: %v, peak heap %.0f MiB, tables %.0f MiB; depth %d, C %.3f, support max %d mean %.2f, CG iterations %d (max %d), spectral %d, BFS %d, rerouted %d",
-			spec, took.Round(time.Millisecond), float64(grew)/(1<<20),
+		t.Logf("%s route %d: %v, peak heap %.0f MiB (estimate %.0f MiB), tables %.0f MiB; depth %d, C %.3f, support max %d mean %.2f, CG iterations %d (max %d), spectral %d, BFS %d, rerouted %d",
+			spec, c.route, took.Round(time.Millisecond), float64(grew)/(1<<20), float64(EstimateBytes(g, c.route))/(1<<20),
 			float64(in.TableBytes)/(1<<20), in.Depth, in.C, in.MaxSupport, in.MeanSupport, in.CGIterations, in.MaxCGIterations, in.Spectral, in.BFS, in.Rerouted)
 		if took > time.Minute {
 			t.Errorf("%s: preprocessing took %v > 60 s", spec, took)
 		}
-		if est := EstimateBytes(g, RouteSet); grew > est {
+		if est := EstimateBytes(g, c.route); grew > est {
 			t.Errorf("%s: preprocessing peaked at %d MiB, above EstimateBytes' %d MiB (balloc refuses runs by it)", spec, grew>>20, est>>20)
 		}
 		if grew > 4<<30 {
