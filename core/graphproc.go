@@ -214,7 +214,8 @@ func (s *Spec) useHaar(g *graph.Graph) error {
 	key := structureKey("haar|"+s.Params.HaarScale+"|"+s.Params.HaarRoute, g.Spec, s.Seed, 0, s.Params.GraphClean)
 	plan, err := cached(key, func() (*haar.Plan, error) { return haar.Build(g, opt) })
 	if err != nil {
-		return fmt.Errorf("--strategy haar on --graph %s: %v", g.Spec, err)
+		// haar.Build names the graph too: say it once.
+		return fmt.Errorf("--strategy haar on --graph %s: %s", g.Spec, strings.TrimPrefix(err.Error(), "haar: graph "+g.Spec+": "))
 	}
 	s.haar = plan
 	return nil
