@@ -2,8 +2,9 @@
 # Haar drift against greedy on cycle:n at stationarity (issue 8).
 #
 # Greedy on a cycle is a one-dimensional surface grown by noise and local
-# smoothing (Edwards–Wilkinson): its longest mode relaxes after about n³/40
-# balls, and at stationarity its load profile is a random-walk bridge, so
+# smoothing (Edwards–Wilkinson): its longest mode relaxes after Θ(n³) balls
+# (at n = 256 the load variance levels off after about n³/8), and at
+# stationarity its load profile is a random-walk bridge, so
 # its gap grows like √n. At m = 1000·n (bench/haar.toml) it is far from
 # there for n ≥ 2^9. Haar's sibling differences relax within about 64·n²
 # balls (the root's, the slowest). So each strategy runs to its own
