@@ -19,7 +19,7 @@
 #
 # With jsonl, the gaps at the checkpoints of the second half of each run
 # can be averaged: bench/README.md quotes those means. On 2 cores:
-# KMAX = 11 about 4 minutes, 12 about 9, 13 about 22, 14 about 60 more.
+# KMAX = 11 about 4 minutes, 12 about 8, 13 about 21, 14 about 35 more.
 set -eu
 kmax=${1:-11}
 format=${2:-table}

@@ -503,8 +503,9 @@ func saturatedGap(loads []uint32, burn, every uint64, samples int, advance func(
 // n = 128 → 512): greedy 9.28 ± 0.20 → 19.63 ± 0.37 (×2.12), haar
 // 20.65 ± 0.25 → 36.59 ± 0.39 (×1.77), z = 5.4; without -short (n = 128 →
 // 1024): greedy 9.10 → 27.56 (×3.03), haar 20.66 → 45.82 (×2.22), z = 8.8.
-// At these n haar's gap is still the larger; the stationary gaps cross near
-// n = 2^12 … 2^13 (bench/README.md, "Haar drift").
+// At these n haar's gap is still the larger; the stationary gaps cross
+// between n = 2^13 and 2^14 (at 2^14 greedy 113, haar 93: bench/README.md,
+// "Haar against greedy: gaps").
 func TestGreedyOutgrowsHaarOnCycleAtSaturation(t *testing.T) {
 	// Trials per (strategy, size), more where a trial is cheap or noisy.
 	n1, n2 := uint64(128), uint64(512)
