@@ -282,6 +282,26 @@ func TestInfo(t *testing.T) {
 	}
 }
 
+// haar-info and a haar run say when the graph is not regular, the paper's
+// setting, and only then.
+func TestHaarIrregularNote(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		note bool
+	}{
+		{[]string{"haar-info", "--graph", "path:16"}, true},
+		{[]string{"haar-info", "--graph", "cycle:16"}, false},
+		{[]string{"run", "--process", "graphical", "--graph", "path:16", "--strategy", "haar", "--balls", "100"}, true},
+		{[]string{"run", "--process", "graphical", "--graph", "path:16", "--strategy", "greedy", "--balls", "100"}, false},
+		{[]string{"run", "--process", "graphical", "--graph", "torus:4,4", "--strategy", "haar", "--balls", "100"}, false},
+	} {
+		code, out, _ := run(t, c.args...)
+		if has := strings.Contains(out, "is not regular ("); code != 0 || has != c.note {
+			t.Errorf("%v: exit %d, note %v, want %v:\n%s", c.args, code, has, c.note, out)
+		}
+	}
+}
+
 // A list of parameter values runs each value, in order, per listed process.
 func TestParameterLists(t *testing.T) {
 	code, out, errs := run(t, "run", "--process", "g-adv-comp,g-myopic-comp", "--g", "0,2", "--adversary", "greedy-reverse,random",

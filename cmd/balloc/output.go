@@ -282,6 +282,9 @@ func (w *writer) structures() {
 			in := p.Info
 			fmt.Fprintf(w.w, "haar plan on %s (--haar-scale %s, --haar-route %s): depth %d, C = %.4g, at most %d nodes per edge law, built in %.3g s (balloc haar-info says more)\n",
 				s.Graph().Spec, s.Params.HaarScale, s.Params.HaarRoute, in.Depth, in.C, in.MaxSupport, in.Build.Seconds())
+			if note := irregularNote(s.Graph()); note != "" {
+				fmt.Fprintf(w.w, "  note: %s\n", note)
+			}
 		}
 		if h := s.Hypergraph(); h != nil && !seen[h] {
 			seen[h] = true
