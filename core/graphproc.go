@@ -207,6 +207,13 @@ func (s *Spec) useHaar(g *graph.Graph) error {
 	if s.Params.HaarRoute == "graph" {
 		opt.Route = haar.RouteGraph
 	}
+	haarErr := func(err error) error {
+		// haar's errors name the graph too: say it once.
+		return fmt.Errorf("--strategy haar on --graph %s: %s", g.Spec, strings.TrimPrefix(err.Error(), "haar: graph "+g.Spec+": "))
+	}
+	if err := haar.CheckRoute(g, opt); err != nil {
+		return haarErr(err)
+	}
 	if need, avail := haar.EstimateBytes(g, opt.Route), AvailableMemory(); avail > 0 && need > avail {
 		return fmt.Errorf("--strategy haar on --graph %s: preprocessing needs about %s, more than the %s of memory available",
 			g.Spec, FormatBytes(float64(need)), FormatBytes(float64(avail)))
@@ -214,8 +221,7 @@ func (s *Spec) useHaar(g *graph.Graph) error {
 	key := structureKey("haar|"+s.Params.HaarScale+"|"+s.Params.HaarRoute, g.Spec, s.Seed, 0, s.Params.GraphClean)
 	plan, err := cached(key, func() (*haar.Plan, error) { return haar.Build(g, opt) })
 	if err != nil {
-		// haar.Build names the graph too: say it once.
-		return fmt.Errorf("--strategy haar on --graph %s: %s", g.Spec, strings.TrimPrefix(err.Error(), "haar: graph "+g.Spec+": "))
+		return haarErr(err)
 	}
 	s.haar = plan
 	return nil

@@ -48,7 +48,7 @@ const (
 	// holds the ancestors of both endpoints, 2·depth nodes); on a general
 	// graph it is found by conjugate gradients on all of G, once per node,
 	// and every edge may carry every node's flow (n − 1 nodes per edge
-	// law: memory about 48·|E|·n bytes). The closed-form families (cycle,
+	// law: memory about 64·|E|·n bytes, EstimateBytes). The closed-form families (cycle,
 	// path, torus, hypercube) have closed forms inside G[S_i] only and are
 	// refused.
 	RouteGraph
@@ -156,7 +156,9 @@ type Level struct {
 // orthogonal, TestDriftsAreOrthogonal), and D's variance per ball is
 // σ² ≈ (1/k_l + 1/k_r)/n, as for uniform placement. A walk with drift μ
 // toward 0 and variance σ² settles with |D| exponential of mean σ²/(2μ)
-// = e/(n·w), whatever the sizes. Greedy's counterpart is the drift of one
+// = e/(n·w), whatever the sizes. This assumes a regular graph, where each
+// vertex receives 1/n of the random endpoints; on any other the fixed
+// bias deg(v)/2e − 1/n comes on top and D need not settle at all. Greedy's counterpart is the drift of one
 // edge on one vertex pair: where DifferenceScale is large at the deep
 // levels, haar leaves vertex pairs nearly unbalanced (the complete graph,
 // whose sibling vertices share one edge inside G[S_i]: scale (n−1)/2).
@@ -210,6 +212,21 @@ func EstimateBytes(g *graph.Graph, route Route) uint64 {
 	return 48*g.E*support + 64*g.N
 }
 
+// CheckRoute reports whether opt.Route is available on g, in O(1), so that
+// a caller can refuse before estimating memory or building: RouteGraph has
+// closed forms on complete:n and conjugate gradients on general graphs (or
+// on any graph with opt.Spectral), not on cycles, paths, tori, hypercubes.
+func CheckRoute(g *graph.Graph, opt Options) error {
+	if opt.Route == RouteGraph && !opt.Spectral {
+		switch g.Family {
+		case graph.Cycle, graph.Path, graph.Torus, graph.Hypercube:
+			return fmt.Errorf("haar: graph %s: routing in all of G is available on complete:n and general graphs (random-regular, erdos-renyi, file); cycles, paths, tori and hypercubes have closed-form flows inside G[S_i] only",
+				g.Spec)
+		}
+	}
+	return nil
+}
+
 // Build preprocesses g. Errors: a disconnected graph (no strategy moves
 // balls between components), 2^32 edges or more, or a decomposition too
 // deep for 32-bit heap codes.
@@ -224,12 +241,8 @@ func Build(g *graph.Graph, opt Options) (*Plan, error) {
 	if g.E >= 1<<32 || g.N >= 1<<31 {
 		return nil, fmt.Errorf("haar: graph %s: %d vertices, %d edges: want fewer than 2^31 vertices and 2^32 edges", g.Spec, g.N, g.E)
 	}
-	if opt.Route == RouteGraph && !opt.Spectral {
-		switch g.Family {
-		case graph.Cycle, graph.Path, graph.Torus, graph.Hypercube:
-			return nil, fmt.Errorf("haar: graph %s: routing in all of G is available on complete:n and general graphs (random-regular, erdos-renyi, file); cycles, paths, tori and hypercubes have closed-form flows inside G[S_i] only",
-				g.Spec)
-		}
+	if err := CheckRoute(g, opt); err != nil {
+		return nil, err
 	}
 	b := &builder{g: g, opt: opt, n: uint32(g.N)}
 	b.identity()
