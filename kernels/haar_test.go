@@ -491,10 +491,9 @@ func saturatedGap(loads []uint32, burn, every uint64, samples int, advance func(
 // of variance ≈ n/6 per bin, so its gap grows like √n, but the longest mode
 // relaxes only after Θ(n³) balls (at n = 256 the variance levels off after
 // about n³/8), which is why at m = 1000·n (the table) greedy still
-// looks polylogarithmic. Haar's sibling
-// difference at a node with children of k bins moves toward zero by
-// λ_i/(C·n·k) per ball against noise of variance 2/(n·k), so it settles at
-// O(C) after O(C²·n·k) balls: about 31·n² at the root (λ_i/C ≈ 0.13, see
+// looks polylogarithmic. Haar's sibling difference at a node with children
+// of k bins moves toward zero by λ_i/(C·n·k) per ball against noise of
+// variance 2/(n·k), so it settles at O(C) after O(C²·n·k) balls: about 31·n² at the root (λ_i/C ≈ 0.13, see
 // haar-info), and its gap is O(C log n) = O(log² n). Burn-in: n³/8 balls for
 // greedy, 64·n² for haar; then the gap is averaged over 32 samples, n³/64
 // and 4·n² balls apart. The test compares the growth n₁ → n₂ of the mean
