@@ -56,19 +56,24 @@ type ResultsWriter struct {
 }
 
 // AppendResults opens path for appending after cutting it to valid bytes
-// (dropping a torn last line).
+// (dropping a torn last line). The file is opened O_APPEND, so each line
+// lands whole at the end whatever else writes to it; a sweep also holds its
+// folder's lock (cmd/balloc) so that nothing else does.
 func AppendResults(path string, valid int64) (*ResultsWriter, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	if err := f.Truncate(valid); err != nil {
+	st, err := f.Stat()
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	if _, err := f.Seek(valid, io.SeekStart); err != nil {
-		f.Close()
-		return nil, err
+	if st.Mode().IsRegular() && st.Size() > valid {
+		if err := f.Truncate(valid); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
 	return &ResultsWriter{f: f}, nil
 }
@@ -80,9 +85,12 @@ func (rw *ResultsWriter) Write(r *Result) error {
 		return err
 	}
 	if _, err := rw.f.Write(append(b, '\n')); err != nil {
-		return err
+		return fmt.Errorf("%s: %v", rw.f.Name(), err)
 	}
-	return rw.f.Sync()
+	if err := rw.f.Sync(); err != nil {
+		return fmt.Errorf("%s: %v", rw.f.Name(), err)
+	}
+	return nil
 }
 
 // Close closes the file.

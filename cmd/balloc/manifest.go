@@ -93,6 +93,37 @@ func sameGrid(a, b *manifest) bool {
 	})
 }
 
+// checkExtends says why a folder holding the sweep old cannot take the
+// sweep new, or nil: new must keep every grid point of old (the same hash:
+// the same definition) with at least its trials. New values and more trials
+// are an extension; rerunning runs only what is new.
+func checkExtends(dir string, old, new *manifest) error {
+	at := map[string]int{}
+	for _, gp := range new.Grid {
+		at[gp.SpecHash] = gp.Trials
+	}
+	for _, gp := range old.Grid {
+		trials, ok := at[gp.SpecHash]
+		if !ok {
+			return fmt.Errorf("--out %s holds results of a different sweep: its grid point %s (%s) is not in %s (a value removed, or a setting or file: changed); use another folder",
+				dir, gp.describe(), gp.SpecHash, new.SweepFile)
+		}
+		if trials < gp.Trials {
+			return fmt.Errorf("--out %s holds %d trials of %s (%s) and %s asks for %d; keep trials ≥ %d or use another folder",
+				dir, gp.Trials, gp.describe(), gp.SpecHash, new.SweepFile, trials, gp.Trials)
+		}
+	}
+	return nil
+}
+
+// describe names a grid point for a message.
+func (gp gridPoint) describe() string {
+	if len(gp.Params) == 0 {
+		return fmt.Sprintf("%s n=%d m=%d", gp.Process, gp.Bins, gp.Balls)
+	}
+	return fmt.Sprintf("%s %s n=%d m=%d", gp.Process, paramsText(gp.Params), gp.Bins, gp.Balls)
+}
+
 func readManifest(dir string) (*manifest, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
@@ -105,26 +136,38 @@ func readManifest(dir string) (*manifest, error) {
 	return &m, nil
 }
 
-// writeFileSynced writes data to path through a temporary file and a
-// rename, so a reader sees the old file or the new one, never half.
+// writeFileSynced writes data to path through a temporary file of a unique
+// name in the same folder, synced, then renamed over path, so a reader sees
+// the old file or the new one, never half, and two writers never share a
+// temporary file.
 func writeFileSynced(path string, data []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		_ = d.Sync() // the rename itself; a folder that cannot sync is no error
+		d.Close()
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return nil
 }
 
 func (m *manifest) write(dir string) error {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,15 +17,20 @@ import (
 	"github.com/balloc/balloc/core"
 )
 
-// sweepData is a sweep folder read back: its manifest and results.
+// sweepData is a sweep folder read back: its manifest and results, each
+// (grid point, trial) once.
 type sweepData struct {
 	dir     string
 	man     *manifest
 	results []*core.Result
 	torn    bool
+	dups    int // identical copies of a line, dropped
 }
 
-func readSweep(dir string) (*sweepData, error) {
+// readSweep reads a sweep folder. Lines outside the manifest's grid are
+// left out with one warning on warn (named for cmd); identical copies of a
+// line count once; two different results for one trial are an error.
+func readSweep(dir, cmd string, warn io.Writer) (*sweepData, error) {
 	man, err := readManifest(dir)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -31,11 +38,62 @@ func readSweep(dir string) (*sweepData, error) {
 		}
 		return nil, err
 	}
-	recs, _, torn, err := core.ReadResults(filepath.Join(dir, "results.jsonl"))
+	path := filepath.Join(dir, "results.jsonl")
+	recs, _, torn, err := core.ReadResults(path)
 	if err != nil {
 		return nil, err
 	}
-	return &sweepData{dir: dir, man: man, results: recs, torn: torn}, nil
+	kept, dups, foreign, err := gridResults(path, recs, man.Grid)
+	if err != nil {
+		return nil, err
+	}
+	warnForeign(warn, cmd, path, foreign)
+	return &sweepData{dir: dir, man: man, results: kept, torn: torn, dups: dups}, nil
+}
+
+// gridResults keeps the results of recs (read from path, line i+1 being
+// recs[i]) that belong to the grid, each (spec hash, trial) once. An
+// identical copy of a line (timings aside) is counted in dups and dropped; a
+// different result for the same trial is an error naming both lines; a line
+// whose hash is not a grid point, or whose trial is beyond the point's
+// trials, is counted in foreign and left out.
+func gridResults(path string, recs []*core.Result, grid []gridPoint) (kept []*core.Result, dups, foreign int, err error) {
+	points := map[string]gridPoint{}
+	for _, gp := range grid {
+		points[gp.SpecHash] = gp
+	}
+	type first struct {
+		line int
+		sum  [32]byte
+	}
+	seen := map[string]first{}
+	for i, r := range recs {
+		gp, ok := points[r.SpecHash]
+		if !ok || r.Trial >= uint64(gp.Trials) {
+			foreign++
+			continue
+		}
+		key := fmt.Sprintf("%s/%d", r.SpecHash, r.Trial)
+		sum := sha256.Sum256([]byte(withoutTiming(r)))
+		if prev, ok := seen[key]; ok {
+			if prev.sum != sum {
+				return nil, 0, 0, fmt.Errorf("%s: lines %d and %d hold different results for trial %d of %s (%s); remove the wrong one",
+					path, prev.line, i+1, r.Trial, gp.describe(), r.SpecHash)
+			}
+			dups++
+			continue
+		}
+		seen[key] = first{i + 1, sum}
+		kept = append(kept, r)
+	}
+	return kept, dups, foreign, nil
+}
+
+// warnForeign says, in one line, that lines outside the grid were ignored.
+func warnForeign(w io.Writer, cmd, path string, foreign int) {
+	if foreign > 0 && w != nil {
+		fmt.Fprintf(w, "balloc %s: %s: %d lines are not trials of this sweep's grid (another sweep's, or beyond its trials); they are ignored\n", cmd, path, foreign)
+	}
 }
 
 // byPoint groups results by grid point, in the manifest's order, each
@@ -52,7 +110,7 @@ func (sd *sweepData) byPoint() [][]*core.Result {
 		}
 	}
 	for _, rs := range out {
-		slices.SortFunc(rs, func(a, b *core.Result) int { return int(a.Trial) - int(b.Trial) })
+		slices.SortFunc(rs, func(a, b *core.Result) int { return cmp.Compare(a.Trial, b.Trial) })
 	}
 	return out
 }
@@ -89,7 +147,7 @@ func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
 		if filepath.Clean(d) == filepath.Clean(out) {
 			return fmt.Errorf("--out %s is also an input", out)
 		}
-		sd, err := readSweep(d)
+		sd, err := readSweep(d, "merge", stderr)
 		if err != nil {
 			return err
 		}
@@ -99,7 +157,31 @@ func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
 		all = append(all, sd)
 	}
 	first := all[0].man
-	seen := map[string]string{} // (hash/trial) → JSON without timing
+	// The merged folder: new, empty, or holding this sweep already (an
+	// earlier merge), whose results then join the merge, so nothing there
+	// is lost.
+	if err := checkMergeOut(out, first); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("--out %s: %v", out, err)
+	}
+	lock, err := lockFolder(out, "merge")
+	if err != nil {
+		return err
+	}
+	defer lock.release()
+	if err := checkMergeOut(out, first); err != nil { // as it is now that it is ours
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(out, "manifest.json")); err == nil {
+		sd, err := readSweep(out, "merge", stderr)
+		if err != nil {
+			return err
+		}
+		all = append(all, sd)
+	}
+	seen := map[string][32]byte{} // (hash/trial) → digest of the JSON without timing
 	from := map[string]string{}
 	var merged []*core.Result
 	dups := 0
@@ -107,12 +189,14 @@ func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
 		if sd.torn {
 			fmt.Fprintf(stderr, "balloc merge: %s ends in a torn line; it is ignored\n", filepath.Join(sd.dir, "results.jsonl"))
 		}
+		dups += sd.dups
 		for _, r := range sd.results {
 			key := fmt.Sprintf("%s/%d", r.SpecHash, r.Trial)
-			body := withoutTiming(r)
+			body := sha256.Sum256([]byte(withoutTiming(r)))
 			if prev, ok := seen[key]; ok {
 				if prev != body {
-					return failure{fmt.Errorf("trial %d of grid point %s differs between %s and %s", r.Trial, r.SpecHash, from[key], sd.dir)}
+					return fmt.Errorf("trial %d of grid point %s differs between %s and %s; remove the wrong one",
+						r.Trial, r.SpecHash, filepath.Join(from[key], "results.jsonl"), filepath.Join(sd.dir, "results.jsonl"))
 				}
 				dups++
 				continue
@@ -129,7 +213,7 @@ func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
 		if d := order[a.SpecHash] - order[b.SpecHash]; d != 0 {
 			return d
 		}
-		return int(a.Trial) - int(b.Trial)
+		return cmp.Compare(a.Trial, b.Trial)
 	})
 	var missing []string
 	total := 0
@@ -144,9 +228,6 @@ func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
 		if len(lost) > 0 {
 			missing = append(missing, fmt.Sprintf("%s %v n=%d m=%d (%s): trials %s", gp.Process, gp.Params, gp.Bins, gp.Balls, gp.SpecHash, strings.Join(lost, ",")))
 		}
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return failure{err}
 	}
 	man := *first
 	man.Shard = ""
@@ -163,12 +244,40 @@ func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
 		return failure{err}
 	}
 	fmt.Fprintf(stdout, "%s: %d of %d trials from %d folders; %d duplicated (identical, kept once); %d grid points with missing trials\n",
-		out, len(merged), total, len(all), dups, len(missing))
+		out, len(merged), total, len(dirs), dups, len(missing))
 	for _, m := range missing {
 		fmt.Fprintf(stdout, "  missing: %s\n", m)
 	}
 	if len(missing) > 0 {
 		return failure{fmt.Errorf("%d trials missing from the merge", total-len(merged))}
+	}
+	return nil
+}
+
+// checkMergeOut refuses a merge's --out folder unless it does not exist, is
+// empty (but for its lock file) or holds the sweep man describes.
+func checkMergeOut(out string, man *manifest) error {
+	entries, err := os.ReadDir(out)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("--out %s: %v", out, err)
+	}
+	old, err := readManifest(out)
+	switch {
+	case err == nil:
+		if !sameGrid(old, man) {
+			return fmt.Errorf("--out %s holds another sweep (another grid or number of trials) than the folders merged; use a new or empty folder", out)
+		}
+		return nil
+	case !os.IsNotExist(err):
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() != lockName {
+			return fmt.Errorf("--out %s is not empty (it holds %s) and holds no sweep; use a new or empty folder", out, e.Name())
+		}
 	}
 	return nil
 }
@@ -271,7 +380,7 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 			default:
 				return fmt.Errorf("--format %q: want table, csv, markdown or latex", format)
 			}
-			sd, err := readSweep(args[0])
+			sd, err := readSweep(args[0], "summarize", c.ErrOrStderr())
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -24,12 +25,14 @@ func newSweepCommand(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Run a grid of experiments from a TOML file; results survive interruption and resume",
 		Long: "Run every trial of the grid a TOML file names, in parallel, appending each result to\n" +
 			"DIR/results.jsonl (one synced line per trial) beside DIR/manifest.json. Run the same command\n" +
-			"again to finish an interrupted sweep: trials already in results.jsonl are skipped.\n" +
+			"again to finish an interrupted sweep: trials already in results.jsonl are skipped; after\n" +
+			"raising trials or adding values, only the new trials run. A run locks DIR (DIR/sweep.lock)\n" +
+			"for its whole length; a second run on DIR is refused.\n" +
 			"--shard i/N runs a deterministic 1/N of the trials (default: from SLURM_ARRAY_TASK_ID and\n" +
 			"SLURM_ARRAY_TASK_COUNT when set).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runSweep(c, args[0], out, shard, workers, progress, stdout, stderr)
+			return runSweep(args[0], sweepFlags{out, shard, workers, progress}, stdout, stderr, sweepDeps{})
 		},
 	}
 	c.Flags().StringVar(&out, "out", "", "output folder (default: the file's name without .toml)")
@@ -62,19 +65,52 @@ type sweepJob struct {
 	trial uint64
 }
 
-func runSweep(c *cobra.Command, file, out, shardFlag, workersFlag, progressFlag string, stdout, stderr io.Writer) error {
+// sweepFlags are the flags of balloc sweep, as given.
+type sweepFlags struct{ out, shard, workers, progress string }
+
+// resultAppender appends results to a sweep's results file.
+type resultAppender interface {
+	Write(r *core.Result) error
+	Close() error
+}
+
+// sweepDeps are what a sweep writes with and runs trials with; the zero
+// value is the real thing, and tests pass their own (a full disk, a count
+// of trials run).
+type sweepDeps struct {
+	open  func(path string, valid int64) (resultAppender, error)
+	trial func(s *core.Spec, trial uint64) *core.Result
+}
+
+// shardOf is the shard trial t of the grid point with hash h runs in:
+// consecutive trials of a point go to consecutive shards, from an offset
+// the hash fixes, so that raising trials or adding grid points later moves
+// no trial that already ran to another shard.
+func shardOf(h string, t, n uint64) uint64 {
+	off, _ := strconv.ParseUint(h[:min(len(h), 16)], 16, 64)
+	return (off%n + t%n) % n
+}
+
+func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDeps) error {
+	if deps.open == nil {
+		deps.open = func(path string, valid int64) (resultAppender, error) { return core.AppendResults(path, valid) }
+	}
+	if deps.trial == nil {
+		deps.trial = func(s *core.Spec, t uint64) *core.Result { return core.RunTrial(s, t, nil) }
+	}
 	g, err := core.ReadGrid(file)
 	if err != nil {
 		return err
 	}
-	si, sn, err := parseShard(shardFlag)
+	si, sn, err := parseShard(fl.shard)
 	if err != nil {
 		return err
 	}
-	w, err := parseCountFlag("workers", workersFlag)
+	w, err := parseCountFlag("workers", fl.workers)
 	if err != nil {
 		return err
 	}
+	out := fl.out
 	if out == "" {
 		out = strings.TrimSuffix(file, filepath.Ext(file))
 	}
@@ -83,7 +119,7 @@ func runSweep(c *cobra.Command, file, out, shardFlag, workersFlag, progressFlag 
 		shardText = fmt.Sprintf("%d/%d", si, sn)
 	}
 	bar := false
-	switch progressFlag {
+	switch fl.progress {
 	case "auto":
 		if f, ok := stderr.(*os.File); ok {
 			bar = term.IsTerminal(int(f.Fd()))
@@ -92,15 +128,22 @@ func runSweep(c *cobra.Command, file, out, shardFlag, workersFlag, progressFlag 
 		bar = true
 	case "never":
 	default:
-		return fmt.Errorf("--progress %q: want auto, always or never", progressFlag)
+		return fmt.Errorf("--progress %q: want auto, always or never", fl.progress)
 	}
 	man := newManifest(g, shardText)
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("--out %s: %v", out, err)
 	}
+	// The lock comes before the manifest is read or written and is held to
+	// the end: two runs on one folder would interleave their lines.
+	lock, err := lockFolder(out, "sweep")
+	if err != nil {
+		return err
+	}
+	defer lock.release()
 	if old, err := readManifest(out); err == nil {
-		if !sameGrid(old, man) {
-			return fmt.Errorf("--out %s holds results of a different sweep (another grid or number of trials); use another folder", out)
+		if err := checkExtends(out, old, man); err != nil {
+			return err
 		}
 		if old.Shard != man.Shard {
 			return fmt.Errorf("--out %s holds shard %q, not %q", out, old.Shard, man.Shard)
@@ -116,19 +159,22 @@ func runSweep(c *cobra.Command, file, out, shardFlag, workersFlag, progressFlag 
 	if torn {
 		fmt.Fprintf(stderr, "balloc sweep: %s ended in a torn line (a run was killed); it is dropped and its trial run again\n", resultsPath)
 	}
+	kept, _, foreign, err := gridResults(resultsPath, recs, man.Grid)
+	if err != nil {
+		return err
+	}
+	warnForeign(stderr, "sweep", resultsPath, foreign)
 	done := map[string]bool{}
-	for _, r := range recs {
+	for _, r := range kept {
 		done[fmt.Sprintf("%s/%d", r.SpecHash, r.Trial)] = true
 	}
 	// Every trial of the grid in canonical order; this shard's share; not done.
 	var jobs []sweepJob
-	idx := uint64(0)
 	for s, spec := range g.Specs {
-		for t := range spec.Trials {
-			if idx%sn == si && !done[fmt.Sprintf("%s/%d", g.Hashes[s], t)] {
-				jobs = append(jobs, sweepJob{s, uint64(t)})
+		for t := range uint64(spec.Trials) {
+			if shardOf(g.Hashes[s], t, sn) == si && !done[fmt.Sprintf("%s/%d", g.Hashes[s], t)] {
+				jobs = append(jobs, sweepJob{s, t})
 			}
-			idx++
 		}
 	}
 	var per uint64
@@ -142,7 +188,7 @@ func runSweep(c *cobra.Command, file, out, shardFlag, workersFlag, progressFlag 
 	if err := man.write(out); err != nil {
 		return failure{err}
 	}
-	rw, err := core.AppendResults(resultsPath, valid)
+	rw, err := deps.open(resultsPath, valid)
 	if err != nil {
 		return failure{err}
 	}
@@ -154,16 +200,28 @@ func runSweep(c *cobra.Command, file, out, shardFlag, workersFlag, progressFlag 
 			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionClearOnFinish(), progressbar.OptionFullWidth())
 	}
+	// The first failed write (a full disk) stops the sweep: trials not yet
+	// started are not run, and the lines written so far stay whole.
 	var writeErr error
+	var stop atomic.Bool
+	written := 0
 	concurrency.Ordered(len(jobs), workers, func(i int) *core.Result {
+		if stop.Load() {
+			return nil
+		}
 		j := jobs[i]
-		r := core.RunTrial(g.Specs[j.spec], j.trial, nil)
+		r := deps.trial(g.Specs[j.spec], j.trial)
 		r.SpecHash = g.Hashes[j.spec]
 		return r
 	}, func(i int, r *core.Result) {
-		if writeErr == nil {
-			writeErr = rw.Write(r)
+		if writeErr != nil || r == nil {
+			return
 		}
+		if writeErr = rw.Write(r); writeErr != nil {
+			stop.Store(true)
+			return
+		}
+		written++
 		if pb != nil {
 			_ = pb.Add(1)
 		}
@@ -172,8 +230,8 @@ func runSweep(c *cobra.Command, file, out, shardFlag, workersFlag, progressFlag 
 		_ = pb.Finish()
 	}
 	if writeErr != nil {
-		return failure{writeErr}
+		return failure{fmt.Errorf("%v; stopped after %d of %d trials (those are kept): make room and run the same command to resume", writeErr, written, len(jobs))}
 	}
-	fmt.Fprintf(stdout, "%s: %d trials run, %d were already there; %d grid points\n", resultsPath, len(jobs), len(recs), len(g.Specs))
+	fmt.Fprintf(stdout, "%s: %d trials run, %d were already there; %d grid points\n", resultsPath, len(jobs), len(kept), len(g.Specs))
 	return nil
 }
