@@ -6,12 +6,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"math"
+	"math/big"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -70,11 +75,24 @@ func keyLines(text string) map[string]int {
 	return lines
 }
 
-// ReadGrid parses and validates a sweep file.
+// MaxGridFile bounds a sweep file: a grid is a few lines, and a file read
+// whole must not be able to exhaust memory.
+const MaxGridFile = 16 << 20
+
+// ReadGrid parses and validates a sweep file. Relative file: paths in it
+// (graphs, hyperedges, ages) are taken from the file's folder.
 func ReadGrid(path string) (*Grid, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxGridFile+1))
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxGridFile {
+		return nil, fmt.Errorf("%s: more than the %s a sweep file may hold; a grid takes a few lines (split it into several sweep files)", path, FormatBytes(MaxGridFile))
 	}
 	text := string(data)
 	var raw map[string]any
@@ -94,7 +112,9 @@ func ReadGrid(path string) (*Grid, error) {
 			return nil, bad(k, "not a sweep setting (known: %s)", strings.Join(gridKeys, ", "))
 		}
 	}
-	// Values as strings, one or a list.
+	// Values as strings, one or a list. A number is taken as written (see
+	// numberText); an empty string is refused, not read as the default; a
+	// list naming a value twice is refused, as on the command line.
 	list := func(key string, v any) ([]string, error) {
 		var items []any
 		switch x := v.(type) {
@@ -108,23 +128,37 @@ func ReadGrid(path string) (*Grid, error) {
 		if len(items) == 0 {
 			return nil, bad(key, "empty list: the grid would be empty")
 		}
+		tokens := valueTokens(text, lines[key])
+		if len(tokens) != len(items) {
+			tokens = nil
+		}
 		var out []string
-		for _, it := range items {
+		for i, it := range items {
 			switch y := it.(type) {
 			case string:
+				if strings.TrimSpace(y) == "" {
+					return nil, bad(key, "empty value %q: leave the key out for its default", y)
+				}
 				out = append(out, y)
 			case int64:
 				out = append(out, strconv.FormatInt(y, 10))
 			case float64:
-				if y == math.Trunc(y) && math.Abs(y) < 1e18 {
-					out = append(out, strconv.FormatFloat(y, 'f', -1, 64))
-				} else {
-					out = append(out, strconv.FormatFloat(y, 'g', -1, 64))
+				tok := ""
+				if tokens != nil {
+					tok = tokens[i]
 				}
+				t, err := numberText(tok, y)
+				if err != nil {
+					return nil, bad(key, "%v", err)
+				}
+				out = append(out, t)
 			case bool:
 				out = append(out, strconv.FormatBool(y))
 			default:
 				return nil, bad(key, "unsupported value %v", it)
+			}
+			if slices.Contains(out[:i], out[i]) {
+				return nil, bad(key, "lists %s twice", out[i])
 			}
 		}
 		return out, nil
@@ -143,11 +177,13 @@ func ReadGrid(path string) (*Grid, error) {
 		}
 		return vals[0], nil
 	}
+	raws := map[string][]string{} // the values of bins, balls and balls_per_bin as written
 	counts := func(key string) ([]uint64, error) {
 		vals, err := list(key, raw[key])
 		if err != nil {
 			return nil, err
 		}
+		raws[key] = vals
 		var out []uint64
 		for _, v := range vals {
 			x, err := ParseCount(v)
@@ -260,13 +296,57 @@ func ReadGrid(path string) (*Grid, error) {
 			if err != nil {
 				return nil, err
 			}
+			for i, val := range vals {
+				vals[i] = besideFile(path, k, val)
+			}
 			params[k] = vals
 		}
 	}
 
 	g := &Grid{Path: path, Source: text}
 	used := map[string]bool{}
-	for _, name := range procs {
+	// Where each grid point came from, to name the key of two that coincide.
+	type origin struct {
+		proc, bin, ball int
+		combo           map[string]string
+	}
+	byHash := map[string]origin{}
+	// Two grid points with one hash are one experiment listed twice, under
+	// two spellings ("1e2" and 100, 2 and 2.0): refused, like a value a
+	// command-line list repeats, naming the key whose values coincide.
+	collide := func(a, b origin) error {
+		twice := func(key, x, y string) error {
+			return bad(key, "lists %s twice (%q and %q are one value)", y, x, y)
+		}
+		switch {
+		case a.proc != b.proc:
+			return bad(map[bool]string{true: "processes", false: "process"}[raw["processes"] != nil], "lists %s twice", procs[b.proc])
+		case a.bin != b.bin:
+			return twice("bins", raws["bins"][a.bin], raws["bins"][b.bin])
+		case a.ball != b.ball:
+			key := "balls"
+			if perBin != nil {
+				key = "balls_per_bin"
+			}
+			return twice(key, raws[key][a.ball], raws[key][b.ball])
+		}
+		keys := slices.Sorted(maps.Keys(b.combo))
+		for k := range a.combo {
+			if _, ok := b.combo[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		for _, k := range keys {
+			if a.combo[k] != b.combo[k] {
+				if a.combo[k] == "" || b.combo[k] == "" { // one leaves k at its default
+					return bad("params."+k, "lists %s, which is the default of %s; leave it out or list another value", a.combo[k]+b.combo[k], procs[b.proc])
+				}
+				return twice("params."+k, a.combo[k], b.combo[k])
+			}
+		}
+		return bad(map[bool]string{true: "processes", false: "process"}[raw["processes"] != nil], "%s: two grid points are one experiment", procs[b.proc])
+	}
+	for pi, name := range procs {
 		proc, err := LookupProcess(name)
 		if err != nil {
 			return nil, bad(map[bool]string{true: "processes", false: "process"}[raw["processes"] != nil], "%v", err)
@@ -275,7 +355,7 @@ func ReadGrid(path string) (*Grid, error) {
 		for k := range kept {
 			used[k] = true
 		}
-		for _, n := range bins {
+		for bi, n := range bins {
 			ms, per := balls, perBin
 			if perBin != nil {
 				ms = make([]uint64, len(perBin)) // Balls = 0: NewSpec multiplies
@@ -308,8 +388,14 @@ func ReadGrid(path string) (*Grid, error) {
 						}
 						return nil, bad(key, "%v", err)
 					}
+					h := s.Hash()
+					here := origin{pi, bi, mi, combo}
+					if prev, ok := byHash[h]; ok {
+						return nil, collide(prev, here)
+					}
+					byHash[h] = here
 					g.Specs = append(g.Specs, s)
-					g.Hashes = append(g.Hashes, s.Hash())
+					g.Hashes = append(g.Hashes, h)
 				}
 			}
 		}
@@ -356,12 +442,202 @@ func paramCombos(keys []string, values map[string][]string) []map[string]string 
 	return out
 }
 
+// numberText is a TOML float as balloc reads it: tok is its literal as
+// written (empty when unknown), y what the TOML decoder made of it. A number
+// is taken exactly as written: where y is not exactly the literal's value
+// (9007199254740993.0 decodes to …992), an integer literal is given as its
+// exact integer, so an integer key takes exactly that value or refuses it as
+// too large, and any other literal is passed on as written, so an integer key
+// refuses it (1.0000000000000000001 is not an integer) and a real one parses
+// it as the float it always was.
+func numberText(tok string, y float64) (string, error) {
+	old := strconv.FormatFloat(y, 'g', -1, 64)
+	if y == math.Trunc(y) && math.Abs(y) < 1e18 {
+		old = strconv.FormatFloat(y, 'f', -1, 64)
+	}
+	if tok == "" {
+		if y == math.Trunc(y) && math.Abs(y) >= 1<<53 {
+			return "", fmt.Errorf("%s: a float this large may not be the number written; write it as an integer or a string", old)
+		}
+		return old, nil
+	}
+	r, ok := new(big.Rat).SetString(strings.ReplaceAll(tok, "_", ""))
+	if !ok { // inf, nan
+		return old, nil
+	}
+	if f, exact := r.Float64(); exact && f == y {
+		return old, nil
+	}
+	if r.IsInt() {
+		return r.Num().String(), nil
+	}
+	return strings.ReplaceAll(tok, "_", ""), nil
+}
+
+// valueTokens is the literals of the value set on line (1-based) of a TOML
+// text: one for a scalar, one per item for an array (which may span lines
+// and hold comments). It returns nil where it cannot tell, and ReadGrid then
+// relies on the decoded values alone.
+func valueTokens(text string, line int) []string {
+	if line < 1 {
+		return nil
+	}
+	at := 0
+	for range line - 1 {
+		i := strings.IndexByte(text[at:], '\n')
+		if i < 0 {
+			return nil
+		}
+		at += i + 1
+	}
+	// The '=' after the key, outside a quoted key.
+	inQuote := byte(0)
+	for ; at < len(text) && text[at] != '\n'; at++ {
+		c := text[at]
+		if inQuote != 0 {
+			if c == inQuote {
+				inQuote = 0
+			}
+			continue
+		}
+		if c == '"' || c == '\'' {
+			inQuote = c
+		} else if c == '=' {
+			break
+		}
+	}
+	if at >= len(text) || text[at] != '=' {
+		return nil
+	}
+	rest := text[at+1:]
+	var tokens []string
+	var cur strings.Builder
+	depth := 0
+	array := false
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		switch {
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < len(rest) && rest[j] != c && rest[j] != '\n' {
+				if c == '"' && rest[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(rest) || rest[j] != c {
+				return nil // a multi-line string: not for a sweep key
+			}
+			cur.WriteString(rest[i : j+1])
+			i = j
+		case c == '#':
+			for i < len(rest) && rest[i] != '\n' {
+				i++
+			}
+			if !array {
+				return append(tokens, strings.TrimSpace(cur.String()))
+			}
+		case c == '\n' && !array:
+			return append(tokens, strings.TrimSpace(cur.String()))
+		case c == '[' && depth == 0 && strings.TrimSpace(cur.String()) == "" && !array:
+			array, depth = true, 1
+		case c == '[' || c == '{':
+			depth++
+			cur.WriteByte(c)
+		case (c == ']' || c == '}') && depth > 1:
+			depth--
+			cur.WriteByte(c)
+		case c == ']' && array && depth == 1:
+			if t := strings.TrimSpace(cur.String()); t != "" {
+				tokens = append(tokens, t)
+			}
+			return tokens
+		case c == ',' && array && depth == 1:
+			tokens = append(tokens, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	if array {
+		return nil
+	}
+	return append(tokens, strings.TrimSpace(cur.String()))
+}
+
+// fileParams are the parameters that name a file: graphs and hyperedges as
+// file:PATH, ages as a path.
+var fileParams = map[string]string{"graph": "file:", "hyperedges": "file:", "ages": ""}
+
+// besideFile resolves a relative file path that the sweep file at sweep
+// gives for param against that file's folder, where its author sees it,
+// whatever the working directory.
+func besideFile(sweep, param, val string) string {
+	prefix, ok := fileParams[param]
+	if !ok {
+		return val
+	}
+	p, ok := strings.CutPrefix(val, prefix)
+	if !ok || p == "" || filepath.IsAbs(p) {
+		return val
+	}
+	return prefix + filepath.Join(filepath.Dir(sweep), p)
+}
+
+// fileDigests caches a file's SHA-256 by path, size and modification time,
+// so a grid listing one large graph for many parameters reads it once.
+var fileDigests = struct {
+	sync.Mutex
+	m map[string]string
+}{m: map[string]string{}}
+
+// fileDigest is the hex SHA-256 of the file at path, or a note of why it
+// could not be read (NewSpec has read it, so that is a file changing under us).
+func fileDigest(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "unreadable"
+	}
+	key := fmt.Sprintf("%s|%d|%d", path, fi.Size(), fi.ModTime().UnixNano())
+	fileDigests.Lock()
+	defer fileDigests.Unlock()
+	if d, ok := fileDigests.m[key]; ok {
+		return d
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "unreadable"
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "unreadable"
+	}
+	d := hex.EncodeToString(h.Sum(nil))
+	fileDigests.m[key] = d
+	return d
+}
+
 // Hash identifies a grid point: a digest of everything that decides its
 // trials' results (process, parameters, n, m, seed, checkpoints, resolved
-// engine, α), not of the number of trials, so a sweep can grow.
+// engine, α), not of the number of trials, so a sweep can grow. A file a
+// parameter names enters by its content, not its path: a graph or
+// hyperedges file:PATH as the SHA-256 of its bytes, ages as the law read
+// from them; so editing the file between a kill and a resume is seen, and
+// moving it is not. Specs that name no file hash as they always did.
 func (s *Spec) Hash() string {
 	keys := make([]string, 0)
 	pm := s.ParamsMap()
+	for _, k := range []string{"graph", "hyperedges"} {
+		if v, ok := pm[k].(string); ok {
+			if p, ok := strings.CutPrefix(v, "file:"); ok {
+				pm[k] = "file:sha256:" + fileDigest(p)
+			}
+		}
+	}
+	if _, ok := pm["ages"]; ok && s.Params.Ages != nil {
+		pm["ages"] = "file" // its law follows, below
+	}
 	for k := range pm {
 		keys = append(keys, k)
 	}
