@@ -92,7 +92,7 @@ func ReadGrid(path string) (*Grid, error) {
 		return nil, err
 	}
 	if len(data) > MaxGridFile {
-		return nil, fmt.Errorf("%s: more than the %s a sweep file may hold; a grid takes a few lines (split it into several sweep files)", path, FormatBytes(MaxGridFile))
+		return nil, fmt.Errorf("%s: more than the 16 MiB a sweep file may hold; a grid takes a few lines (split it into several sweep files)", path)
 	}
 	text := string(data)
 	var raw map[string]any
