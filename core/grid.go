@@ -447,9 +447,9 @@ func paramCombos(keys []string, values map[string][]string) []map[string]string 
 // is taken exactly as written: where y is not exactly the literal's value
 // (9007199254740993.0 decodes to …992), an integer literal is given as its
 // exact integer, so an integer key takes exactly that value or refuses it as
-// too large, and any other literal is passed on as written, so an integer key
-// refuses it (1.0000000000000000001 is not an integer) and a real one parses
-// it as the float it always was.
+// too large, and a literal that is no integer but decodes to one is passed on
+// as written, so an integer key refuses it (1.0000000000000000001 is not an
+// integer) and a real one parses it as the float it always was.
 func numberText(tok string, y float64) (string, error) {
 	old := strconv.FormatFloat(y, 'g', -1, 64)
 	if y == math.Trunc(y) && math.Abs(y) < 1e18 {
@@ -471,7 +471,10 @@ func numberText(tok string, y float64) (string, error) {
 	if r.IsInt() {
 		return r.Num().String(), nil
 	}
-	return strings.ReplaceAll(tok, "_", ""), nil
+	if y == math.Trunc(y) { // rounded to an integer: an integer key must see it is none
+		return strings.ReplaceAll(tok, "_", ""), nil
+	}
+	return old, nil
 }
 
 // valueTokens is the literals of the value set on line (1-based) of a TOML
