@@ -105,6 +105,12 @@ func checkExtends(dir string, old, new *manifest) error {
 	for _, gp := range old.Grid {
 		trials, ok := at[gp.SpecHash]
 		if !ok {
+			for _, np := range new.Grid {
+				if np.sameSettings(gp) {
+					return fmt.Errorf("--out %s holds results of a different sweep: its grid point %s (%s) has the same settings in %s but another hash (%s): a file it reads has changed; use another folder",
+						dir, gp.describe(), gp.SpecHash, new.SweepFile, np.SpecHash)
+				}
+			}
 			return fmt.Errorf("--out %s holds results of a different sweep: its grid point %s (%s) is not in %s (a value removed, or a setting or file: changed); use another folder",
 				dir, gp.describe(), gp.SpecHash, new.SweepFile)
 		}
@@ -114,6 +120,14 @@ func checkExtends(dir string, old, new *manifest) error {
 		}
 	}
 	return nil
+}
+
+// sameSettings reports whether two grid points have the same settings as a
+// manifest records them, so that only what the hash alone sees (a file's
+// content) can tell them apart.
+func (gp gridPoint) sameSettings(o gridPoint) bool {
+	return gp.describe() == o.describe() && gp.Seed == o.Seed && gp.Checkpoints == o.Checkpoints &&
+		gp.Engine == o.Engine && gp.Alpha == o.Alpha
 }
 
 // describe names a grid point for a message.

@@ -481,6 +481,6 @@ func TestSweepFilesBesideTOMLAndInHash(t *testing.T) {
 		}
 		writeFile(t, filepath.Join(sub, c.data), c.edit)
 		code, o, errs := run(t, "sweep", c.toml, "--out", out)
-		oneLineExit2(t, c.data+" edited between two runs", code, o, errs, "holds results of a different sweep")
+		oneLineExit2(t, c.data+" edited between two runs", code, o, errs, "but another hash")
 	}
 }
