@@ -73,7 +73,7 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 	rule := s.gRule()
 	var delay *kernels.Delay[L]
 	if kind == KindTauDelay {
-		delay = kernels.NewDelay[L](len(loads), s.Params.Tau, s.Params.Delay, false, s.agesAlias)
+		delay = kernels.NewDelay[L](len(loads), s.Params.Tau, s.Params.Delay, false, s.ages, s.Balls)
 	}
 	var batch *kernels.Batch[L]
 	if kind == KindBBatch {
@@ -183,7 +183,7 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 	rule := s.gRule()
 	var delay *kernels.Delay[float64]
 	if kind == KindTauDelay {
-		delay = kernels.NewDelay[float64](len(loads), s.Params.Tau, s.Params.Delay, true, s.agesAlias)
+		delay = kernels.NewDelay[float64](len(loads), s.Params.Tau, s.Params.Delay, true, s.ages, s.Balls)
 	}
 	var batch *kernels.Batch[float64]
 	if kind == KindBBatch {

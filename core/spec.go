@@ -42,7 +42,7 @@ type Spec struct {
 	Common
 	engine    Engine            // resolved
 	rhoTable  *kernels.RhoTable // rho-noisy-comp's exact coins, built once
-	agesAlias *kernels.Alias    // tau-delay --delay empirical: the law of an age
+	ages      *kernels.Ages     // tau-delay --delay empirical: the law of an age
 
 	graph *graph.Graph          // graphical
 	haar  *haar.Plan            // graphical --strategy haar
@@ -112,12 +112,13 @@ func NewSpec(process string, set map[string]string, c Common, opts ...SpecOption
 		case !empirical && s.Params.Ages != nil:
 			return nil, fmt.Errorf("--ages applies to --delay empirical only")
 		case empirical:
-			a, err := kernels.NewAlias(s.Params.Ages)
+			ages := s.Params.Ages
+			a, err := kernels.NewAges(ages.Age, ages.Count, ages.Tau)
 			if err != nil {
 				return nil, fmt.Errorf("--ages: %v", err)
 			}
-			s.agesAlias = a
-			s.Params.Tau = uint64(len(s.Params.Ages) - 1)
+			s.ages = a
+			s.Params.Tau = ages.Tau
 		}
 	}
 	if err := s.buildStructures(set); err != nil {
