@@ -40,9 +40,9 @@ type Spec struct {
 	Process *Process
 	Params  Params
 	Common
-	engine    Engine            // resolved
-	rhoTable  *kernels.RhoTable // rho-noisy-comp's exact coins, built once
-	ages      *kernels.Ages     // tau-delay --delay empirical: the law of an age
+	engine   Engine            // resolved
+	rhoTable *kernels.RhoTable // rho-noisy-comp's exact coins, built once
+	ages     *kernels.Ages     // tau-delay --delay empirical: the law of an age
 
 	graph *graph.Graph          // graphical
 	haar  *haar.Plan            // graphical --strategy haar
