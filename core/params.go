@@ -521,6 +521,19 @@ func (w Weights) String() string {
 // times a constant.
 func (w Weights) Unit() bool { return w.Kind == WeightsUnit || w.Kind == WeightsConst }
 
+// mean is the mean weight of a ball.
+func (w Weights) mean() float64 {
+	switch w.Kind {
+	case WeightsConst:
+		return w.Value
+	case WeightsExp:
+		return 1 / w.Value
+	case WeightsUniform:
+		return w.Value/2 + w.B/2
+	}
+	return 1 // unit; pareto is scaled to mean 1
+}
+
 // Scale is the weight of one ball when weights are constant.
 func (w Weights) Scale() float64 {
 	if w.Kind == WeightsConst {

@@ -128,10 +128,10 @@ func csvRows(r *core.Result) [][]string {
 		if c.Balls == r.Balls {
 			continue
 		}
-		row := append(append([]string(nil), head...), u(c.Balls), f(c.Gap), f(c.MaxLoad), f(c.MinLoad), f(c.Underload), f(c.Quadratic), f(r.Alpha), f(c.LogExpPot))
+		row := append(append([]string(nil), head...), u(c.Balls), f(c.Gap), f(c.MaxLoad), f(c.MinLoad), f(c.Underload), f(float64(c.Quadratic)), f(r.Alpha), f(c.LogExpPot))
 		rows = append(rows, append(row, tail...))
 	}
-	row := append(append([]string(nil), head...), u(r.Balls), f(r.Gap), f(r.MaxLoad), f(r.MinLoad), f(r.Underload), f(r.Quadratic), f(r.Alpha), f(r.LogExpPot))
+	row := append(append([]string(nil), head...), u(r.Balls), f(r.Gap), f(r.MaxLoad), f(r.MinLoad), f(r.Underload), f(float64(r.Quadratic)), f(r.Alpha), f(r.LogExpPot))
 	return append(rows, append(row, tail...))
 }
 
