@@ -216,8 +216,12 @@ func (s *Spec) useHaar(g *graph.Graph) error {
 		return haarErr(err)
 	}
 	if need, avail := haar.EstimateBytes(g, opt.Route), AvailableMemory(); avail > 0 && need > avail {
-		return fmt.Errorf("--strategy haar on --graph %s: preprocessing needs about %s, more than the %s of memory available",
-			g.Spec, FormatBytes(float64(need)), FormatBytes(float64(avail)))
+		hint := "use a smaller --graph"
+		if opt.Route == haar.RouteGraph {
+			hint = "use --haar-route set (flows inside each set) or a smaller --graph"
+		}
+		return fmt.Errorf("--strategy haar on --graph %s: preprocessing needs about %s, more than the %s of memory available; %s",
+			g.Spec, FormatBytes(float64(need)), FormatBytes(float64(avail)), hint)
 	}
 	key := structureKey("haar|"+s.Params.HaarScale+"|"+s.Params.HaarRoute, g.Spec, s.Seed, 0, s.Params.GraphClean)
 	plan, err := cached(key, func() (*haar.Plan, error) { return haar.Build(g, opt) })

@@ -354,3 +354,7 @@ func (s *Spec) TrialFootprint() Footprint {
 	s.structureFootprint(&f, lb)
 	return f
 }
+
+// HasHistogram reports whether the spec's results carry a load histogram:
+// integer loads (unit or constant weights) of scalar balls.
+func (s *Spec) HasHistogram() bool { return s.Params.Weights.Unit() && s.Params.Dims <= 1 }
