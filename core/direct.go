@@ -21,7 +21,7 @@ const (
 // checkpointsOf returns the ball counts at which to snapshot: K evenly
 // spaced points ⌊k·m/K⌋, k = 1..K, and always m itself (last).
 func checkpointsOf(m, k uint64) []uint64 {
-	var pts []uint64
+	pts := make([]uint64, 0, k+1)
 	for i := uint64(1); i <= k; i++ {
 		hi, lo := bits.Mul64(i, m)
 		q, _ := bits.Div64(hi, lo, k) // hi < k since i ≤ k: no overflow
@@ -73,7 +73,7 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 	rule := s.gRule()
 	var delay *kernels.Delay[L]
 	if kind == KindTauDelay {
-		delay = kernels.NewDelay[L](len(loads), s.Params.Tau, s.Params.Delay, false, s.agesAlias)
+		delay = kernels.NewDelay[L](len(loads), s.Params.Tau, s.Params.Delay, false, s.ages, s.Balls)
 	}
 	var batch *kernels.Batch[L]
 	if kind == KindBBatch {
@@ -86,6 +86,9 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 	}
 	var maxLoad L
 	t := uint64(0)
+	if s.Checkpoints > 0 {
+		res.Checkpoints = make([]Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
+	}
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for t < target {
 			c := min(target-t, unitChunk)
@@ -183,7 +186,7 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 	rule := s.gRule()
 	var delay *kernels.Delay[float64]
 	if kind == KindTauDelay {
-		delay = kernels.NewDelay[float64](len(loads), s.Params.Tau, s.Params.Delay, true, s.agesAlias)
+		delay = kernels.NewDelay[float64](len(loads), s.Params.Tau, s.Params.Delay, true, s.ages, s.Balls)
 	}
 	var batch *kernels.Batch[float64]
 	if kind == KindBBatch {
@@ -191,6 +194,9 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 	}
 	maxLoad := 0.0
 	t, pending := uint64(0), uint64(0)
+	if s.Checkpoints > 0 {
+		res.Checkpoints = make([]Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
+	}
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for t < target {
 			w := buf[:min(target-t, weightBuffer)]

@@ -12,7 +12,7 @@ func gapSample(s *Spec, trials int) (gaps, quad []float64) {
 	for trial := range uint64(trials) {
 		r := RunTrial(s, trial, nil)
 		gaps = append(gaps, r.Gap)
-		quad = append(quad, r.Quadratic/float64(s.Bins))
+		quad = append(quad, float64(r.Quadratic)/float64(s.Bins))
 	}
 	return gaps, quad
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/balloc/balloc/core/graph"
 	"github.com/balloc/balloc/core/haar"
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -215,8 +216,12 @@ func (s *Spec) useHaar(g *graph.Graph) error {
 		return haarErr(err)
 	}
 	if need, avail := haar.EstimateBytes(g, opt.Route), AvailableMemory(); avail > 0 && need > avail {
-		return fmt.Errorf("--strategy haar on --graph %s: preprocessing needs about %s, more than the %s of memory available",
-			g.Spec, FormatBytes(float64(need)), FormatBytes(float64(avail)))
+		hint := "use a smaller --graph"
+		if opt.Route == haar.RouteGraph {
+			hint = "use --haar-route set (flows inside each set) or a smaller --graph"
+		}
+		return fmt.Errorf("--strategy haar on --graph %s: preprocessing needs about %s, more than the %s of memory available; %s",
+			g.Spec, FormatBytes(float64(need)), FormatBytes(float64(avail)), hint)
 	}
 	key := structureKey("haar|"+s.Params.HaarScale+"|"+s.Params.HaarRoute, g.Spec, s.Seed, 0, s.Params.GraphClean)
 	plan, err := cached(key, func() (*haar.Plan, error) { return haar.Build(g, opt) })
@@ -236,24 +241,27 @@ func (s *Spec) Graph() *graph.Graph { return s.graph }
 // Hypergraph is the hypergraph of a hypergraph spec (nil otherwise).
 func (s *Spec) Hypergraph() *graph.Hypergraph { return s.hyper }
 
-// structureMemory is what one running trial holds beyond its loads: group
-// sums, or its own copy of a hypergraph it redraws.
-func (s *Spec) structureMemory(loadBytes uint64) uint64 {
+// structureFootprint adds what one running trial holds beyond its loads:
+// group sums, its own copy of a hypergraph it redraws, Haar's subtree sums
+// and the balls pending a --stale refresh.
+func (s *Spec) structureFootprint(f *Footprint, loadBytes uint64) {
+	bins, binsHint := s.binsCulprit()
 	switch s.Process.Kind {
 	case KindKPGroups:
 		if s.Params.Aligned && s.Params.GroupRule == "sum" {
-			return s.Bins / s.Params.GroupSize * loadBytes
+			f.Add(bins, binsHint, units.Mul(s.Bins/s.Params.GroupSize, loadBytes))
 		}
 	case KindHypergraph:
 		if s.Params.Refresh > 0 {
-			return uint64(len(s.hyper.Members)) * 4
+			f.Add("--hyperedges "+s.Params.HyperSpec, "use fewer or smaller --hyperedges", units.Mul(uint64(len(s.hyper.Members)), 4))
 		}
 	case KindGraphical:
-		if s.haar != nil { // the subtree sums and the balls pending a --stale refresh
-			return 8*uint64(len(s.haar.Tables.Size)) + 4*s.Params.Stale
+		if s.haar != nil {
+			size := len(s.haar.Tables.Size)
+			f.Add(bins, binsHint, units.Mul(uint64(size), 8))
+			f.Add(fmt.Sprintf("--stale %d", s.Params.Stale), "lower --stale", units.Mul(kernels.HaarPending(size, s.Params.Stale), 4))
 		}
 	}
-	return 0
 }
 
 // graphRunner holds one trial's state for the processes on structures.

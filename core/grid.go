@@ -3,7 +3,6 @@ package core
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -650,8 +649,7 @@ func (s *Spec) Hash() string {
 		parts = append(parts, fmt.Sprintf("%s=%v", k, pm[k]))
 	}
 	if s.Params.Ages != nil {
-		b, _ := json.Marshal(s.Params.Ages)
-		parts = append(parts, "ages="+string(b))
+		parts = append(parts, "ages="+s.Params.Ages.HashText())
 	}
 	desc := fmt.Sprintf("balloc/1 %s {%s} n=%d m=%d seed=%d cp=%d engine=%s alpha=%v",
 		s.Process.Name, strings.Join(parts, " "), s.Bins, s.Balls, s.Seed, s.Checkpoints, s.engine, s.Alpha)

@@ -80,6 +80,9 @@ func runHistogram(s *Spec, trial uint64, progress func(uint64)) *Result {
 		bb = newHistBatch(s.Params.Batch)
 	}
 	t := uint64(0)
+	if s.Checkpoints > 0 {
+		res.Checkpoints = make([]Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
+	}
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for t < target {
 			c := min(target-t, unitChunk)

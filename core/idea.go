@@ -150,6 +150,9 @@ func drive[T int64 | float64](s *Spec, trial uint64, progress func(uint64), res 
 		wbuf = make([]float64, weightBuffer*perBall)
 	}
 	t, pending := uint64(0), uint64(0)
+	if s.Checkpoints > 0 {
+		res.Checkpoints = make([]Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
+	}
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for t < target {
 			c := min(target-t, chunk)

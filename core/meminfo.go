@@ -5,6 +5,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/balloc/balloc/core/graph"
 )
 
 // AvailableMemory returns the bytes the kernel reports as available for new
@@ -30,3 +32,6 @@ func AvailableMemory() uint64 {
 	}
 	return 0
 }
+
+// The graph readers cannot import core: give them the same measure.
+func init() { graph.SetAvailableMemory(AvailableMemory) }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 
@@ -139,4 +140,31 @@ func MeasureLoads(loads []uint32, balls uint64, alpha float64) Snapshot {
 		top = max(top, v)
 	}
 	return measureUnit(loads, balls, 1, alpha, top)
+}
+
+// Potential is a potential as a Result reports it: a float64 that marshals
+// exactly as encoding/json writes a float64, but null when it overflowed
+// (±Inf or NaN, which JSON lacks): a quadratic potential of loads near
+// 1e160 passes 1.8e308. null reads back as +Inf.
+type Potential float64
+
+// MarshalJSON writes x as encoding/json would, or null.
+func (p Potential) MarshalJSON() ([]byte, error) {
+	x := float64(p)
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(x)
+}
+
+// UnmarshalJSON reads null as +Inf.
+func (p *Potential) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		*p = Potential(math.Inf(1))
+		return nil
+	}
+	var x float64
+	err := json.Unmarshal(data, &x)
+	*p = Potential(x)
+	return err
 }

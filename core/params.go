@@ -3,7 +3,6 @@ package core
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,9 +51,9 @@ type Params struct {
 	Populated  int    // idea, d-choice: populated dimensions f of each ball
 	VectorGap  string // idea with --dims: a bin's estimated gap over the populated or all dimensions
 
-	// Ages is tau-delay's empirical law of ages (--delay empirical): Ages[a]
-	// reads of age a. AgesSource says where it came from, for output.
-	Ages       []uint64
+	// Ages is tau-delay's empirical law of ages (--delay empirical).
+	// AgesSource says where it came from, for output.
+	Ages       *Ages
 	AgesSource string
 }
 
@@ -522,50 +521,25 @@ func (w Weights) String() string {
 // times a constant.
 func (w Weights) Unit() bool { return w.Kind == WeightsUnit || w.Kind == WeightsConst }
 
+// mean is the mean weight of a ball.
+func (w Weights) mean() float64 {
+	switch w.Kind {
+	case WeightsConst:
+		return w.Value
+	case WeightsExp:
+		return 1 / w.Value
+	case WeightsUniform:
+		return w.Value/2 + w.B/2
+	}
+	return 1 // unit; pareto is scaled to mean 1
+}
+
 // Scale is the weight of one ball when weights are constant.
 func (w Weights) Scale() float64 {
 	if w.Kind == WeightsConst {
 		return w.Value
 	}
 	return 1
-}
-
-// ReadAges reads a law of ages: lines "age count" (blank, comma or tab
-// separated; # comments), ages below 2^32 − 1, at least one positive count.
-// Errors name the file and line.
-func ReadAges(path string) ([]uint64, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("--ages: %v", err)
-	}
-	var ages []uint64
-	total := uint64(0)
-	for ln, line := range strings.Split(string(data), "\n") {
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		f := strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' })
-		if len(f) == 0 {
-			continue
-		}
-		if len(f) != 2 {
-			return nil, fmt.Errorf("--ages %s:%d: want \"age count\", got %q", path, ln+1, strings.TrimSpace(line))
-		}
-		a, err1 := strconv.ParseUint(f[0], 10, 64)
-		c, err2 := strconv.ParseUint(f[1], 10, 64)
-		if err1 != nil || err2 != nil || a > 1<<32-2 {
-			return nil, fmt.Errorf("--ages %s:%d: want an age in [0, 4294967294] and a count ≥ 0, got %q", path, ln+1, strings.TrimSpace(line))
-		}
-		for uint64(len(ages)) <= a {
-			ages = append(ages, 0)
-		}
-		ages[a] += c
-		total += c
-	}
-	if total == 0 {
-		return nil, fmt.Errorf("--ages %s: no ages with a positive count", path)
-	}
-	return ages, nil
 }
 
 // SpecOption sets a parameter that has no command-line form, before NewSpec
@@ -575,5 +549,5 @@ type SpecOption func(*Params)
 // WithAges gives tau-delay --delay empirical its law of ages (ages[a] reads
 // of age a), from source (for output).
 func WithAges(ages []uint64, source string) SpecOption {
-	return func(p *Params) { p.Ages, p.AgesSource = append([]uint64(nil), ages...), source }
+	return func(p *Params) { p.Ages, p.AgesSource = AgesFromWeights(ages), source }
 }

@@ -20,7 +20,7 @@ type Result struct {
 	MinLoad     float64        `json:"min_load"`
 	Underload   float64        `json:"underload"`
 	Average     float64        `json:"average"`
-	Quadratic   float64        `json:"quadratic_potential"`
+	Quadratic   Potential      `json:"quadratic_potential"`
 	Alpha       float64        `json:"alpha"`
 	ExpPot      Float          `json:"exp_potential"`
 	LogExpPot   float64        `json:"log_exp_potential"`
@@ -38,13 +38,13 @@ type Result struct {
 
 // Checkpoint is the state after Balls balls.
 type Checkpoint struct {
-	Balls     uint64  `json:"balls"`
-	Gap       float64 `json:"gap"`
-	MaxLoad   float64 `json:"max_load"`
-	MinLoad   float64 `json:"min_load"`
-	Underload float64 `json:"underload"`
-	Quadratic float64 `json:"quadratic_potential"`
-	LogExpPot float64 `json:"log_exp_potential"`
+	Balls     uint64    `json:"balls"`
+	Gap       float64   `json:"gap"`
+	MaxLoad   float64   `json:"max_load"`
+	MinLoad   float64   `json:"min_load"`
+	Underload float64   `json:"underload"`
+	Quadratic Potential `json:"quadratic_potential"`
+	LogExpPot float64   `json:"log_exp_potential"`
 }
 
 // Histogram marshals as [[load, count], ...].
@@ -106,14 +106,14 @@ func (f *Float) UnmarshalJSON(data []byte) error {
 func (s Snapshot) checkpoint() Checkpoint {
 	return Checkpoint{
 		Balls: s.Balls, Gap: s.Gap, MaxLoad: s.MaxLoad, MinLoad: s.MinLoad,
-		Underload: s.Underload, Quadratic: s.Quadratic, LogExpPot: s.LogExp,
+		Underload: s.Underload, Quadratic: Potential(s.Quadratic), LogExpPot: s.LogExp,
 	}
 }
 
 // fill copies the final snapshot into r.
 func (r *Result) fill(s Snapshot, alpha float64) {
 	r.Gap, r.MaxLoad, r.MinLoad, r.Underload = s.Gap, s.MaxLoad, s.MinLoad, s.Underload
-	r.Average, r.Quadratic = s.Average, s.Quadratic
+	r.Average, r.Quadratic = s.Average, Potential(s.Quadratic)
 	r.Alpha, r.LogExpPot, r.ExpPot = alpha, s.LogExp, Float(math.Exp(s.LogExp))
 	r.Histogram = s.Histogram
 	r.MaxGap = s.Gap

@@ -5,9 +5,11 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/balloc/balloc/core/graph"
 	"github.com/balloc/balloc/core/haar"
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -40,9 +42,9 @@ type Spec struct {
 	Process *Process
 	Params  Params
 	Common
-	engine    Engine            // resolved
-	rhoTable  *kernels.RhoTable // rho-noisy-comp's exact coins, built once
-	agesAlias *kernels.Alias    // tau-delay --delay empirical: the law of an age
+	engine   Engine            // resolved
+	rhoTable *kernels.RhoTable // rho-noisy-comp's exact coins, built once
+	ages     *kernels.Ages     // tau-delay --delay empirical: the law of an age
 
 	graph *graph.Graph          // graphical
 	haar  *haar.Plan            // graphical --strategy haar
@@ -112,12 +114,13 @@ func NewSpec(process string, set map[string]string, c Common, opts ...SpecOption
 		case !empirical && s.Params.Ages != nil:
 			return nil, fmt.Errorf("--ages applies to --delay empirical only")
 		case empirical:
-			a, err := kernels.NewAlias(s.Params.Ages)
+			ages := s.Params.Ages
+			a, err := kernels.NewAges(ages.Age, ages.Count, ages.Tau)
 			if err != nil {
 				return nil, fmt.Errorf("--ages: %v", err)
 			}
-			s.agesAlias = a
-			s.Params.Tau = uint64(len(s.Params.Ages) - 1)
+			s.ages = a
+			s.Params.Tau = ages.Tau
 		}
 	}
 	if err := s.buildStructures(set); err != nil {
@@ -156,6 +159,9 @@ func (s *Spec) validate() error {
 	}
 	if s.Checkpoints > m {
 		return fmt.Errorf("--checkpoints %d: want at most --balls (%d), one checkpoint per ball at most", s.Checkpoints, m)
+	}
+	if w := s.Params.Weights; w.Kind != WeightsUnit && float64(m)*w.mean() > 1e300 {
+		return fmt.Errorf("--weights %s: %s balls of mean weight %g weigh %g in all, beyond the 1e300 that float64 loads hold; lower the weights or --balls", w, FormatCount(m), w.mean(), float64(m)*w.mean())
 	}
 	if math.IsNaN(s.Alpha) || math.IsInf(s.Alpha, 0) || math.Abs(s.Alpha) > 1e6 {
 		return fmt.Errorf("--alpha %v: want a real number with |α| ≤ 1e6", s.Alpha)
@@ -267,14 +273,59 @@ func (s *Spec) loadBytes() uint64 {
 	return 4
 }
 
-// TrialMemory estimates the bytes one running trial holds: the load array
-// and the scratch of a snapshot (a count per load level, at most
-// maxCountLevels of them, or the weight buffer). A snapshot whose loads span
-// more levels than that sorts a copy instead, which only happens when there
-// are few bins.
-func (s *Spec) TrialMemory() uint64 {
+// Footprint is a memory estimate with the flag whose value drives most of
+// it, so that a refusal names what to change: "--tau 4000000000 …; lower
+// --tau". Sizes add with units.Add and multiply with units.Mul, which
+// saturate instead of wrapping.
+type Footprint struct {
+	Bytes   uint64
+	Culprit string // the flag and its value, as "--tau 4000000000"
+	Hint    string // a change that lowers it, as "lower --tau"
+	top     uint64 // the bytes the culprit drives
+}
+
+// Add counts b bytes driven by culprit, which hint lowers.
+func (f *Footprint) Add(culprit, hint string, b uint64) {
+	f.Bytes = units.Add(f.Bytes, b)
+	if b > f.top || f.Culprit == "" {
+		f.Culprit, f.Hint, f.top = culprit, hint, b
+	}
+}
+
+// binsCulprit names what sets the bins: --bins, or the graph or hyperedge
+// file that fixes them.
+func (s *Spec) binsCulprit() (culprit, hint string) {
+	switch {
+	case s.graph != nil:
+		return "--graph " + s.Params.GraphSpec, "use a smaller --graph"
+	case s.hyper != nil && strings.HasPrefix(s.Params.HyperSpec, "file:"):
+		return "--hyperedges " + s.Params.HyperSpec, "use fewer bins in --hyperedges"
+	}
+	return "--bins " + FormatCount(s.Bins), "lower --bins"
+}
+
+// TrialMemory estimates the bytes one running trial holds (TrialFootprint).
+func (s *Spec) TrialMemory() uint64 { return s.TrialFootprint().Bytes }
+
+// TrialFootprint estimates the bytes one running trial holds: the load
+// array and the scratch of a snapshot (a count per load level, at most
+// maxCountLevels of them, or the weight buffer), the process's own state,
+// the checkpoints it records and the loads it returns. A snapshot whose
+// loads span more levels than that sorts a copy instead, which only
+// happens when there are few bins.
+func (s *Spec) TrialFootprint() Footprint {
+	var f Footprint
+	bins, binsHint := s.binsCulprit()
+	if s.KeepLoads {
+		f.Add("--loads", "leave out --loads", units.Mul(s.Bins, 8))
+	}
+	if s.Checkpoints > 0 {
+		// A checkpoint kept in the result and its target ball count.
+		f.Add("--checkpoints "+FormatCount(s.Checkpoints), "lower --checkpoints", units.Mul(s.Checkpoints, uint64(unsafe.Sizeof(Checkpoint{}))+8))
+	}
 	if s.engine == EngineHistogram {
-		return histogramMemory(s)
+		f.Add("--balls "+FormatCount(s.Balls), "lower --balls", histogramMemory(s))
+		return f
 	}
 	lb := s.loadBytes()
 	scratch := uint64(maxCountLevels * 8)
@@ -282,14 +333,28 @@ func (s *Spec) TrialMemory() uint64 {
 	if weighted {
 		scratch = weightBuffer * 8
 	}
-	extra := uint64(0)
+	f.Add(bins, binsHint, units.Add(units.Mul(s.Bins, lb), scratch))
 	switch kind, _ := s.effective(); kind {
 	case KindTauDelay:
 		perBin, perTau := kernels.DelayMemory(s.Params.Delay, int(lb), weighted)
-		extra = s.Bins*uint64(perBin) + s.Params.Tau*uint64(perTau)
+		f.Add(bins, binsHint, units.Mul(s.Bins, uint64(perBin)))
+		tau, hint := "--tau "+FormatCount(s.Params.Tau), "lower --tau (or --balls)"
+		if s.Params.Delay == kernels.DelayEmpirical {
+			tau, hint = fmt.Sprintf("--ages %s (τ = %d)", s.Params.AgesSource, s.Params.Tau), "use ages below a smaller τ in --ages (or lower --balls)"
+		}
+		f.Add(tau, hint, units.Mul(kernels.DelayWindow(s.Params.Tau, s.Balls), uint64(perTau)))
 	case KindBBatch:
-		extra = kernels.BatchMemory(s.Bins, s.Params.Batch, int(lb), weighted)
+		f.Add(bins, binsHint, kernels.BatchMemory(s.Bins, s.Params.Batch, int(lb), weighted))
 	}
-	extra += s.ideaMemory()
-	return s.Bins*lb + scratch + extra + s.structureMemory(lb)
+	if s.Params.Dims > 1 {
+		f.Add(fmt.Sprintf("--dims %d", s.Params.Dims), "lower --dims or --bins", s.ideaMemory())
+	} else {
+		f.Add(bins, binsHint, s.ideaMemory())
+	}
+	s.structureFootprint(&f, lb)
+	return f
 }
+
+// HasHistogram reports whether the spec's results carry a load histogram:
+// integer loads (unit or constant weights) of scalar balls.
+func (s *Spec) HasHistogram() bool { return s.Params.Weights.Unit() && s.Params.Dims <= 1 }

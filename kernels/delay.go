@@ -1,5 +1,7 @@
 package kernels
 
+import "fmt"
+
 // τ-Delay (Los and Sauerwald, "Balanced Allocations with the Choice of
 // Noise", §2): a ball samples two bins uniformly and compares loads that may
 // be up to τ balls old; the load of bin i read at age a (0 ≤ a ≤ τ) is its
@@ -13,7 +15,7 @@ package kernels
 //	                  current load, the heavier at its load τ balls ago (the
 //	                  least it can show); equal loads are shown as they are.
 //	DelayEmpirical    an independent age per ball, from a given distribution
-//	                  on {0, …, τ} (an alias table), for both of its reads:
+//	                  on {0, …, τ} (Ages), for both of its reads:
 //	                  the model of a concurrent run, where a ball reads its
 //	                  two bins at one moment and the age measured is the
 //	                  ball's (balls placed between its reads and its add).
@@ -26,7 +28,8 @@ package kernels
 // window to past, O(1). Uniform keeps, per bin, its latest ball and, per ball
 // in the window, the previous ball of the same bin; a read at age a walks
 // back over the bin's balls among the last a, O(1 + a/n) expected. Memory
-// O(n + τ) either way.
+// O(n + min(τ, m)) either way, for m balls: no read reaches back past the
+// first ball, so a ring longer than the run is never needed.
 
 // DelayMode chooses the age of each read.
 type DelayMode int
@@ -42,7 +45,7 @@ const (
 type Delay[L loadValue] struct {
 	tau  uint64
 	mode DelayMode
-	ages *Alias   // DelayEmpirical: the law of an age
+	ages *Ages    // DelayEmpirical: the law of an age
 	t    uint64   // balls placed so far
 	past []L      // fixed, adversarial: loads after max(0, t−τ) balls
 	bins []uint32 // fixed, adversarial: bin of ball u in slot u mod τ, for the last τ balls
@@ -51,28 +54,35 @@ type Delay[L loadValue] struct {
 	wts  []L      // weighted runs: weight of ball u in slot u mod τ
 }
 
-// NewDelay returns the state for n bins, delay τ ≥ 1 and mode; weighted
-// runs also keep the weights of the last τ balls. DelayEmpirical takes the
-// law of the ages as an alias table over {0, …, τ} (nil otherwise).
-func NewDelay[L loadValue](n int, tau uint64, mode DelayMode, weighted bool, ages *Alias) *Delay[L] {
+// NewDelay returns the state for n bins, delay τ ≥ 1 and mode, for a run
+// of at most balls balls; weighted runs also keep the weights of the last
+// τ balls. DelayEmpirical takes the law of the ages over {0, …, τ} (nil
+// otherwise). The rings hold min(τ, balls) balls (DelayWindow): slots are
+// ball numbers mod τ, and with τ ≥ balls they never wrap.
+func NewDelay[L loadValue](n int, tau uint64, mode DelayMode, weighted bool, ages *Ages, balls uint64) *Delay[L] {
 	d := &Delay[L]{tau: tau, mode: mode, ages: ages}
+	w := DelayWindow(tau, balls)
 	if mode == DelayUniform || mode == DelayEmpirical {
-		d.prev = make([]int64, tau)
+		d.prev = make([]int64, w)
 		d.last = make([]int64, n)
 		for i := range d.last {
 			d.last[i] = -1
 		}
 	} else {
 		d.past = make([]L, n)
-		d.bins = make([]uint32, tau)
+		d.bins = make([]uint32, w)
 	}
 	if weighted {
-		d.wts = make([]L, tau)
+		d.wts = make([]L, w)
 	}
 	return d
 }
 
-// DelayMemory is the bytes NewDelay allocates per bin and per unit of τ.
+// DelayWindow is the length of NewDelay's rings: min(τ, balls), at least 1.
+func DelayWindow(tau, balls uint64) uint64 { return max(1, min(tau, balls)) }
+
+// DelayMemory is the bytes NewDelay allocates per bin and per slot of its
+// rings (DelayWindow).
 func DelayMemory(mode DelayMode, loadBytes int, weighted bool) (perBin, perTau int) {
 	if mode == DelayUniform || mode == DelayEmpirical {
 		perBin, perTau = 8, 8
@@ -107,10 +117,7 @@ func TauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], max
 		case DelayUniform:
 			ns = fillBounded(ages[:2*b], ns, ninc, uint32(tau+1))
 		case DelayEmpirical:
-			for k := range b {
-				ns, ages[2*k] = d.ages.draw(ns, ninc)
-				ages[2*k+1] = ages[2*k]
-			}
+			ns = d.ages.fill(ages[:2*b], ns, ninc)
 		}
 		for k := range b {
 			i, j := idx[2*k], idx[2*k+1]
@@ -182,10 +189,7 @@ func TauDelayWeighted(loads []float64, r, noise *PCG32, w []float64, d *Delay[fl
 		case DelayUniform:
 			ns = fillBounded(ages[:2*b], ns, ninc, uint32(tau+1))
 		case DelayEmpirical:
-			for k := range b {
-				ns, ages[2*k] = d.ages.draw(ns, ninc)
-				ages[2*k+1] = ages[2*k]
-			}
+			ns = d.ages.fill(ages[:2*b], ns, ninc)
 		}
 		for k, wk := range w[:b] {
 			i, j := idx[2*k], idx[2*k+1]
@@ -247,4 +251,86 @@ func pastWeight(d *Delay[float64], t uint64, i uint32, x float64, a uint32) floa
 		return 0
 	}
 	return x
+}
+
+// DenseAges is the most ages {0, …, τ} whose law Ages draws from a table
+// over all of them, zero counts included, as balloc always has: the same
+// stream, so seeded runs on such a law give what they gave. A larger τ
+// (from an --ages file with ages up to 2^32 − 2) is drawn from a table over
+// only the ages of positive count, which keeps memory O(ages listed)
+// instead of O(τ).
+const DenseAges = 1 << 20
+
+// Ages is the law of a DelayEmpirical age: an alias table over outcomes,
+// outcome k being age[k] (or k itself when age is nil, the dense table).
+type Ages struct {
+	alias *Alias
+	age   []uint32 // nil: outcome a is age a
+}
+
+// NewAges builds the law of ages age[k] with counts count[k] > 0, the ages
+// increasing and at most tau < 2^32 − 1 (a law may list a largest age τ
+// with count 0: τ still bounds the ring).
+func NewAges(age []uint32, count []uint64, tau uint64) (*Ages, error) {
+	if len(age) == 0 || len(age) != len(count) || tau >= MaxBins || uint64(age[len(age)-1]) > tau {
+		return nil, fmt.Errorf("kernels: a law of %d ages up to %d", len(age), tau)
+	}
+	if tau+1 <= DenseAges {
+		dense := make([]uint64, tau+1)
+		for k, a := range age {
+			dense[a] = count[k]
+		}
+		alias, err := NewAlias(dense)
+		if err != nil {
+			return nil, err
+		}
+		return &Ages{alias: alias}, nil
+	}
+	alias, err := NewAlias(count)
+	if err != nil {
+		return nil, err
+	}
+	return &Ages{alias: alias, age: append([]uint32(nil), age...)}, nil
+}
+
+// AgesMemory bounds the bytes NewAges holds and builds with (the alias
+// table's scaled weights and work lists) for k ages up to tau.
+func AgesMemory(k int, tau uint64) uint64 {
+	outcomes := uint64(k)
+	if tau+1 <= DenseAges {
+		outcomes = tau + 1
+	}
+	// prob, alias, keep (9) and age (4) kept; scaled weights, the two work
+	// lists and a dense copy (32) while building.
+	return outcomes * (9 + 4 + 32)
+}
+
+// Draw returns an age. Stream: that of Alias.Draw over the outcomes: τ+1
+// of them for τ < DenseAges, else one per age of positive count.
+func (a *Ages) Draw(r *PCG32) uint32 {
+	var x uint32
+	r.state, x = a.alias.draw(r.state, r.inc())
+	if a.age != nil {
+		x = a.age[x]
+	}
+	return x
+}
+
+// fill draws len(dst)/2 ages, each written twice (a ball's two reads share
+// its age), and returns the new state. The dense or sparse table is chosen
+// once per call, not per ball.
+func (a *Ages) fill(dst []uint32, s, inc uint64) uint64 {
+	alias := a.alias
+	for k := 0; k+1 < len(dst); k += 2 {
+		s, dst[k] = alias.draw(s, inc)
+	}
+	if a.age != nil {
+		for k := 0; k+1 < len(dst); k += 2 {
+			dst[k] = a.age[dst[k]]
+		}
+	}
+	for k := 0; k+1 < len(dst); k += 2 {
+		dst[k+1] = dst[k]
+	}
+	return s
 }

@@ -1,6 +1,10 @@
 package kernels
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/balloc/balloc/core/units"
+)
 
 // Haar allocation (Bansal & Feldheim, "The Power of Two Choices in
 // Graphical Allocation", the allocation stage and its §3.5 implementation
@@ -166,12 +170,23 @@ func NewHaarState[L Load](t *HaarTables, loads []L, stale uint64) HaarState {
 		st.sums64 = make([]uint64, len(t.Size))
 		haarSums(st.sums64, loads, t.Leaf)
 	}
-	// A replay costs about log2|Size| updates per ball, a rebuild about
-	// 2|Size| per refresh: replay when K·log|Size| is the smaller.
-	if stale > 1 && stale*uint64(bits.Len(uint(len(t.Size)))) < 2*uint64(len(t.Size)) {
-		st.Pending = make([]uint32, 0, stale)
+	if c := HaarPending(len(t.Size), stale); c > 0 {
+		st.Pending = make([]uint32, 0, c)
 	}
 	return st
+}
+
+// HaarPending is the capacity of HaarState.Pending for sums over size heap
+// entries refreshed every stale balls: stale when the balls are replayed
+// at a refresh, 0 when the sums are rebuilt. A replay costs about
+// log2(size) updates per ball, a rebuild about 2·size per refresh: replay
+// when K·log2(size) is the smaller, which bounds the capacity by 2·size
+// (the product saturates: a --stale of 2^63 must not wrap to a replay).
+func HaarPending(size int, stale uint64) uint64 {
+	if stale > 1 && units.Mul(stale, uint64(bits.Len(uint(size)))) < 2*uint64(size) {
+		return stale
+	}
+	return 0
 }
 
 // Sums appends to dst the subtree sums as of the last refresh, one per heap

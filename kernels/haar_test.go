@@ -662,3 +662,21 @@ func TestHaarRoutedInGraphBalancesCompleteGraph(t *testing.T) {
 		t.Errorf("routed in all of G, haar's gap %.2f ± %.2f is not clearly below routing in G[S_i], %.2f ± %.2f", gm, gs, sm, ss)
 	}
 }
+
+// HaarPending replays only when K·log2|Size| < 2|Size|; a K near 2^64,
+// whose product wrapped to a small number and asked for a K-slot buffer
+// (makeslice: cap out of range), rebuilds instead.
+func TestHaarPendingSaturates(t *testing.T) {
+	for _, c := range []struct {
+		size  int
+		stale uint64
+		want  uint64
+	}{
+		{1024, 0, 0}, {1024, 1, 0}, {1024, 100, 100}, {1024, 187, 0},
+		{1024, 1 << 63, 0}, {1024, 1<<63 + 1<<62, 0}, {1 << 20, 10000000000000000000, 0},
+	} {
+		if got := kernels.HaarPending(c.size, c.stale); got != c.want {
+			t.Errorf("HaarPending(%d, %d) = %d, want %d", c.size, c.stale, got, c.want)
+		}
+	}
+}

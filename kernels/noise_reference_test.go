@@ -95,7 +95,7 @@ func refRho(loads []float64, r, noise *PCG32, w []float64, count int, rho Rho) {
 }
 
 // refDelay keeps every past load vector.
-func refDelay(loads []float64, r, noise *PCG32, w []float64, count int, tau uint64, mode DelayMode, ages *Alias, history *[][]float64) {
+func refDelay(loads []float64, r, noise *PCG32, w []float64, count int, tau uint64, mode DelayMode, ages *Ages, history *[][]float64) {
 	n := uint32(len(loads))
 	if len(*history) == 0 {
 		*history = append(*history, append([]float64(nil), loads...))

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -52,13 +53,13 @@ func noiseCases(n int) []noiseCase {
 			ref: func(l []float64, r, nz *PCG32, w []float64, c int) { refRho(l, r, nz, w, c, rho) },
 		})
 	}
-	empirical, err := NewAlias([]uint64{3, 0, 2, 1, 0, 0, 4}) // ages 0 … 6
+	empirical, err := NewAges([]uint32{0, 2, 3, 6}, []uint64{3, 2, 1, 4}, 6)
 	if err != nil {
 		panic(err)
 	}
 	for _, mode := range []DelayMode{DelayFixed, DelayUniform, DelayAdversarial, DelayEmpirical} {
 		taus := []uint64{1, 7, uint64(n), uint64(3 * n)}
-		var ages *Alias
+		var ages *Ages
 		if mode == DelayEmpirical {
 			taus, ages = []uint64{6}, empirical
 		}
@@ -70,13 +71,13 @@ func noiseCases(n int) []noiseCase {
 				name: fmt.Sprintf("delay-mode%d-tau%d", mode, tau),
 				fast32: func(l []uint32, r, nz *PCG32, c uint64) uint32 {
 					if d32 == nil {
-						d32 = NewDelay[uint32](len(l), tau, mode, false, ages)
+						d32 = NewDelay[uint32](len(l), tau, mode, false, ages, math.MaxUint64)
 					}
 					return TauDelay(l, r, nz, c, d32, maxOf(l))
 				},
 				fastW: func(l []float64, r, nz *PCG32, w []float64) float64 {
 					if dW == nil {
-						dW = NewDelay[float64](len(l), tau, mode, true, ages)
+						dW = NewDelay[float64](len(l), tau, mode, true, ages, math.MaxUint64)
 					}
 					return TauDelayWeighted(l, r, nz, w, dW, maxOf(l))
 				},

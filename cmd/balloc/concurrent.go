@@ -12,6 +12,7 @@ import (
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/units"
 )
 
 // concurrentParams are the process parameters balloc concurrent takes.
@@ -194,9 +195,13 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 		return fmt.Errorf("--format %q: want table or json", f.format)
 	}
 	comparable := spec.Process.Kind == core.KindDChoice && spec.Params.D == 2
-	need := spec.Bins * layout.Bytes()
+	need := units.Mul(spec.Bins, layout.Bytes())
 	if avail := core.AvailableMemory(); avail > 0 && need > avail {
-		return fmt.Errorf("--bins %s: the shared loads need %s, more than the %s available", core.FormatCount(spec.Bins), core.FormatBytes(float64(need)), core.FormatBytes(float64(avail)))
+		hint := "lower --bins"
+		if layout != concurrency.Packed {
+			hint += " or use --layout packed (4 bytes a bin)"
+		}
+		return fmt.Errorf("--bins %s: the shared loads need %s, more than the %s of memory available; %s", core.FormatCount(spec.Bins), core.FormatBytes(float64(need)), core.FormatBytes(float64(avail)), hint)
 	}
 	prof, err := startProfile(f.cpuprofile, f.memprofile, f.trace)
 	if err != nil {

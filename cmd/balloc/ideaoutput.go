@@ -29,15 +29,47 @@ func ideaColumns(r *core.Result) []string {
 	return cols
 }
 
+// ideaSummary accumulates the retries and estimates of one spec's trials.
+type ideaSummary struct {
+	retries             bool // the first trial reported retries
+	means, spreads, lag stream
+	top, fell, held     uint64
+	balls               uint64
+	counts              map[uint64]uint64 // rounds: balls
+	estimates           bool
+}
+
+// addIdea adds a trial's retries and estimates to the summary.
+func (sm *summary) addIdea(r *core.Result) {
+	if sm.idea == nil {
+		sm.idea = &ideaSummary{retries: r.Retries != nil, counts: map[uint64]uint64{}}
+	}
+	is := sm.idea
+	if r.Retries == nil {
+		return
+	}
+	is.means.add(r.Retries.Mean)
+	is.top = max(is.top, r.Retries.Max)
+	is.fell += r.Retries.Fallbacks
+	is.balls += r.Balls
+	for _, l := range r.Retries.Hist {
+		is.counts[uint64(l.Load)] += l.Count
+	}
+	if r.Estimates != nil {
+		is.estimates = true
+		is.spreads.add(r.Estimates.Spread)
+		is.lag.add(r.Estimates.Lag)
+		is.held += r.Estimates.Held
+	}
+}
+
 // ideaTable prints, when any process of the run reports rounds, a table of
 // them beside every process of the run: a process without retries (d-choice
 // and the others) makes one round of d draws per ball.
 func (w *writer) ideaTable() {
 	any := false
-	for _, rs := range w.results {
-		for _, r := range rs {
-			any = any || r.Retries != nil
-		}
+	for _, sm := range w.sums {
+		any = any || sm.idea.means.n > 0
 	}
 	if !any {
 		return
@@ -45,42 +77,23 @@ func (w *writer) ideaTable() {
 	fmt.Fprintf(w.w, "\nretries (rounds of d draws per ball, the first included) and estimates Â (mean over trials)\n")
 	tw := tabwriter.NewWriter(w.w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "process\tparams\tretries mean (± 95% CI)\tretries max\tfell back\tspread max|Â−avg|\tlag avg−mean Â\theld/ball\trounds: % of balls")
-	for i, rs := range w.results {
+	for i, sm := range w.sums {
 		s := w.p.specs[i]
-		if len(rs) == 0 {
-			continue
-		}
-		if rs[0].Retries == nil {
+		is := sm.idea
+		if !is.retries {
 			fmt.Fprintf(tw, "%s\t%s\t1 ± 0\t1\t–\t–\t–\t–\t1: 100%%\n", s.Process.Name, s.ParamsText())
 			continue
 		}
-		var means, spreads, lags []float64
-		top, fell, held, balls := uint64(0), uint64(0), uint64(0), uint64(0)
-		counts := map[uint64]uint64{}
-		for _, r := range rs {
-			means = append(means, r.Retries.Mean)
-			top = max(top, r.Retries.Max)
-			fell += r.Retries.Fallbacks
-			balls += r.Balls
-			for _, l := range r.Retries.Hist {
-				counts[uint64(l.Load)] += l.Count
-			}
-			if r.Estimates != nil {
-				spreads = append(spreads, r.Estimates.Spread)
-				lags = append(lags, r.Estimates.Lag)
-				held += r.Estimates.Held
-			}
-		}
-		m, half := meanCI(means)
+		m, half := is.means.ci()
 		spread, lag, heldText := "–", "–", "–"
-		if len(spreads) > 0 {
-			sp, _ := meanCI(spreads)
-			lg, _ := meanCI(lags)
+		if is.estimates {
+			sp, _ := is.spreads.ci()
+			lg, _ := is.lag.ci()
 			spread, lag = g(sp), g(lg)
-			heldText = g(float64(held) / float64(max(balls, 1)))
+			heldText = g(float64(is.held) / float64(max(is.balls, 1)))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s ± %.3g\t%d\t%s%%\t%s\t%s\t%s\t%s\n", s.Process.Name, s.ParamsText(), g(m), half, top,
-			g(100*float64(fell)/float64(max(balls, 1))), spread, lag, heldText, roundsText(counts, balls, top))
+		fmt.Fprintf(tw, "%s\t%s\t%s ± %.3g\t%d\t%s%%\t%s\t%s\t%s\t%s\n", s.Process.Name, s.ParamsText(), g(m), half, is.top,
+			g(100*float64(is.fell)/float64(max(is.balls, 1))), spread, lag, heldText, roundsText(is.counts, is.balls, is.top))
 	}
 	tw.Flush()
 }

@@ -18,20 +18,59 @@ import (
 	"github.com/balloc/balloc/core"
 )
 
-// writer formats results as they arrive, in trial order: jsonl and csv
-// stream, json and table are written at the end.
+// writer formats results as they arrive, in trial order, and keeps
+// nothing per trial: jsonl, csv and json stream (json as one array, opened
+// at the first result), the table accumulates a summary per spec. Only
+// --plot keeps the trials, trimmed to what a plot reads.
 type writer struct {
 	p        *plan
 	w        *bufio.Writer
 	csv      *csv.Writer
-	results  [][]*core.Result // by spec, for table and json
+	sums     []*summary       // by spec, for the table
 	kept     [][]*core.Result // by spec, for --plot
 	profiles []*core.Profile  // fluid limits, computed on first use
 	count    int
 }
 
+// summary is what the table reports of one spec's trials, accumulated.
+type summary struct {
+	trials            int
+	gap, maxGap, rate stream
+	lo, hi            float64 // least and largest final gap
+	maxLoad, minLoad  float64
+	gaps              map[float64]int     // final gaps (rounded to a tenth for real weights): trials
+	levels            map[float64]float64 // --theory: the fraction of bins at each load, summed over trials
+	idea              *ideaSummary
+}
+
+// stream accumulates a mean and, by Welford's update, the sum of squared
+// deviations: the mean is the plain sum over the count, as meanCI has it.
+type stream struct {
+	n             int
+	sum, mean, m2 float64
+}
+
+func (st *stream) add(x float64) {
+	st.n++
+	st.sum += x
+	d := x - st.mean
+	st.mean += d / float64(st.n)
+	st.m2 += d * (x - st.mean)
+}
+
+// ci is meanCI of the values added.
+func (st *stream) ci() (mean, half float64) {
+	mean = st.sum / float64(st.n)
+	if st.n < 2 {
+		return mean, 0
+	}
+	sd := math.Sqrt(st.m2 / float64(st.n-1))
+	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(st.n - 1)}.Quantile(0.975)
+	return mean, tq * sd / math.Sqrt(float64(st.n))
+}
+
 func newWriter(p *plan, out io.Writer) *writer {
-	w := &writer{p: p, w: bufio.NewWriter(out), results: make([][]*core.Result, len(p.specs)),
+	w := &writer{p: p, w: bufio.NewWriter(out), sums: make([]*summary, len(p.specs)),
 		kept: make([][]*core.Result, len(p.specs)), profiles: make([]*core.Profile, len(p.specs))}
 	if p.format == "csv" {
 		w.csv = csv.NewWriter(w.w)
@@ -57,13 +96,23 @@ func (w *writer) add(spec int, r *core.Result) error {
 	}
 	w.count++
 	if w.p.plot != "" {
-		w.kept[spec] = append(w.kept[spec], r)
+		w.kept[spec] = append(w.kept[spec], plotted(r, w.p.plotKind))
 	}
 	switch w.p.format {
-	case "jsonl":
+	case "jsonl", "json":
 		b, err := json.Marshal(r)
 		if err != nil {
 			return err
+		}
+		if w.p.format == "json" {
+			if w.count == 1 {
+				w.w.WriteString("[")
+			} else {
+				w.w.WriteString(",")
+			}
+			w.w.WriteString("\n")
+			w.w.Write(b)
+			return nil
 		}
 		w.w.Write(b)
 		w.w.WriteByte('\n')
@@ -72,34 +121,57 @@ func (w *writer) add(spec int, r *core.Result) error {
 		if w.count == 1 {
 			w.csv.Write(csvHeader)
 		}
-		for _, row := range csvRows(r) {
-			w.csv.Write(row)
-		}
+		csvRows(r, func(row []string) { w.csv.Write(row) })
 		w.csv.Flush()
 		return w.csv.Error()
 	}
-	w.results[spec] = append(w.results[spec], r)
+	w.summarize(spec, r)
 	return nil
+}
+
+// summarize adds a trial to its spec's summary.
+func (w *writer) summarize(spec int, r *core.Result) {
+	sm := w.sums[spec]
+	if sm == nil {
+		sm = &summary{lo: math.Inf(1), hi: math.Inf(-1), maxLoad: math.Inf(-1), minLoad: math.Inf(1), gaps: map[float64]int{}}
+		if w.p.theory {
+			sm.levels = map[float64]float64{}
+		}
+		w.sums[spec] = sm
+	}
+	sm.trials++
+	sm.gap.add(r.Gap)
+	sm.maxGap.add(r.MaxGap)
+	sm.rate.add(r.BallsPerS)
+	sm.lo, sm.hi = min(sm.lo, r.Gap), max(sm.hi, r.Gap)
+	sm.maxLoad, sm.minLoad = max(sm.maxLoad, r.MaxLoad), min(sm.minLoad, r.MinLoad)
+	sm.gaps[gapKey(r.Gap, w.p.specs[spec].Params.Weights.Unit())]++
+	if sm.levels != nil {
+		for _, l := range r.Histogram {
+			sm.levels[l.Load] += float64(l.Count) / float64(r.Bins)
+		}
+	}
+	sm.addIdea(r)
+}
+
+// plotted is what --plot reads of a result: the gaps, the average, the bins,
+// and the checkpoints or histogram where the kind draws them.
+func plotted(r *core.Result, kind string) *core.Result {
+	k := &core.Result{Gap: r.Gap, Average: r.Average, Bins: r.Bins}
+	switch kind {
+	case "gap-vs-balls":
+		k.Checkpoints = r.Checkpoints
+	case "load-histogram":
+		k.Histogram = r.Histogram
+	}
+	return k
 }
 
 func (w *writer) finish() error {
 	switch w.p.format {
 	case "json":
-		w.w.WriteString("[")
-		first := true
-		for _, rs := range w.results {
-			for _, r := range rs {
-				b, err := json.Marshal(r)
-				if err != nil {
-					return err
-				}
-				if !first {
-					w.w.WriteString(",")
-				}
-				first = false
-				w.w.WriteString("\n")
-				w.w.Write(b)
-			}
+		if w.count == 0 {
+			w.w.WriteString("[")
 		}
 		w.w.WriteString("\n]\n")
 	case "table":
@@ -116,23 +188,24 @@ var csvHeader = []string{
 }
 
 // csvRows gives one row per checkpoint (at_balls < balls) and one for the
-// final state (at_balls = balls), so checkpoints survive in a flat file.
-func csvRows(r *core.Result) [][]string {
+// final state (at_balls = balls), so checkpoints survive in a flat file,
+// handing each to emit as it is made (a row's slice is reused after).
+func csvRows(r *core.Result, emit func(row []string)) {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
 	head := []string{r.Process, paramsText(r.Params), u(r.Bins), u(r.Balls), u(r.Trial), u(r.Seed), r.Engine}
 	tail := []string{f(r.MaxGap), f(r.ElapsedS), f(r.BallsPerS)}
 	tail = append(tail, ideaColumns(r)...)
-	var rows [][]string
+	row := make([]string, 0, len(head)+8+len(tail))
 	for _, c := range r.Checkpoints {
 		if c.Balls == r.Balls {
 			continue
 		}
-		row := append(append([]string(nil), head...), u(c.Balls), f(c.Gap), f(c.MaxLoad), f(c.MinLoad), f(c.Underload), f(c.Quadratic), f(r.Alpha), f(c.LogExpPot))
-		rows = append(rows, append(row, tail...))
+		row = append(append(row[:0], head...), u(c.Balls), f(c.Gap), f(c.MaxLoad), f(c.MinLoad), f(c.Underload), f(float64(c.Quadratic)), f(r.Alpha), f(c.LogExpPot))
+		emit(append(row, tail...))
 	}
-	row := append(append([]string(nil), head...), u(r.Balls), f(r.Gap), f(r.MaxLoad), f(r.MinLoad), f(r.Underload), f(r.Quadratic), f(r.Alpha), f(r.LogExpPot))
-	return append(rows, append(row, tail...))
+	row = append(append(row[:0], head...), u(r.Balls), f(r.Gap), f(r.MaxLoad), f(r.MinLoad), f(r.Underload), f(float64(r.Quadratic)), f(r.Alpha), f(r.LogExpPot))
+	emit(append(row, tail...))
 }
 
 // paramsText writes a params map as "beta=0.5 d=2", sorted by name.
@@ -191,23 +264,13 @@ func (w *writer) table() {
 	w.structures()
 	tw := tabwriter.NewWriter(w.w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "process\tparams\tgap (mean ± 95% CI)\tgap min–max\tmax_gap\tmax load\tmin load\tballs/s")
-	for i, rs := range w.results {
+	for i, sm := range w.sums {
 		s := w.p.specs[i]
-		var gaps, maxGaps, rates []float64
-		lo, hi := math.Inf(1), math.Inf(-1)
-		maxLoad, minLoad := math.Inf(-1), math.Inf(1)
-		for _, r := range rs {
-			gaps = append(gaps, r.Gap)
-			maxGaps = append(maxGaps, r.MaxGap)
-			rates = append(rates, r.BallsPerS)
-			lo, hi = min(lo, r.Gap), max(hi, r.Gap)
-			maxLoad, minLoad = max(maxLoad, r.MaxLoad), min(minLoad, r.MinLoad)
-		}
-		m, half := meanCI(gaps)
-		mg, _ := meanCI(maxGaps)
-		rate, _ := meanCI(rates)
+		m, half := sm.gap.ci()
+		mg, _ := sm.maxGap.ci()
+		rate, _ := sm.rate.ci()
 		fmt.Fprintf(tw, "%s\t%s\t%s ± %.3g\t%s–%s\t%s\t%s\t%s\t%.3g\n", s.Process.Name, s.ParamsText(),
-			g(m), half, g(lo), g(hi), g(mg), g(maxLoad), g(minLoad), rate)
+			g(m), half, g(sm.lo), g(sm.hi), g(mg), g(sm.maxLoad), g(sm.minLoad), rate)
 	}
 	tw.Flush()
 
@@ -216,24 +279,36 @@ func (w *writer) table() {
 	if s0.Trials > 1 {
 		fmt.Fprintf(w.w, "\ngap: %% of trials\n")
 		tw = tabwriter.NewWriter(w.w, 0, 0, 2, ' ', 0)
-		for i, rs := range w.results {
+		for i, sm := range w.sums {
 			s := w.p.specs[i]
-			fmt.Fprintf(tw, "  %s %s\t%s\n", s.Process.Name, s.ParamsText(), gapDistribution(rs, s.Params.Weights.Unit()))
+			fmt.Fprintf(tw, "  %s %s\t%s\n", s.Process.Name, s.ParamsText(), gapShares(sm.gaps, sm.trials))
 		}
 		tw.Flush()
 	}
 
 	if w.p.theory {
-		for i, rs := range w.results {
+		for i, sm := range w.sums {
 			s := w.p.specs[i]
-			var hists []core.Histogram
-			for _, r := range rs {
-				hists = append(hists, r.Histogram)
+			// CompareTheory picks the levels from the least and largest
+			// load of any trial; the simulated fractions are the sums kept.
+			loads := slices.Sorted(maps.Keys(sm.levels))
+			var ends core.Histogram
+			if len(loads) > 0 {
+				ends = core.Histogram{{Load: loads[0], Count: 1}, {Load: loads[len(loads)-1], Count: 1}}
 			}
-			th := core.CompareTheory(w.profile(i), s.Bins, hists)
+			th := core.CompareTheory(w.profile(i), s.Bins, []core.Histogram{ends})
+			for k := range th.Levels {
+				sim := 0.0
+				for _, load := range loads {
+					if load >= th.Levels[k].Load {
+						sim += sm.levels[load]
+					}
+				}
+				th.Levels[k].Simulated = sim / float64(sm.trials)
+			}
 			avg := float64(s.Balls) / float64(s.Bins)
 			fmt.Fprintf(w.w, "\n%s: fraction of bins with load ≥ i, simulated (mean of %d) vs %s\n",
-				strings.TrimSpace(s.Process.Name+" "+s.ParamsText()), len(rs), th.Model)
+				strings.TrimSpace(s.Process.Name+" "+s.ParamsText()), sm.trials, th.Model)
 			fmt.Fprintf(w.w, "  first-moment estimate: the fluid limit puts n·s_i ≥ 1 up to i = %d (gap %s)\n",
 				th.FirstMomentMax, g(float64(th.FirstMomentMax)-avg))
 			tw = tabwriter.NewWriter(w.w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -246,21 +321,31 @@ func (w *writer) table() {
 	}
 }
 
+// gapKey is the value a final gap is tabulated under: itself, or rounded
+// to a tenth when real-valued (random weights).
+func gapKey(x float64, discrete bool) float64 {
+	if !discrete {
+		return math.Round(x*10) / 10
+	}
+	return x
+}
+
 // gapDistribution lists each final gap with the share of trials that ended
 // there, as this literature tabulates it; real-valued gaps (random weights)
 // are rounded to a tenth first.
 func gapDistribution(rs []*core.Result, discrete bool) string {
 	count := map[float64]int{}
 	for _, r := range rs {
-		x := r.Gap
-		if !discrete {
-			x = math.Round(x*10) / 10
-		}
-		count[x]++
+		count[gapKey(r.Gap, discrete)]++
 	}
+	return gapShares(count, len(rs))
+}
+
+// gapShares writes counts of trials by gap as shares of all trials.
+func gapShares(count map[float64]int, trials int) string {
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(count)) {
-		parts = append(parts, fmt.Sprintf("%s: %s%%", g(k), g(100*float64(count[k])/float64(len(rs)))))
+		parts = append(parts, fmt.Sprintf("%s: %s%%", g(k), g(100*float64(count[k])/float64(trials))))
 	}
 	return strings.Join(parts, "  ")
 }

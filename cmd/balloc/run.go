@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/units"
 )
 
 type runFlags struct {
@@ -89,23 +90,24 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	return c
 }
 
-// job is one trial of one spec.
-type job struct {
-	spec  int
-	trial uint64
-}
-
 // plan is a validated run: everything checked, nothing started.
 type plan struct {
 	plot     string // draw the results here; with plotKind
 	plotKind string
 	specs    []*core.Spec
-	jobs     []job
+	trials   int // per spec
 	workers  int
 	format   string
 	theory   bool
 	bar      bool
 }
+
+// jobs is the number of trials of the run, spec by spec: job i is trial
+// i mod trials of spec i / trials, made when a worker takes it, so that
+// --trials 2^31 costs no list.
+func (p *plan) jobs() int { return len(p.specs) * p.trials }
+
+func (p *plan) job(i int) (spec int, trial uint64) { return i / p.trials, uint64(i % p.trials) }
 
 func parseCountFlag(name, v string) (uint64, error) {
 	x, err := core.ParseCount(v)
@@ -278,22 +280,103 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 			return nil, fmt.Errorf("%s", core.UnusedParamError(def.Name, names))
 		}
 	}
-	for si, s := range p.specs {
-		for t := range s.Trials {
-			p.jobs = append(p.jobs, job{si, uint64(t)})
+	p.trials = com.Trials
+	if p.plot != "" && p.plotKind == "load-histogram" {
+		for _, s := range p.specs {
+			if !s.HasHistogram() {
+				return nil, fmt.Errorf("--plot-kind load-histogram needs load histograms; %s %s has none (random weights or --dims)", s.Process.Name, s.ParamsText())
+			}
 		}
 	}
-	// Memory: at most `workers` trials hold their loads at once.
-	var per uint64
-	for _, s := range p.specs {
-		per = max(per, s.TrialMemory())
+	if err := checkMemory(p); err != nil {
+		return nil, err
 	}
-	concurrent := uint64(min(p.workers, len(p.jobs)))
-	if avail := core.AvailableMemory(); avail > 0 && per*concurrent > avail {
-		return nil, fmt.Errorf("--bins %s: %s per trial × %d trials at once (--workers) needs %s, more than the %s of memory available; lower --bins or --workers",
-			core.FormatCount(com.Bins), core.FormatBytes(float64(per)), concurrent, core.FormatBytes(float64(per*concurrent)), core.FormatBytes(float64(avail)))
+	if p.plot != "" {
+		if err := checkWritable("plot", p.plot); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
+}
+
+// Bytes per checkpoint and per load of a result as JSON while it is
+// encoded: the text (about 150 and 24 bytes) and the encoder's growing
+// buffer and copy.
+const (
+	jsonCheckpointBytes = 512
+	jsonLoadBytes       = 72
+)
+
+// checkMemory refuses a run whose memory would not fit, naming the flag
+// that drives it: at most `workers` trials hold their state at once, one
+// result at a time is encoded, and --plot keeps what it draws of every
+// trial. Nothing else grows with the trials.
+func checkMemory(p *plan) error {
+	avail := core.AvailableMemory()
+	if avail == 0 {
+		return nil
+	}
+	var per, out core.Footprint
+	var kept uint64
+	for _, s := range p.specs {
+		if f := s.TrialFootprint(); f.Bytes > per.Bytes || per.Culprit == "" {
+			per = f
+		}
+		var o core.Footprint
+		if p.format == "json" || p.format == "jsonl" {
+			o.Add("--checkpoints "+core.FormatCount(s.Checkpoints), "lower --checkpoints", units.Mul(s.Checkpoints, jsonCheckpointBytes))
+			if s.KeepLoads {
+				o.Add("--loads", "leave out --loads", units.Mul(s.Bins, jsonLoadBytes))
+			}
+		}
+		if o.Bytes > out.Bytes {
+			out = o
+		}
+		if p.plot != "" {
+			// A trimmed result and what the plot's kind keeps of it.
+			k := uint64(512)
+			switch p.plotKind {
+			case "gap-vs-balls":
+				k = units.Add(k, units.Mul(s.Checkpoints, 56))
+			case "load-histogram":
+				k += 16 * 4096 // levels: a few hundred for unit loads; generous
+			}
+			kept = units.Add(kept, units.Mul(k, uint64(s.Trials)))
+		}
+	}
+	concurrent := uint64(min(p.workers, p.jobs()))
+	var all core.Footprint
+	hint := per.Hint
+	if concurrent > 1 {
+		hint += " or --workers"
+	}
+	all.Add(per.Culprit, hint, units.Mul(per.Bytes, concurrent))
+	if out.Bytes > 0 {
+		all.Add(out.Culprit, out.Hint+" or use --format csv", out.Bytes)
+	}
+	if kept > 0 {
+		all.Add("--plot "+p.plot, "lower --trials or leave out --plot", kept)
+	}
+	if all.Bytes <= avail {
+		return nil
+	}
+	var parts []string
+	if concurrent > 1 {
+		parts = append(parts, fmt.Sprintf("%s per trial × %d trials at once (--workers)", core.FormatBytes(float64(per.Bytes)), concurrent))
+	} else {
+		parts = append(parts, fmt.Sprintf("%s for a trial", core.FormatBytes(float64(per.Bytes))))
+	}
+	if out.Bytes > 0 {
+		parts = append(parts, fmt.Sprintf("%s to write a result as %s", core.FormatBytes(float64(out.Bytes)), p.format))
+	}
+	if kept > 0 {
+		parts = append(parts, fmt.Sprintf("%s to keep every trial for --plot", core.FormatBytes(float64(kept))))
+	}
+	what := strings.Join(parts, " + ") + " needs " + core.FormatBytes(float64(all.Bytes))
+	if len(parts) == 1 && concurrent == 1 {
+		what = "a trial needs " + core.FormatBytes(float64(per.Bytes))
+	}
+	return fmt.Errorf("%s: %s, more than the %s of memory available; %s", all.Culprit, what, core.FormatBytes(float64(avail)), all.Hint)
 }
 
 func fluidNames() string {
@@ -320,12 +403,12 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 	var bar *progressbar.ProgressBar
 	if p.bar {
 		total := uint64(0)
-		for _, j := range p.jobs {
-			total += p.specs[j.spec].Balls
+		for _, s := range p.specs {
+			total = units.Add(total, units.Mul(s.Balls, uint64(p.trials)))
 		}
 		bar = progressbar.NewOptions64(int64(min(total, 1<<62)),
 			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription(fmt.Sprintf("%d trials", len(p.jobs))),
+			progressbar.OptionSetDescription(fmt.Sprintf("%d trials", p.jobs())),
 			progressbar.OptionSetItsString("balls"),
 			progressbar.OptionShowIts(),
 			progressbar.OptionShowCount(),
@@ -338,14 +421,24 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 	}
 
 	out := newWriter(p, stdout)
+	// After the first failed write (a full disk, a closed pipe) no more
+	// trials start: their results could not be written either.
 	var writeErr error
-	var once sync.Once
-	concurrency.Ordered(len(p.jobs), p.workers, func(i int) *core.Result {
-		j := p.jobs[i]
-		return core.RunTrial(p.specs[j.spec], j.trial, progress)
+	var failed atomic.Bool
+	concurrency.Ordered(p.jobs(), p.workers, func(i int) *core.Result {
+		if failed.Load() {
+			return nil
+		}
+		spec, trial := p.job(i)
+		return core.RunTrial(p.specs[spec], trial, progress)
 	}, func(i int, r *core.Result) {
-		if err := out.add(p.jobs[i].spec, r); err != nil {
-			once.Do(func() { writeErr = err })
+		if failed.Load() {
+			return
+		}
+		spec, _ := p.job(i)
+		if err := out.add(spec, r); err != nil {
+			writeErr = err
+			failed.Store(true)
 		}
 	})
 	if bar != nil {

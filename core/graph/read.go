@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/balloc/balloc/core/units"
 )
 
 // The readers parse bytes by hand, a buffer at a time: a 10^7-edge file
@@ -18,8 +20,13 @@ import (
 // the edges by their smaller endpoint, which keeps file order within a
 // bucket, so the first copy of an edge is the one kept.
 
-// readBufSize is the reader's starting buffer; a longer line grows it.
+// readBufSize is the reader's starting buffer; a longer line grows it, up
+// to maxLineBytes: a file without newlines is refused, not read whole.
 const readBufSize = 4 << 20
+
+// maxLineBytes bounds a line of a graph or hyperedge file. An edge line is
+// two ids; a hyperedge of 64 MiB lists millions of bins.
+var maxLineBytes = 64 << 20
 
 // ReadGraphFile reads an undirected graph from a file, recognised by its
 // content: a Matrix Market coordinate file when the first line starts with
@@ -31,6 +38,9 @@ const readBufSize = 4 << 20
 func ReadGraphFile(spec, path string, clean Clean) (*Graph, error) {
 	f, size, err := open(path)
 	if err != nil {
+		return nil, fmt.Errorf("--graph %s: %v", spec, err)
+	}
+	if err := checkFileSize(path, size); err != nil {
 		return nil, fmt.Errorf("--graph %s: %v", spec, err)
 	}
 	defer f.Close()
@@ -49,6 +59,9 @@ func ReadGraphFile(spec, path string, clean Clean) (*Graph, error) {
 func ReadHyperFile(spec, path string, n uint64, clean Clean) (*Hypergraph, error) {
 	f, size, err := open(path)
 	if err != nil {
+		return nil, fmt.Errorf("--hyperedges %s: %v", spec, err)
+	}
+	if err := checkFileSize(path, size); err != nil {
 		return nil, fmt.Errorf("--hyperedges %s: %v", spec, err)
 	}
 	defer f.Close()
@@ -74,6 +87,24 @@ func open(path string) (*os.File, int64, error) {
 	return f, size, nil
 }
 
+// availableMemory is the memory available for new allocations, 0 when
+// unknown (core.AvailableMemory, which this package cannot import; tests
+// set it).
+var availableMemory = func() uint64 { return 0 }
+
+// SetAvailableMemory tells the readers how much memory a file may take.
+func SetAvailableMemory(f func() uint64) { availableMemory = f }
+
+// checkFileSize refuses a file larger than the memory available: what it
+// holds (4 bytes per id or bin, 2 or more file bytes each, then the
+// relabelling and CSR) takes more memory than the file's bytes.
+func checkFileSize(path string, size int64) error {
+	if avail := availableMemory(); avail > 0 && uint64(size) > avail {
+		return fmt.Errorf("%s is %s, more than the %s of memory available to hold what it lists; use a smaller file", path, units.FormatBytes(float64(size)), units.FormatBytes(float64(avail)))
+	}
+	return nil
+}
+
 // bufFor is the starting buffer for a file of the given size: the whole
 // of a small one, so that a small file costs no 4 MiB buffer.
 func bufFor(size int64) int {
@@ -88,7 +119,7 @@ func bufFor(size int64) int {
 // vertex count (tests lower it so that a fuzzed size line cannot ask for
 // gigabytes).
 func readGraph(r io.Reader, size int64, path string, clean Clean, maxN uint64, bufSize int) (edges []uint32, n uint64, origin string, err error) {
-	lr := newLineReader(r, bufSize)
+	lr := newLineReader(r, bufSize, path)
 	if lr.hasPrefix("\xef\xbb\xbf") { // a UTF-8 byte-order mark
 		lr.pos += 3
 	}
@@ -450,7 +481,7 @@ func readHyper(r io.Reader, path string, n uint64, clean Clean, bufSize int) (*H
 	if n == 0 {
 		limit = MaxVertices
 	}
-	lr := newLineReader(r, bufSize)
+	lr := newLineReader(r, bufSize, path)
 	if lr.hasPrefix("\xef\xbb\xbf") {
 		lr.pos += 3
 	}
@@ -551,12 +582,13 @@ type lineReader struct {
 	buf      []byte
 	pos, end int // unread bytes are buf[pos:end]
 	eof      bool
-	err      error // a read error other than io.EOF
+	err      error // a read error other than io.EOF, or a line too long
 	num      int   // the number of the line next returned last, from 1
+	path     string
 }
 
-func newLineReader(r io.Reader, size int) *lineReader {
-	return &lineReader{r: r, buf: make([]byte, max(size, 1))}
+func newLineReader(r io.Reader, size int, path string) *lineReader {
+	return &lineReader{r: r, buf: make([]byte, max(size, 1)), path: path}
 }
 
 // next returns the next line without its newline, which stays valid until
@@ -591,6 +623,10 @@ func (lr *lineReader) fill() {
 		lr.pos = 0
 	}
 	if lr.end == len(lr.buf) {
+		if len(lr.buf) >= maxLineBytes {
+			lr.eof, lr.err = true, lineError(lr.path, lr.num+1, "a line longer than %s; want one edge or hyperedge a line", units.FormatBytes(float64(maxLineBytes)))
+			return
+		}
 		lr.buf = slices.Grow(lr.buf, len(lr.buf))[:2*len(lr.buf)]
 	}
 	k, err := lr.r.Read(lr.buf[lr.end:])

@@ -773,3 +773,35 @@ func TestLoadTenMillionEdges(t *testing.T) {
 		})
 	}
 }
+
+// A line longer than maxLineBytes (a file without newlines) is refused with
+// its file and line, in both formats, and no more of the file is read.
+func TestReadLineTooLong(t *testing.T) {
+	defer func(old int) { maxLineBytes = old }(maxLineBytes)
+	maxLineBytes = 1 << 12
+	long := "1 2\n" + strings.Repeat("7", 3<<12) + " 3\n"
+	// A stream (size unknown), read from a small buffer, as a file larger
+	// than readBufSize is.
+	want := "g.txt:2: a line longer than 4.0 KiB"
+	if _, _, _, err := readGraph(strings.NewReader(long), 0, "g.txt", CleanRefuse, MaxVertices, 256); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("graph: %v, want %q", err, want)
+	}
+	if _, err := readHyper(strings.NewReader(long), "g.txt", 0, CleanRefuse, 256); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("hyperedges: %v, want %q", err, want)
+	}
+}
+
+// A file larger than the memory available is refused before it is read.
+func TestReadFileLargerThanMemory(t *testing.T) {
+	defer SetAvailableMemory(availableMemory)
+	SetAvailableMemory(func() uint64 { return 10 })
+	path := writeTemp(t, "g.txt", "1 2\n2 3\n3 1\n")
+	for _, err := range []error{
+		func() error { _, err := ReadGraphFile("file:g", path, CleanRefuse); return err }(),
+		func() error { _, err := ReadHyperFile("file:h", path, 0, CleanRefuse); return err }(),
+	} {
+		if err == nil || !strings.Contains(err.Error(), "g.txt is 12 B, more than the 10 B of memory available") {
+			t.Errorf("%v, want a refusal naming the size", err)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/balloc/balloc/core/graph"
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -203,13 +204,13 @@ func EstimateBytes(g *graph.Graph, route Route) uint64 {
 	case route == RouteGraph && g.Family == graph.Complete:
 		support = 2 * depth
 	case route == RouteGraph:
-		return 64*g.E*g.N + 64*g.N
+		return units.Add(units.Mul(64, units.Mul(g.E, g.N)), units.Mul(64, g.N))
 	case g.Family == graph.Torus:
 		support = depth/uint64(len(g.Sides)) + 2
 	case g.Family == graph.Hypercube, g.Family == graph.Complete:
 		support = 2
 	}
-	return 48*g.E*support + 64*g.N
+	return units.Add(units.Mul(48, units.Mul(g.E, support)), units.Mul(64, g.N))
 }
 
 // CheckRoute reports whether opt.Route is available on g, in O(1), so that

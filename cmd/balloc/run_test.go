@@ -1,0 +1,179 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/balloc/balloc/core"
+)
+
+// refused runs args and checks the bar for bad input: exit 2, nothing on
+// stdout, exactly one stderr line, naming want.
+func refused(t *testing.T, want string, args ...string) string {
+	t.Helper()
+	code, out, errs := run(t, args...)
+	if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "\n") || !strings.Contains(errs, want) {
+		t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line naming %q", args, code, out, errs, want)
+	}
+	return errs
+}
+
+// tempFile writes a file in a fresh folder and returns its path.
+func tempFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// --trials 2^31 builds no list of 2^31 jobs (32 GiB) before its checks: a
+// refusal found after them comes back at once, having allocated little.
+func TestTrials2To31AllocatesNoJobList(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	refused(t, "--checkpoints 1e12", "run", "--process", "two-choice", "--bins", "10", "--balls", "1e12", "--checkpoints", "1e12", "--trials", "2^31")
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+		t.Errorf("validating --trials 2^31 allocated %d MiB", grew>>20)
+	}
+	// --plot keeps every trial: that is counted, and refused when too much.
+	refused(t, "--plot x.png: 8.0 MiB per trial", "run", "--process", "two-choice", "--bins", "10", "--balls", "10", "--trials", "2^31", "--workers", "2", "--plot", "x.png", "--plot-kind", "gap-distribution")
+}
+
+// The table keeps a summary per spec, not the trials: adding 10^5 results
+// leaves the heap as it was.
+func TestTableKeepsNoTrials(t *testing.T) {
+	s, err := core.NewSpec("two-choice", nil, core.Common{Bins: 10, Balls: 10, Trials: 100000, Seed: 1, Alpha: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWriter(&plan{specs: []*core.Spec{s}, trials: s.Trials, format: "table", workers: 1}, &strings.Builder{})
+	r := core.RunTrial(s, 0, nil)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for range s.Trials {
+		c := *r
+		c.Params = s.ParamsMap()
+		c.Histogram = append(core.Histogram(nil), r.Histogram...)
+		if err := w.add(0, &c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 4<<20 {
+		t.Errorf("the table holds %d MiB after 10^5 trials", grew>>20)
+	}
+	if w.sums[0].trials != s.Trials {
+		t.Errorf("summary of %d trials, want %d", w.sums[0].trials, s.Trials)
+	}
+}
+
+// --checkpoints that cannot fit are refused by the memory check, naming
+// --checkpoints, not preallocated.
+func TestCheckpointsInMemoryEstimate(t *testing.T) {
+	refused(t, "--checkpoints 1e12: a trial needs", "run", "--process", "two-choice", "--bins", "100", "--balls", "1e12", "--checkpoints", "1e12", "--workers", "1")
+	refused(t, "lower --checkpoints or use --format csv", "run", "--process", "two-choice", "--bins", "100", "--balls", "1e12", "--checkpoints", "1e11", "--format", "json", "--workers", "1")
+}
+
+// An --ages line "4294967294 1" is held as one age, not a dense 2^32
+// array: with few balls the delay ring is short too, and the run is
+// quick; with 1e10 balls it is refused naming --ages.
+func TestAgesLargeAgeSparse(t *testing.T) {
+	path := tempFile(t, "ages.txt", "0 3\n4294967294 1\n")
+	code, out, errs := run(t, "run", "--process", "tau-delay", "--delay", "empirical", "--ages", path, "--bins", "100", "--balls", "1e4", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if rs := decodeJSON(t, out); len(rs) != 1 || rs[0].Params["tau"].(float64) != 4294967294 {
+		t.Errorf("results: %+v", rs)
+	}
+	if core.AvailableMemory() < 32<<30 {
+		refused(t, "--ages "+path+" (τ = 4294967294): a trial needs", "run", "--process", "tau-delay", "--delay", "empirical", "--ages", path, "--bins", "100", "--balls", "1e10")
+	}
+}
+
+// Age counts whose total wraps in 64 bits are refused, naming the file and
+// line; a line without end is refused at its bound, not read whole.
+func TestAgesCountsOverflow(t *testing.T) {
+	path := tempFile(t, "ages.txt", "0 18446744073709551615\n0 1\n")
+	refused(t, "--ages "+path+":2: the counts add up to more than 2^64 − 1", "run", "--process", "tau-delay", "--delay", "empirical", "--ages", path, "--bins", "10", "--balls", "10")
+	long := tempFile(t, "long.txt", strings.Repeat("1", 2<<20))
+	refused(t, "--ages "+long+":1: a line longer than 1.0 MiB", "run", "--process", "tau-delay", "--delay", "empirical", "--ages", long, "--bins", "10", "--balls", "10")
+}
+
+// --stale 2^63 (a panic: the replay buffer's size wrapped) and --stale 1e19
+// (refused, blaming --bins) run, as any --stale of more than the balls
+// does: the averages are never refreshed.
+func TestHaarStaleHuge(t *testing.T) {
+	args := []string{"run", "--process", "graphical", "--graph", "cycle:64", "--strategy", "haar", "--balls", "1000", "--format", "json", "--seed", "3"}
+	var gaps []string
+	for _, stale := range []string{"2000", "9223372036854775808", "1e19"} {
+		code, out, errs := run(t, append(args, "--stale", stale)...)
+		if code != 0 {
+			t.Fatalf("--stale %s: exit %d: %s", stale, code, errs)
+		}
+		rs := stripTimes(decodeJSON(t, out))
+		b, _ := json.Marshal(rs[0].Histogram)
+		gaps = append(gaps, string(b))
+	}
+	if gaps[0] != gaps[1] || gaps[0] != gaps[2] {
+		t.Errorf("--stale 2000, 2^63, 1e19 differ: %v", gaps)
+	}
+}
+
+// A quadratic potential that overflows is written as null, as an
+// exponential one is: the JSON stays valid and the run exits 0.
+func TestQuadraticPotentialOverflowIsNull(t *testing.T) {
+	for _, format := range []string{"json", "jsonl"} {
+		code, out, errs := run(t, "run", "--process", "two-choice", "--weights", "const:1e160", "--bins", "100", "--balls", "1000", "--checkpoints", "2", "--format", format)
+		if code != 0 || !strings.Contains(out, `"quadratic_potential":null`) {
+			t.Fatalf("%s: exit %d, stderr %q", format, code, errs)
+		}
+		var r core.Result
+		if err := json.Unmarshal([]byte(strings.Trim(strings.TrimSpace(out), "[]")), &r); err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+	}
+}
+
+// Output files that could not be written at the end are refused before
+// any work, naming their flag, and leave nothing behind.
+func TestOutputPathsCheckedBeforeWork(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"run", "--process", "two-choice", "--bins", "100", "--balls", "1000", "--trials", "2"}
+	with := func(extra ...string) []string { return append(append([]string(nil), base...), extra...) }
+	refused(t, "--plot /proc/x.png: cannot create a file in /proc", with("--plot", "/proc/x.png", "--plot-kind", "gap-distribution")...)
+	blocker := filepath.Join(dir, "blocker")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, blocker+" is not a folder", with("--plot", filepath.Join(blocker, "sub", "x.png"), "--plot-kind", "gap-distribution")...)
+	refused(t, "--cpuprofile "+dir+": is a directory", with("--cpuprofile", dir)...)
+	refused(t, "--memprofile "+dir+": is a directory", with("--memprofile", dir)...)
+	sub := filepath.Join(dir, "x.svg")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, "--plot "+sub+": is a directory", with("--plot", sub, "--plot-kind", "gap-distribution")...)
+	refused(t, "--plot-kind load-histogram needs load histograms; two-choice d=2 weights=exp:1 has none",
+		with("--weights", "exp:1", "--plot", filepath.Join(dir, "h.png"), "--plot-kind", "load-histogram")...)
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("refused runs left files behind: %v", ents)
+	}
+	// A plot into folders yet to be made is accepted and drawn.
+	deep := filepath.Join(dir, "a", "b", "gaps.png")
+	if code, _, errs := run(t, with("--plot", deep, "--plot-kind", "gap-distribution")...); code != 0 {
+		t.Fatalf("plot into new folders: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(deep); err != nil {
+		t.Error(err)
+	}
+}
