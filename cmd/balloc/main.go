@@ -22,6 +22,23 @@ func (f failure) Unwrap() error { return f.error }
 
 // Main runs balloc with the given arguments and returns its exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+	fmt.Fprintf(stderr, "balloc: %s\n", msg)
+	var f failure
+	if errors.As(err, &f) {
+		return 1
+	}
+	return 2
+}
+
+// newRoot is balloc's command tree, every flag of it strict (strictFlags).
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "balloc",
 		Short:         "balloc simulates balanced allocations (balls into bins), exactly and fast",
@@ -31,7 +48,6 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			DisableDefaultCmd: true,
 		},
 	}
-	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -45,15 +61,24 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		newSweepCommand(stdout, stderr), newMergeCommand(stdout, stderr), newSlurmCommand(stdout), newSummarizeCommand(stdout), newPlotCommand(stdout),
 		newGraphStatsCommand(stdout), newHypergraphStatsCommand(stdout), newHaarInfoCommand(stdout))
 	strictFlags(root)
-	err := root.Execute()
-	if err == nil {
-		return 0
+	for _, c := range root.Commands() {
+		nameArgs(c)
 	}
-	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
-	fmt.Fprintf(stderr, "balloc: %s\n", msg)
-	var f failure
-	if errors.As(err, &f) {
-		return 1
+	return root
+}
+
+// nameArgs makes a command's refusal of its arguments say which command and
+// what it takes: cobra's own ("accepts 1 arg(s), received 0") names neither.
+func nameArgs(c *cobra.Command) {
+	check := c.Args
+	if check == nil {
+		return
 	}
-	return 2
+	c.Args = func(c *cobra.Command, args []string) error {
+		err := check(c, args)
+		if err != nil && !strings.Contains(err.Error(), c.CommandPath()) {
+			return fmt.Errorf("%v: usage: %s", err, c.UseLine())
+		}
+		return err
+	}
 }

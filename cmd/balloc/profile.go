@@ -22,20 +22,21 @@ type profiler struct {
 // reported before any work.
 func startProfile(cpu, mem, trace string) (*profiler, error) {
 	var mode func(*profile.Profile)
-	var path, file string
+	var path, file, flag string
 	n := 0
 	for _, c := range []struct {
 		path string
 		mode func(*profile.Profile)
 		file string
+		flag string
 	}{
-		{cpu, profile.CPUProfile, "cpu.pprof"},
-		{mem, profile.MemProfile, "mem.pprof"},
-		{trace, profile.TraceProfile, "trace.out"},
+		{cpu, profile.CPUProfile, "cpu.pprof", "cpuprofile"},
+		{mem, profile.MemProfile, "mem.pprof", "memprofile"},
+		{trace, profile.TraceProfile, "trace.out", "trace"},
 	} {
 		if c.path != "" {
 			n++
-			mode, path, file = c.mode, c.path, c.file
+			mode, path, file, flag = c.mode, c.path, c.file, c.flag
 		}
 	}
 	switch {
@@ -47,7 +48,7 @@ func startProfile(cpu, mem, trace string) (*profiler, error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.MkdirTemp(dir, ".balloc-profile-")
 	if err != nil {
-		return nil, fmt.Errorf("cannot write a profile to %s: %v", path, err)
+		return nil, fmt.Errorf("--%s %s: cannot write a profile there: %v", flag, path, err)
 	}
 	p := profile.Start(mode, profile.ProfilePath(tmp), profile.Quiet, profile.NoShutdownHook)
 	return &profiler{stop: p.Stop, from: filepath.Join(tmp, file), to: path, tmp: tmp}, nil
