@@ -26,10 +26,12 @@ test:
 	$(GO) test -short ./...
 	$(GO) test -short -race ./concurrency/... ./cmd/...
 
-# Everything, including the long statistical checks.
+# Everything, including the long statistical checks, and 20 s of fuzzing
+# balloc run's flag values (make test runs only the seed corpus).
 test-long:
 	$(GO) test -timeout 60m ./...
 	$(GO) test -race ./concurrency/...
+	$(GO) test -run '^$$' -fuzz FuzzRunFlags -fuzztime 20s -fuzzminimizetime 5s ./cmd/balloc
 
 # A real one-node Slurm cluster runs a sweep as a 4-task array and merges it
 # (installs Debian's slurmctld, slurmd and munge when missing; needs root).
@@ -50,6 +52,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseCount -fuzztime 30s ./core/units
 	$(GO) test -run '^$$' -fuzz FuzzReadGraphFile -fuzztime 30s ./core/graph
 	$(GO) test -run '^$$' -fuzz FuzzReadHyperFile -fuzztime 30s ./core/graph
+	$(GO) test -run '^$$' -fuzz FuzzRunFlags -fuzztime 30s -fuzzminimizetime 5s ./cmd/balloc
 
 clean:
 	rm -rf bin bench/latest.txt

@@ -114,6 +114,12 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	if err != nil {
 		return err
 	}
+	// A process concurrent does not run is refused by its name first: NewSpec
+	// would ask for parameters concurrent has no flags for (tau-delay needs
+	// --tau). With zero parameters and sizes, Check looks at the process only.
+	if err := concurrency.Check(&core.Spec{Process: proc}); err != nil {
+		return err
+	}
 	for name := range set {
 		if !proc.Takes(name) {
 			return fmt.Errorf("--%s does not apply to %s", name, proc.Name)

@@ -22,24 +22,8 @@ func (f failure) Unwrap() error { return f.error }
 
 // Main runs balloc with the given arguments and returns its exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
-	root := &cobra.Command{
-		Use:           "balloc",
-		Short:         "balloc simulates balanced allocations (balls into bins), exactly and fast",
-		SilenceErrors: true,
-		SilenceUsage:  true,
-		CompletionOptions: cobra.CompletionOptions{
-			DisableDefaultCmd: true,
-		},
-	}
+	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return fmt.Errorf("%v (see %s --help)", err, c.CommandPath())
-	})
-	root.AddCommand(newRunCommand(stdout, stderr), newInfoCommand(stdout), newConcurrentCommand(stdout),
-		newSweepCommand(stdout, stderr), newMergeCommand(stdout, stderr), newSlurmCommand(stdout), newSummarizeCommand(stdout), newPlotCommand(stdout),
-		newGraphStatsCommand(stdout), newHypergraphStatsCommand(stdout), newHaarInfoCommand(stdout))
 	err := root.Execute()
 	if err == nil {
 		return 0
@@ -51,4 +35,50 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 2
+}
+
+// newRoot is balloc's command tree, every flag of it strict (strictFlags).
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "balloc",
+		Short:         "balloc simulates balanced allocations (balls into bins), exactly and fast",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		CompletionOptions: cobra.CompletionOptions{
+			DisableDefaultCmd: true,
+		},
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		var fe flagError
+		if errors.As(err, &fe) {
+			return fe
+		}
+		return fmt.Errorf("%v (see %s --help)", err, c.CommandPath())
+	})
+	root.AddCommand(newRunCommand(stdout, stderr), newInfoCommand(stdout), newConcurrentCommand(stdout),
+		newSweepCommand(stdout, stderr), newMergeCommand(stdout, stderr), newSlurmCommand(stdout), newSummarizeCommand(stdout), newPlotCommand(stdout),
+		newGraphStatsCommand(stdout), newHypergraphStatsCommand(stdout), newHaarInfoCommand(stdout))
+	strictFlags(root)
+	for _, c := range root.Commands() {
+		nameArgs(c)
+	}
+	return root
+}
+
+// nameArgs makes a command's refusal of its arguments say which command and
+// what it takes: cobra's own ("accepts 1 arg(s), received 0") names neither.
+func nameArgs(c *cobra.Command) {
+	check := c.Args
+	if check == nil {
+		return
+	}
+	c.Args = func(c *cobra.Command, args []string) error {
+		err := check(c, args)
+		if err != nil && !strings.Contains(err.Error(), c.CommandPath()) {
+			return fmt.Errorf("%v: usage: %s", err, c.UseLine())
+		}
+		return err
+	}
 }

@@ -32,6 +32,9 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 			if err := checkPlotFlags("kind", kind, "out", out); err != nil {
 				return err
 			}
+			if err := checkWritable("out", out); err != nil {
+				return err
+			}
 			sd, err := readSweep(args[0], "plot", c.ErrOrStderr())
 			if err != nil {
 				return err

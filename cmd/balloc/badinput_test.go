@@ -1,0 +1,496 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+// A bad input is refused before any work: exit 2, nothing on stdout, and
+// exactly one line on stderr that names the culprit (a flag, a TOML key, a
+// file). The table is generated: every flag of every command (read from the
+// command tree, so a new flag without an entry here fails the test) gets an
+// empty value, a second copy, and the malformed, out-of-range and overflowing
+// values of its kind; then files, folders and TOML keys. Only inputs whose
+// right answer is exit 2 are in it.
+
+// badCase is one bad input.
+type badCase struct {
+	name string
+	args []string
+	want string // the culprit, as the error line must name it
+}
+
+// flagKind is how a flag's values are checked, and so which values are bad.
+type flagKind int
+
+const (
+	kCount1  flagKind = iota // an integer ≥ 1
+	kCount0                  // an integer ≥ 0
+	kReal                    // a real number
+	kEnum                    // one of some names
+	kBool                    // true or false, standing alone means true
+	kSpec                    // a process, weights, noise, graph or hypergraph
+	kPathIn                  // a file that is read
+	kPathOut                 // a file that is written
+	kDirOut                  // a folder that is written
+	kText                    // any text
+	kSpecial                 // a value of its own format (--shard, --partition, --time)
+)
+
+// flagInfo describes one flag: its kind, a legal value, and, for the run
+// command's process flags, the base command in which its value matters.
+type flagInfo struct {
+	kind  flagKind
+	legal string
+	base  []string // flag, value pairs replacing (or, with value "-", removing) the command's base
+	bad   []string // bad values of this flag beyond its kind's
+}
+
+// fixtures are the files and folders the bad inputs refer to.
+type fixtures struct {
+	dir, toml, otherToml, sweep, otherSweep, foreign, graph, hyper, ages, emptyDir, regular string
+}
+
+func newFixtures(t *testing.T) *fixtures {
+	dir := t.TempDir()
+	f := &fixtures{dir: dir, toml: filepath.Join(dir, "s.toml"), otherToml: filepath.Join(dir, "o.toml"),
+		sweep: filepath.Join(dir, "sw"), otherSweep: filepath.Join(dir, "osw"), foreign: filepath.Join(dir, "foreign"), graph: filepath.Join(dir, "g.txt"),
+		hyper: filepath.Join(dir, "h.txt"), ages: filepath.Join(dir, "ages.txt"), emptyDir: filepath.Join(dir, "empty"),
+		regular: filepath.Join(dir, "regular")}
+	writeFile(t, f.toml, "processes = [\"two-choice\"]\nbins = [4]\nballs = [8]\ntrials = 2\n")
+	writeFile(t, f.otherToml, "processes = [\"one-choice\"]\nbins = [4]\nballs = [8]\ntrials = 2\n")
+	writeFile(t, f.graph, "0 1\n1 2\n2 0\n")
+	writeFile(t, f.hyper, "0 1\n1 2 3\n")
+	writeFile(t, f.ages, "0 1\n1 2\n")
+	writeFile(t, f.regular, "not a folder\n")
+	if err := os.Mkdir(f.emptyDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range [][2]string{{f.toml, f.sweep}, {f.otherToml, f.otherSweep}, {f.otherToml, f.foreign}} {
+		if code := Main([]string{"sweep", s[0], "--out", s[1], "--progress", "never"}, io.Discard, io.Discard); code != 0 {
+			t.Fatalf("fixture sweep %s: exit %d", s[0], code)
+		}
+	}
+	return f
+}
+
+// commandBase is a legal, tiny invocation of each command: positional
+// arguments, then flag/value pairs.
+func commandBase(f *fixtures) map[string]struct{ pos, flags []string } {
+	return map[string]struct{ pos, flags []string }{
+		"run":              {nil, []string{"--process", "two-choice", "--bins", "4", "--balls", "8", "--progress", "never"}},
+		"sweep":            {[]string{f.toml}, []string{"--out", filepath.Join(f.dir, "new"), "--progress", "never"}},
+		"summarize":        {[]string{f.sweep}, nil},
+		"plot":             {[]string{f.sweep}, []string{"--kind", "gap-distribution", "--out", filepath.Join(f.dir, "p.png")}},
+		"merge":            {[]string{f.sweep}, []string{"--out", filepath.Join(f.dir, "merged")}},
+		"slurm":            {[]string{f.toml}, []string{"--tasks", "2", "--out", filepath.Join(f.dir, "sl")}},
+		"concurrent":       {nil, []string{"--process", "two-choice", "--bins", "4", "--balls", "8"}},
+		"graph-stats":      {nil, []string{"--graph", "cycle:8"}},
+		"hypergraph-stats": {nil, []string{"--hyperedges", "random:4,2", "--bins", "8"}},
+		"haar-info":        {nil, []string{"--graph", "cycle:8"}},
+		"info":             {nil, nil},
+	}
+}
+
+// flagTable says, per command and flag ("cmd/flag", or "flag" for every
+// command that has it), what the flag takes.
+func flagTable(f *fixtures) map[string]flagInfo {
+	idea := []string{"--process", "idea"}
+	haar := []string{"--process", "graphical", "--graph", "cycle:8", "--strategy", "haar", "--bins", "-"}
+	graphical := []string{"--process", "graphical", "--graph", "cycle:8", "--bins", "-"}
+	hyper := []string{"--process", "hypergraph", "--hyperedges", "random:4,2", "--bins", "8"}
+	kp := []string{"--process", "kp-groups", "--group-size", "2"}
+	tau := []string{"--process", "tau-delay", "--tau", "2"}
+	notDir := filepath.Join(f.regular, "sub")
+	return map[string]flagInfo{
+		"run/process":       {kind: kSpec, legal: "two-choice", bad: []string{"nope", "two-choice,", ",two-choice", "two-choice,two-choice", "TWO-CHOICE"}},
+		"run/bins":          {kind: kCount1, legal: "4", bad: []string{"2^51", "1e300"}},
+		"run/balls":         {kind: kCount0, legal: "8"},
+		"run/balls-per-bin": {kind: kCount0, legal: "2", base: []string{"--balls", "-"}},
+		"run/d":             {kind: kCount1, legal: "2", base: []string{"--process", "d-choice"}, bad: []string{"5", "2,2"}},
+		"run/beta":          {kind: kReal, legal: "0.5", base: []string{"--process", "one-plus-beta"}, bad: []string{"-0.1", "1.01", "0.5,0.5"}},
+		"run/threshold":     {kind: kReal, legal: "1", base: []string{"--process", "two-thinning"}},
+		"run/weights": {kind: kSpec, legal: "exp:1", bad: []string{"nope", "exp", "exp:", "exp:0", "exp:-1", "exp:NaN", "exp:inf", "const:0", "const:-1",
+			"const:abc", "uniform:1", "uniform:2,1", "uniform:0,0", "pareto:2", "pareto:1e400", "exp:1,exp:2"}},
+		"run/g":           {kind: kReal, legal: "1", base: []string{"--process", "g-adv-comp"}, bad: []string{"-1", "1e16", "1,1"}},
+		"run/adversary":   {kind: kEnum, legal: "random", base: []string{"--process", "g-adv-comp", "--g", "1"}, bad: []string{"random,random"}},
+		"run/sigma":       {kind: kReal, legal: "1", base: []string{"--process", "sigma-noisy-load"}, bad: []string{"-1"}},
+		"run/rho":         {kind: kSpec, legal: "gauss:1", base: []string{"--process", "rho-noisy-comp"}, bad: []string{"nope", "gauss", "gauss:-1", "logistic:abc", "step:1", "step:1,2", "step:-1,0.5", "gauss:NaN"}},
+		"run/tau":         {kind: kCount0, legal: "2", base: tau, bad: []string{"2^32", "4294967295", "2,2"}},
+		"run/delay":       {kind: kEnum, legal: "uniform", base: tau, bad: []string{"uniform,uniform"}},
+		"run/ages":        {kind: kPathIn, legal: f.ages, base: []string{"--process", "tau-delay", "--delay", "empirical"}},
+		"run/batch":       {kind: kCount1, legal: "2", base: []string{"--process", "b-batch"}},
+		"run/retries":     {kind: kCount1, legal: "2", base: idea, bad: []string{"2^20+1", "1048577"}},
+		"run/variant":     {kind: kEnum, legal: "oracle", base: idea},
+		"run/sample-size": {kind: kCount0, legal: "2", base: append(slices.Clone(idea), "--variant", "sampling"), bad: []string{"1048577"}},
+		"run/sample-rule": {kind: kEnum, legal: "rounded", base: append(slices.Clone(idea), "--variant", "sampling")},
+		"run/held":        {kind: kEnum, legal: "carry", base: idea},
+		"run/dims":        {kind: kCount1, legal: "2", base: idea, bad: []string{"65"}},
+		"run/populated":   {kind: kCount1, legal: "1", base: append(slices.Clone(idea), "--dims", "2"), bad: []string{"3"}},
+		"run/vector-gap":  {kind: kEnum, legal: "all", base: append(slices.Clone(idea), "--dims", "2")},
+		"run/graph": {kind: kSpec, legal: "cycle:8", base: graphical, bad: []string{"nope", "cycle", "cycle:", "cycle:0", "cycle:-1", "cycle:abc", "cycle:2^64",
+			"torus:", "torus:0,4", "hypercube:-1", "complete:1e400", "random-regular:8,9", "erdos-renyi:8,2", "erdos-renyi:8,NaN",
+			"file:" + filepath.Join(f.dir, "missing"), "file:" + f.dir, "file:/dev/null", "file:" + f.toml}},
+		"run/strategy":    {kind: kEnum, legal: "greedy", base: graphical},
+		"run/stale":       {kind: kCount0, legal: "2", base: haar},
+		"run/haar-scale":  {kind: kEnum, legal: "unit", base: haar},
+		"run/haar-route":  {kind: kEnum, legal: "set", base: haar},
+		"run/graph-clean": {kind: kEnum, legal: "drop", base: []string{"--process", "graphical", "--graph", "file:" + f.graph, "--bins", "-"}},
+		"run/group-size":  {kind: kCount1, legal: "2", base: []string{"--process", "kp-groups"}, bad: []string{"5"}},
+		"run/aligned":     {kind: kBool, legal: "false", base: kp},
+		"run/group-rule":  {kind: kEnum, legal: "min", base: kp},
+		"run/hyperedges": {kind: kSpec, legal: "random:4,2", base: hyper, bad: []string{"nope", "random", "random:0,2", "random:4,0", "random:4,9", "random:abc,2", "intervals:0", "intervals:9",
+			"file:" + filepath.Join(f.dir, "missing"), "file:" + f.dir, "file:/dev/null", "file:" + f.toml}},
+		"run/probe-all":   {kind: kBool, legal: "true", base: hyper},
+		"run/refresh":     {kind: kCount0, legal: "2", base: hyper},
+		"run/trials":      {kind: kCount1, legal: "2"},
+		"run/seed":        {kind: kCount0, legal: "3"},
+		"run/engine":      {kind: kEnum, legal: "direct", bad: []string{"direct,histogram"}},
+		"run/checkpoints": {kind: kCount0, legal: "2", bad: []string{"1001"}},
+		"run/alpha":       {kind: kReal, legal: "2"},
+		"run/theory":      {kind: kBool, legal: "true"},
+		"run/format":      {kind: kEnum, legal: "json", bad: []string{"json,csv"}},
+		"run/loads":       {kind: kBool, legal: "true", base: []string{"--format", "json"}},
+		"run/plot":        {kind: kPathOut, legal: filepath.Join(f.dir, "r.png"), base: []string{"--checkpoints", "2"}, bad: []string{filepath.Join(f.dir, "r.jpg"), filepath.Join(f.dir, "r")}},
+		"run/plot-kind":   {kind: kEnum, legal: "gap-distribution", base: []string{"--plot", filepath.Join(f.dir, "r.png")}},
+		"run/workers":     {kind: kCount0, legal: "1"},
+		"run/progress":    {kind: kEnum, legal: "never"},
+		"run/cpuprofile":  {kind: kPathOut, legal: filepath.Join(f.dir, "c.pprof")},
+		"run/memprofile":  {kind: kPathOut, legal: filepath.Join(f.dir, "m.pprof")},
+		"run/trace":       {kind: kPathOut, legal: filepath.Join(f.dir, "t.out")},
+
+		"sweep/out":      {kind: kDirOut, legal: filepath.Join(f.dir, "new2"), bad: []string{notDir, f.regular, f.otherSweep}},
+		"sweep/shard":    {kind: kSpecial, legal: "0/2", base: []string{"--out", filepath.Join(f.dir, "shard")}, bad: []string{"abc", "1/0", "2/2", "-1/2", "1/2/3", "1/", "/2", "1.5/2", "0/2^64"}},
+		"sweep/workers":  {kind: kCount0, legal: "1"},
+		"sweep/progress": {kind: kEnum, legal: "never"},
+
+		"summarize/format": {kind: kEnum, legal: "csv", bad: []string{"csv,latex", "json"}},
+
+		"plot/kind":  {kind: kEnum, legal: "gap-vs-bins"},
+		"plot/out":   {kind: kPathOut, legal: filepath.Join(f.dir, "q.svg"), bad: []string{filepath.Join(f.dir, "q.jpg"), filepath.Join(f.dir, "q"), f.dir}},
+		"plot/title": {kind: kText, legal: "a title"},
+
+		"merge/out": {kind: kDirOut, legal: filepath.Join(f.dir, "merged2"), bad: []string{f.sweep, f.foreign, notDir, f.regular}},
+
+		"slurm/tasks":     {kind: kCount1, legal: "2", bad: []string{"100001"}},
+		"slurm/out":       {kind: kDirOut, legal: filepath.Join(f.dir, "sl2"), bad: []string{notDir, f.regular, filepath.Join(f.dir, "a\nb")}},
+		"slurm/partition": {kind: kSpecial, legal: "debug", bad: []string{"x\ntouch PWNED", "a b", "a;b", "a,,b", "$(id)", "a`id`", "a'b", "a\"b", "#x"}},
+		"slurm/time":      {kind: kSpecial, legal: "02:00:00", bad: []string{"bogus", "1:2:3:4", "1-2-3", "-5", "1e3", "1h", "02:00:00\nid", "02:00 #x", "1-", "-1-2", ":5", "5:"}},
+		"slurm/cpus":      {kind: kCount1, legal: "2", bad: []string{"65536", "2^20"}},
+
+		"concurrent/process":       {kind: kSpec, legal: "two-choice", bad: []string{"nope", "always-go-left", "tau-delay", "two-choice,one-choice"}},
+		"concurrent/bins":          {kind: kCount1, legal: "4", bad: []string{"2^51"}},
+		"concurrent/balls":         {kind: kCount0, legal: "8", bad: []string{"2^32"}},
+		"concurrent/d":             {kind: kCount1, legal: "2", base: []string{"--process", "d-choice"}, bad: []string{"5"}},
+		"concurrent/beta":          {kind: kReal, legal: "0.5", base: []string{"--process", "one-plus-beta"}, bad: []string{"-0.1", "1.5"}},
+		"concurrent/threshold":     {kind: kReal, legal: "1", base: []string{"--process", "two-thinning"}},
+		"concurrent/g":             {kind: kReal, legal: "1", base: []string{"--process", "g-myopic-comp"}, bad: []string{"-1"}},
+		"concurrent/workers":       {kind: kCount0, legal: "1"},
+		"concurrent/scaling":       {kind: kCount1, legal: "1,2", bad: []string{"1,0", "1,2,", "1,abc"}},
+		"concurrent/emulate":       {kind: kCount1, legal: "2"},
+		"concurrent/mode":          {kind: kEnum, legal: "cas"},
+		"concurrent/batch":         {kind: kCount1, legal: "2", base: []string{"--mode", "local-batch"}},
+		"concurrent/layout":        {kind: kEnum, legal: "padded"},
+		"concurrent/measure-every": {kind: kCount0, legal: "2"},
+		"concurrent/seed":          {kind: kCount0, legal: "2"},
+		"concurrent/trials":        {kind: kCount1, legal: "1"},
+		"concurrent/compare":       {kind: kBool, legal: "false"},
+		"concurrent/format":        {kind: kEnum, legal: "json"},
+		"concurrent/cpuprofile":    {kind: kPathOut, legal: filepath.Join(f.dir, "cc.pprof")},
+		"concurrent/memprofile":    {kind: kPathOut, legal: filepath.Join(f.dir, "cm.pprof")},
+		"concurrent/trace":         {kind: kPathOut, legal: filepath.Join(f.dir, "ct.out")},
+
+		"graph-stats/graph":       {kind: kSpec, legal: "cycle:8", bad: []string{"nope", "cycle:0", "cycle:abc", "torus:", "file:" + filepath.Join(f.dir, "missing"), "file:" + f.dir, "file:/dev/null"}},
+		"graph-stats/seed":        {kind: kCount0, legal: "2"},
+		"graph-stats/graph-clean": {kind: kEnum, legal: "drop", base: []string{"--graph", "file:" + f.graph}},
+
+		"hypergraph-stats/hyperedges":  {kind: kSpec, legal: "random:4,2", bad: []string{"nope", "random:0,2", "random:4,9", "intervals:0", "file:" + filepath.Join(f.dir, "missing"), "file:" + f.dir, "file:/dev/null"}},
+		"hypergraph-stats/bins":        {kind: kCount1, legal: "8"},
+		"hypergraph-stats/d":           {kind: kCount1, legal: "2", bad: []string{"3"}},
+		"hypergraph-stats/balls":       {kind: kCount0, legal: "8"},
+		"hypergraph-stats/refresh":     {kind: kCount0, legal: "2"},
+		"hypergraph-stats/samples":     {kind: kCount0, legal: "10"},
+		"hypergraph-stats/seed":        {kind: kCount0, legal: "2"},
+		"hypergraph-stats/graph-clean": {kind: kEnum, legal: "drop", base: []string{"--hyperedges", "file:" + f.hyper, "--bins", "-"}},
+
+		"haar-info/graph":       {kind: kSpec, legal: "cycle:8", bad: []string{"nope", "cycle:0", "path:1", "erdos-renyi:100,0.01", "file:" + filepath.Join(f.dir, "missing"), "file:/dev/null"}},
+		"haar-info/haar-route":  {kind: kEnum, legal: "set"},
+		"haar-info/haar-scale":  {kind: kEnum, legal: "unit"},
+		"haar-info/seed":        {kind: kCount0, legal: "2"},
+		"haar-info/graph-clean": {kind: kEnum, legal: "drop", base: []string{"--graph", "file:" + f.graph}},
+	}
+}
+
+// kindBad are the bad values every flag of a kind shares.
+var kindBad = map[flagKind][]string{
+	kCount1:  {"0", "-1", "abc", "1e400", "2^64", "18446744073709551616", "1.5", "NaN", "inf", "1,,2", "1e", "0x10", "+-1"},
+	kCount0:  {"-1", "abc", "1e400", "2^64", "18446744073709551616", "1.5", "NaN", "inf", "1,,2", "1e", "0x10", "+-1"},
+	kReal:    {"abc", "NaN", "nan", "1e400", "-1e400", "inf", "-Inf", "1,,2", "1e", "0x", "1..2"},
+	kEnum:    {"abc", "NaN", "1,,2", ",", "x\ny"},
+	kBool:    {"maybe", "2", "yes please"},
+	kSpec:    {"x\ny", ",", "1,,2"},
+	kPathIn:  {"/nonexistent/balloc/x"},
+	kPathOut: {"REGULAR/x.png"}, // under a file: no folder can be made there
+	kDirOut:  {"/dev/null"},
+}
+
+// with is base with the pairs of mods applied: a pair replaces the flag's
+// value, or removes the flag when the value is "-", or is appended.
+func with(base, mods []string) []string {
+	out := slices.Clone(base)
+	for i := 0; i+1 < len(mods); i += 2 {
+		k, v := mods[i], mods[i+1]
+		j := slices.Index(out, k)
+		switch {
+		case j >= 0 && v == "-":
+			out = slices.Delete(out, j, j+2)
+		case j >= 0:
+			out[j+1] = v
+		case v != "-":
+			out = append(out, k, v)
+		}
+	}
+	return out
+}
+
+// flagArgs writes a flag and its value as a user would: flags that may stand
+// alone need "=".
+func flagArgs(name, value string, kind flagKind) []string {
+	if kind == kBool {
+		return []string{"--" + name + "=" + value}
+	}
+	return []string{"--" + name, value}
+}
+
+// badCases builds the table.
+func badCases(t *testing.T, f *fixtures) []badCase {
+	bases := commandBase(f)
+	table := flagTable(f)
+	var cases []badCase
+	add := func(c badCase) { cases = append(cases, c) }
+	root := newRoot(io.Discard, io.Discard)
+	for _, cmd := range root.Commands() {
+		name := cmd.Name()
+		base, ok := bases[name]
+		if !ok {
+			t.Errorf("no base invocation for command %s: add it to commandBase", name)
+			continue
+		}
+		invoke := func(flags []string) []string { return append(append([]string{name}, base.pos...), flags...) }
+		cmd.Flags().VisitAll(func(fl *pflag.Flag) {
+			info, ok := table[name+"/"+fl.Name]
+			if !ok {
+				t.Errorf("flag --%s of %s has no entry in flagTable", fl.Name, name)
+				return
+			}
+			flags := with(base.flags, info.base)
+			// The flag as the only change: set, replaced, or appended.
+			one := func(v string) []string {
+				out := with(flags, []string{"--" + fl.Name, "-"})
+				return invoke(append(out, flagArgs(fl.Name, v, info.kind)...))
+			}
+			if got := Main(one(info.legal), io.Discard, io.Discard); got != 0 {
+				t.Errorf("%s --%s %q: the legal value exits %d; fix flagTable", name, fl.Name, info.legal, got)
+			}
+			want := "--" + fl.Name
+			add(badCase{name: name + "/" + fl.Name + "=", args: one(""), want: want})
+			twice := append(one(info.legal), flagArgs(fl.Name, info.legal, info.kind)...)
+			add(badCase{name: name + "/" + fl.Name + " twice", args: twice, want: "flag --" + fl.Name + " given twice"})
+			vals := append(slices.Clone(kindBad[info.kind]), info.bad...)
+			if info.kind == kPathOut || info.kind == kPathIn {
+				vals = append(vals, f.dir)
+			}
+			for _, v := range vals {
+				v = strings.ReplaceAll(v, "REGULAR", f.regular)
+				add(badCase{name: name + "/" + fl.Name + "=" + v, args: one(v), want: want})
+			}
+		})
+		add(badCase{name: name + "/unknown flag", args: invoke([]string{"--frobnicate"}), want: "--frobnicate"})
+	}
+	// Positional arguments: files and folders.
+	missing := filepath.Join(f.dir, "missing")
+	for _, c := range []struct {
+		cmd, what string
+		pos       []string
+		want      string
+	}{
+		{"sweep", "no file", nil, "balloc sweep"},
+		{"sweep", "missing", []string{missing}, missing},
+		{"sweep", "dir", []string{f.dir}, f.dir},
+		{"sweep", "two files", []string{f.toml, f.otherToml}, "balloc sweep"},
+		{"slurm", "missing", []string{missing}, missing},
+		{"slurm", "dir", []string{f.dir}, f.dir},
+		{"slurm", "no file", nil, "balloc slurm"},
+		{"summarize", "missing", []string{missing}, missing},
+		{"summarize", "file", []string{f.regular}, f.regular},
+		{"summarize", "empty dir", []string{f.emptyDir}, f.emptyDir},
+		{"summarize", "no dir", nil, "balloc summarize"},
+		{"summarize", "two dirs", []string{f.sweep, f.otherSweep}, "balloc summarize"},
+		{"plot", "missing", []string{missing}, missing},
+		{"plot", "file", []string{f.regular}, f.regular},
+		{"plot", "empty dir", []string{f.emptyDir}, f.emptyDir},
+		{"plot", "no dir", nil, "balloc plot"},
+		{"merge", "missing", []string{missing}, missing},
+		{"merge", "file", []string{f.regular}, f.regular},
+		{"merge", "empty dir", []string{f.emptyDir}, f.emptyDir},
+		{"merge", "two sweeps", []string{f.sweep, f.otherSweep}, f.otherSweep},
+		{"merge", "no dir", nil, "balloc merge"},
+		{"info", "extra", []string{"extra"}, "extra"},
+		{"run", "extra", []string{"extra"}, "extra"},
+		{"graph-stats", "extra", []string{"extra"}, "extra"},
+		{"haar-info", "extra", []string{"extra"}, "extra"},
+		{"hypergraph-stats", "extra", []string{"extra"}, "extra"},
+		{"concurrent", "extra", []string{"extra"}, "extra"},
+	} {
+		add(badCase{name: c.cmd + "/" + c.what, args: append(append([]string{c.cmd}, c.pos...), bases[c.cmd].flags...), want: c.want})
+	}
+	// Required flags left out.
+	for _, c := range []struct{ cmd, drop string }{
+		{"run", "--process"}, {"run", "--bins"}, {"run", "--balls"}, {"plot", "--kind"}, {"plot", "--out"},
+		{"merge", "--out"}, {"slurm", "--tasks"}, {"concurrent", "--process"}, {"concurrent", "--bins"},
+		{"concurrent", "--balls"}, {"graph-stats", "--graph"}, {"haar-info", "--graph"}, {"hypergraph-stats", "--hyperedges"},
+	} {
+		add(badCase{name: c.cmd + "/without " + c.drop, args: append(append([]string{c.cmd}, bases[c.cmd].pos...), with(bases[c.cmd].flags, []string{c.drop, "-"})...), want: c.drop})
+	}
+	// Sweep folders that are not what they should be.
+	brokenMan := filepath.Join(f.dir, "broken-manifest")
+	mustMkdir(t, brokenMan)
+	writeFile(t, filepath.Join(brokenMan, "manifest.json"), "{not json")
+	for _, cmd := range []string{"summarize", "plot", "merge"} {
+		add(badCase{name: cmd + "/dir=broken manifest", args: append(append([]string{cmd}, brokenMan), bases[cmd].flags...), want: "manifest.json"})
+	}
+	// Files read by flags: ages, graph and hypergraph files with bad lines.
+	for _, c := range []struct{ name, text, want string }{
+		{"negative age", "-1 2\n", "--ages"},
+		{"age not a number", "x 2\n", "--ages"},
+		{"three fields", "0 1 2\n", "--ages"},
+		{"zero counts", "0 0\n", "--ages"},
+		{"0 18446744073709551615 + 0 1", "0 18446744073709551615\n0 1\n", "--ages"},
+	} {
+		p := filepath.Join(f.dir, "ages-"+strings.ReplaceAll(c.name, " ", "_"))
+		writeFile(t, p, c.text)
+		add(badCase{name: "ages/" + c.name, args: append([]string{"run"}, with(bases["run"].flags, []string{"--process", "tau-delay", "--delay", "empirical", "--ages", p})...), want: p})
+	}
+	for _, c := range []struct{ name, text string }{
+		{"node not a number", "0 x\n"},
+		{"one field", "0\n"},
+		{"negative node", "0 -1\n"},
+		{"huge node", "0 18446744073709551616\n"},
+		{"self-loop", "0 0\n0 1\n"},
+		{"duplicate edge", "0 1\n0 1\n1 2\n"},
+	} {
+		p := filepath.Join(f.dir, "graph-"+strings.ReplaceAll(c.name, " ", "_"))
+		writeFile(t, p, c.text)
+		add(badCase{name: "graph file/" + c.name, args: []string{"run", "--process", "graphical", "--graph", "file:" + p, "--balls", "8", "--progress", "never"}, want: p})
+		add(badCase{name: "graph-stats file/" + c.name, args: []string{"graph-stats", "--graph", "file:" + p}, want: p})
+	}
+	for _, c := range []struct{ name, text string }{
+		{"bin not a number", "0 x\n"},
+		{"negative bin", "0 -1\n"},
+		{"repeated bin", "0 0 1\n"},
+		{"empty", "\n"},
+	} {
+		p := filepath.Join(f.dir, "hyper-"+strings.ReplaceAll(c.name, " ", "_"))
+		writeFile(t, p, c.text)
+		add(badCase{name: "hyperedges file/" + c.name, args: []string{"hypergraph-stats", "--hyperedges", "file:" + p}, want: p})
+	}
+	// TOML: each key of a sweep file with a bad value; sweep and slurm read it.
+	good := map[string]string{"processes": `["two-choice"]`, "bins": "[4]", "balls": "[8]", "trials": "2"}
+	for _, c := range []struct{ key, value, want string }{
+		{"processes", "[]", "processes"}, {"processes", `["nope"]`, "nope"}, {"processes", `"nope"`, "nope"},
+		{"processes", "[1]", "processes"}, {"processes", `[""]`, "processes"}, {"processes", "[[\"two-choice\"]]", "processes"},
+		{"bins", "[0]", "bins"}, {"bins", "[-1]", "bins"}, {"bins", `["abc"]`, "bins"}, {"bins", "[1.5]", "bins"},
+		{"bins", "[]", "bins"}, {"bins", `["2^64"]`, "bins"}, {"bins", `["2^51"]`, "bins"}, {"bins", "[true]", "bins"},
+		{"balls", "[-1]", "balls"}, {"balls", `["x"]`, "balls"}, {"balls", "[]", "balls"}, {"balls", "[1e400]", "bad-balls-_1e400_.toml"},
+		{"trials", "0", "trials"}, {"trials", "-1", "trials"}, {"trials", `"x"`, "trials"}, {"trials", "[1, 2]", "trials"},
+		{"trials", "2.5", "trials"}, {"trials", `"2^32"`, "trials"},
+		{"seed", "-1", "seed"}, {"seed", `"abc"`, "seed"}, {"seed", "1.5", "seed"},
+		{"checkpoints", "1001", "checkpoints"}, {"checkpoints", "-1", "checkpoints"},
+		{"engine", `"gpu"`, "engine"}, {"engine", `""`, "engine"}, {"engine", "1", "engine"},
+		{"alpha", `"x"`, "alpha"}, {"alpha", `"NaN"`, "alpha"},
+		{"frobnicate", "1", "frobnicate"},
+		{"params", "1", "params"},
+	} {
+		text := ""
+		for _, k := range []string{"processes", "bins", "balls", "trials"} {
+			if k != c.key {
+				text += k + " = " + good[k] + "\n"
+			}
+		}
+		text += c.key + " = " + c.value + "\n"
+		p := filepath.Join(f.dir, "bad-"+c.key+"-"+strings.Map(func(r rune) rune {
+			if strings.ContainsRune(`[]"/ .^,`, r) {
+				return '_'
+			}
+			return r
+		}, c.value)+".toml")
+		writeFile(t, p, text)
+		for _, cmd := range []string{"sweep", "slurm"} {
+			// A folder of its own, which no earlier case has filled.
+			flags := with(bases[cmd].flags, []string{"--out", p + "." + cmd})
+			add(badCase{name: "toml/" + c.key + "=" + c.value + " (" + cmd + ")", args: append([]string{cmd, p}, flags...), want: c.want})
+		}
+	}
+	for _, c := range []struct{ name, text, want string }{
+		{"syntax", "processes = [\"two-choice\"\n", "s.toml"},
+		{"unknown param", "processes = [\"two-choice\"]\nbins = [4]\nballs = [8]\n[params]\nnope = 1\n", "params.nope"},
+		{"bad param value", "processes = [\"g-myopic-comp\"]\nbins = [4]\nballs = [8]\n[params]\ng = [-1]\n", "g"},
+		{"both balls", "processes = [\"two-choice\"]\nbins = [4]\nballs = [8]\nballs_per_bin = [2]\n", "balls_per_bin"},
+		{"both process", "process = \"two-choice\"\nprocesses = [\"two-choice\"]\nbins = [4]\nballs = [8]\n", "process"},
+		{"no bins", "processes = [\"two-choice\"]\nballs = [8]\n", "bins"},
+		{"no balls", "processes = [\"two-choice\"]\nbins = [4]\n", "balls"},
+		{"no processes", "bins = [4]\nballs = [8]\n", "processes"},
+		{"empty file", "", "processes"},
+	} {
+		p := filepath.Join(f.dir, "s.toml")
+		if c.name != "syntax" {
+			p = filepath.Join(f.dir, "bad-"+strings.ReplaceAll(c.name, " ", "_")+".toml")
+		} else {
+			p = filepath.Join(f.dir, "syntax", "s.toml")
+			mustMkdir(t, filepath.Dir(p))
+		}
+		writeFile(t, p, c.text)
+		for _, cmd := range []string{"sweep", "slurm"} {
+			add(badCase{name: "toml/" + c.name + " (" + cmd + ")", args: append([]string{cmd, p}, bases[cmd].flags...), want: c.want})
+		}
+	}
+	return cases
+}
+
+func mustMkdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Bad input across every subcommand: exit 2 and exactly one stderr line
+// that names the culprit.
+func TestBadInputsEverySubcommand(t *testing.T) {
+	f := newFixtures(t)
+	cases := badCases(t, f)
+	tried, clean := 0, 0
+	for _, c := range cases {
+		tried++
+		code, stdout, stderr := run(t, c.args...)
+		switch {
+		case code != 2:
+			t.Errorf("%s: %q: exit %d, want 2 (stderr %q)", c.name, c.args, code, stderr)
+		case stdout != "":
+			t.Errorf("%s: %q: wrote to stdout %q", c.name, c.args, stdout)
+		case strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n"):
+			t.Errorf("%s: %q: stderr is not one line: %q", c.name, c.args, stderr)
+		case !strings.Contains(stderr, c.want):
+			t.Errorf("%s: %q: stderr %q does not name %q", c.name, c.args, stderr, c.want)
+		default:
+			clean++
+		}
+	}
+	t.Logf("bad inputs: %d tried, %d handled cleanly", tried, clean)
+}
