@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/units"
 )
 
 func newSweepCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -58,11 +60,6 @@ func parseShard(s string) (i, n uint64, err error) {
 		return 0, 0, fmt.Errorf("--shard %q: want i/N with 0 ≤ i < N", s)
 	}
 	return i, n, nil
-}
-
-type sweepJob struct {
-	spec  int
-	trial uint64
 }
 
 // sweepFlags are the flags of balloc sweep, as given.
@@ -164,27 +161,43 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		return err
 	}
 	warnForeign(stderr, "sweep", resultsPath, foreign)
-	done := map[string]bool{}
-	for _, r := range kept {
-		done[fmt.Sprintf("%s/%d", r.SpecHash, r.Trial)] = true
+	point := make(map[string]int, len(g.Hashes))
+	for p, h := range g.Hashes {
+		point[h] = p
 	}
-	// Every trial of the grid in canonical order; this shard's share; not done.
-	var jobs []sweepJob
-	for s, spec := range g.Specs {
-		for t := range uint64(spec.Trials) {
-			if shardOf(g.Hashes[s], t, sn) == si && !done[fmt.Sprintf("%s/%d", g.Hashes[s], t)] {
-				jobs = append(jobs, sweepJob{s, t})
-			}
+	done := make([][]uint64, len(g.Specs))
+	for _, r := range kept {
+		if p, ok := point[r.SpecHash]; ok {
+			done[p] = append(done[p], r.Trial)
 		}
 	}
-	var per uint64
-	for _, s := range g.Specs {
-		per = max(per, s.TrialMemory())
+	// Every trial of the grid in canonical order; this shard's share; not
+	// done. Listed lazily: nothing here grows with the number of trials.
+	jobs := newSweepJobs(g, si, sn, done)
+	done = nil
+	var per core.Footprint
+	perPoint := 0
+	for p, s := range g.Specs {
+		if f := s.TrialFootprint(); f.Bytes > per.Bytes || p == 0 {
+			per, perPoint = f, p
+		}
 	}
 	workers := concurrency.Workers(int(w))
-	if avail := core.AvailableMemory(); avail > 0 && per*uint64(min(workers, max(1, len(jobs)))) > avail {
-		return fmt.Errorf("the sweep's largest trial needs %s; %d at once exceed the %s available; lower --workers", core.FormatBytes(float64(per)), workers, core.FormatBytes(float64(avail)))
+	if avail := core.AvailableMemory(); avail > 0 && jobs.total > 0 {
+		at := min(uint64(workers), jobs.total)
+		s := g.Specs[perPoint]
+		what := fmt.Sprintf("the sweep's largest trial (%s %s) needs %s, mostly for %s", s.Process.Name, s.ParamsText(), core.FormatBytes(float64(per.Bytes)), per.Culprit)
+		switch {
+		case per.Bytes > avail:
+			return fmt.Errorf("%s, more than the %s available: %s", what, core.FormatBytes(float64(avail)), per.Hint)
+		case units.Mul(per.Bytes, at) > avail:
+			return fmt.Errorf("%s; %d at once exceed the %s available: use --workers %d (or %s)", what, at, core.FormatBytes(float64(avail)), avail/per.Bytes, per.Hint)
+		}
 	}
+	if jobs.total > math.MaxInt {
+		return fmt.Errorf("the sweep has %d trials to run; at most %d in one run (use --shard)", jobs.total, math.MaxInt)
+	}
+	njobs := int(jobs.total)
 	if err := man.write(out); err != nil {
 		return failure{err}
 	}
@@ -195,7 +208,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	defer rw.Close()
 	var pb *progressbar.ProgressBar
 	if bar {
-		pb = progressbar.NewOptions(len(jobs), progressbar.OptionSetWriter(stderr),
+		pb = progressbar.NewOptions(njobs, progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription("trials"), progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionClearOnFinish(), progressbar.OptionFullWidth())
@@ -205,13 +218,13 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	var writeErr error
 	var stop atomic.Bool
 	written := 0
-	concurrency.Ordered(len(jobs), workers, func(i int) *core.Result {
+	concurrency.Ordered(njobs, workers, func(i int) *core.Result {
 		if stop.Load() {
 			return nil
 		}
-		j := jobs[i]
-		r := deps.trial(g.Specs[j.spec], j.trial)
-		r.SpecHash = g.Hashes[j.spec]
+		p, trial := jobs.at(uint64(i))
+		r := deps.trial(g.Specs[p], trial)
+		r.SpecHash = g.Hashes[p]
 		return r
 	}, func(i int, r *core.Result) {
 		if writeErr != nil || r == nil {
@@ -230,8 +243,8 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		_ = pb.Finish()
 	}
 	if writeErr != nil {
-		return failure{fmt.Errorf("%v; stopped after %d of %d trials (those are kept): make room and run the same command to resume", writeErr, written, len(jobs))}
+		return failure{fmt.Errorf("%v; stopped after %d of %d trials (those are kept): make room and run the same command to resume", writeErr, written, njobs)}
 	}
-	fmt.Fprintf(stdout, "%s: %d trials run, %d were already there; %d grid points\n", resultsPath, len(jobs), len(kept), len(g.Specs))
+	fmt.Fprintf(stdout, "%s: %d trials run, %d were already there; %d grid points\n", resultsPath, njobs, len(kept), len(g.Specs))
 	return nil
 }
