@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -250,6 +251,9 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		set[def.Name] = vals
 	}
 	used := map[string]bool{}
+	// Two combinations that make one spec are one experiment listed twice
+	// under two spellings (--beta 0.5,0.50): refused, as a sweep file's are.
+	byHash := map[string]map[string]string{}
 	for _, name := range names {
 		proc, err := core.LookupProcess(name)
 		if err != nil {
@@ -264,6 +268,14 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 			if err != nil {
 				return nil, err
 			}
+			if prev, ok := byHash[s.Hash()]; ok {
+				for _, k := range slices.Sorted(maps.Keys(combo)) {
+					if prev[k] != combo[k] {
+						return nil, fmt.Errorf("--%s lists %s twice (%q and %q are one value)", k, combo[k], prev[k], combo[k])
+					}
+				}
+			}
+			byHash[s.Hash()] = combo
 			if f.theory && s.Params.Dims > 1 {
 				return nil, fmt.Errorf("--theory: no fluid limit for balls of --dims 2 or more")
 			}

@@ -177,3 +177,14 @@ func TestOutputPathsCheckedBeforeWork(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Two spellings of one value in a list are one experiment listed twice:
+// refused naming the flag, as a sweep file's are, while distinct values
+// still run.
+func TestRunListsOneValueTwice(t *testing.T) {
+	refused(t, `--beta lists 0.50 twice ("0.5" and "0.50" are one value)`, "run", "--process", "one-plus-beta", "--beta", "0.5,0.50", "--bins", "10", "--balls", "10")
+	refused(t, `--g lists 1.0 twice`, "run", "--process", "g-adv-comp", "--g", "1,1.0", "--bins", "10", "--balls", "10")
+	if code, _, errs := run(t, "run", "--process", "one-plus-beta", "--beta", "0.5,0.6", "--bins", "10", "--balls", "10"); code != 0 {
+		t.Errorf("--beta 0.5,0.6: exit %d: %s", code, errs)
+	}
+}
