@@ -18,8 +18,12 @@ func Workers(w int) int {
 // and calls emit(i, fn(i)) on the calling goroutine in increasing i, each as
 // soon as every smaller index has been emitted, so output can stream while
 // later items still run. Items are taken in index order, so the earliest
-// results arrive first.
-func Ordered[T any](count, workers int, fn func(i int) T, emit func(i int, v T)) {
+// results arrive first. At most `workers` items are running or waiting to
+// be emitted at once (a worker that finishes ahead of a slow earlier item
+// waits for it), so what the items hold never exceeds what `workers` of
+// them hold. When emit returns false no further item starts: the ones
+// running finish, are not emitted, and Ordered returns.
+func Ordered[T any](count, workers int, fn func(i int) T, emit func(i int, v T) bool) {
 	if count <= 0 {
 		return
 	}
@@ -29,6 +33,11 @@ func Ordered[T any](count, workers int, fn func(i int) T, emit func(i int, v T))
 		v T
 	}
 	done := make(chan item, workers)
+	// A token per item running or waiting; the earliest item not emitted
+	// always holds one (it was taken before every later item), so the
+	// tokens never all wait on each other.
+	tokens := make(chan struct{}, workers)
+	quit := make(chan struct{})
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
@@ -36,9 +45,19 @@ func Ordered[T any](count, workers int, fn func(i int) T, emit func(i int, v T))
 		go func() {
 			defer wg.Done()
 			for {
+				select {
+				case tokens <- struct{}{}:
+				case <-quit:
+					return
+				}
 				i := int(next.Add(1) - 1)
 				if i >= count {
 					return
+				}
+				select {
+				case <-quit:
+					return
+				default:
 				}
 				done <- item{i, fn(i)}
 			}
@@ -48,9 +67,13 @@ func Ordered[T any](count, workers int, fn func(i int) T, emit func(i int, v T))
 		wg.Wait()
 		close(done)
 	}()
-	pending := map[int]T{}
+	pending := make(map[int]T, workers)
 	want := 0
+	stopped := false
 	for it := range done {
+		if stopped {
+			continue // drain the items that were running
+		}
 		pending[it.i] = it.v
 		for {
 			v, ok := pending[want]
@@ -58,7 +81,12 @@ func Ordered[T any](count, workers int, fn func(i int) T, emit func(i int, v T))
 				break
 			}
 			delete(pending, want)
-			emit(want, v)
+			<-tokens
+			if !emit(want, v) {
+				stopped = true
+				close(quit)
+				break
+			}
 			want++
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -436,22 +435,13 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 	// After the first failed write (a full disk, a closed pipe) no more
 	// trials start: their results could not be written either.
 	var writeErr error
-	var failed atomic.Bool
 	concurrency.Ordered(p.jobs(), p.workers, func(i int) *core.Result {
-		if failed.Load() {
-			return nil
-		}
 		spec, trial := p.job(i)
 		return core.RunTrial(p.specs[spec], trial, progress)
-	}, func(i int, r *core.Result) {
-		if failed.Load() {
-			return
-		}
+	}, func(i int, r *core.Result) bool {
 		spec, _ := p.job(i)
-		if err := out.add(spec, r); err != nil {
-			writeErr = err
-			failed.Store(true)
-		}
+		writeErr = out.add(spec, r)
+		return writeErr == nil
 	})
 	if bar != nil {
 		_ = bar.Finish()

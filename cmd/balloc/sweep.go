@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -216,28 +215,21 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	// The first failed write (a full disk) stops the sweep: trials not yet
 	// started are not run, and the lines written so far stay whole.
 	var writeErr error
-	var stop atomic.Bool
 	written := 0
 	concurrency.Ordered(njobs, workers, func(i int) *core.Result {
-		if stop.Load() {
-			return nil
-		}
 		p, trial := jobs.at(uint64(i))
 		r := deps.trial(g.Specs[p], trial)
 		r.SpecHash = g.Hashes[p]
 		return r
-	}, func(i int, r *core.Result) {
-		if writeErr != nil || r == nil {
-			return
-		}
+	}, func(i int, r *core.Result) bool {
 		if writeErr = rw.Write(r); writeErr != nil {
-			stop.Store(true)
-			return
+			return false
 		}
 		written++
 		if pb != nil {
 			_ = pb.Add(1)
 		}
+		return true
 	})
 	if pb != nil {
 		_ = pb.Finish()
