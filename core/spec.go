@@ -90,6 +90,10 @@ func NewSpec(process string, set map[string]string, c Common, opts ...SpecOption
 		if (name == "tau" && empirical) || (name == "ages" && (!empirical || s.Params.Ages != nil)) {
 			continue // with --delay empirical τ comes from the ages, which only it takes
 		}
+		replay := s.Params.Delay == kernels.DelayReplay
+		if (name == "tau" && replay) || (name == "replay" && (!replay || s.Params.Replay != nil)) {
+			continue // likewise with --delay replay and its sequence
+		}
 		if name == "beta" && p.Kind == KindGraphical {
 			continue // only --strategy one-plus-beta takes it; buildStructures checks
 		}
@@ -111,6 +115,12 @@ func NewSpec(process string, set map[string]string, c Common, opts ...SpecOption
 			return nil, fmt.Errorf("--tau: with --delay empirical τ is the largest age in --ages; leave --tau out")
 		case !empirical && s.Params.Ages != nil:
 			return nil, fmt.Errorf("--ages applies to --delay empirical only")
+		case s.Params.Delay == kernels.DelayReplay:
+			if err := s.checkReplay(tauSet); err != nil {
+				return nil, err
+			}
+		case s.Params.Replay != nil:
+			return nil, fmt.Errorf("--replay applies to --delay replay only")
 		case empirical:
 			a, err := kernels.NewAlias(s.Params.Ages)
 			if err != nil {
@@ -225,6 +235,7 @@ func (s *Spec) ParamsMap() map[string]any {
 	for _, name := range s.Process.Params {
 		switch {
 		case name == "ages" && s.Params.Delay != kernels.DelayEmpirical,
+			name == "replay" && s.Params.Delay != kernels.DelayReplay,
 			name == "beta" && s.Process.Kind == KindGraphical && s.Params.Strategy != "one-plus-beta",
 			(name == "stale" || name == "haar-scale" || name == "haar-route") && s.Params.Strategy != "haar",
 			name == "haar-route" && s.Params.HaarRoute == "set",
@@ -286,6 +297,9 @@ func (s *Spec) TrialMemory() uint64 {
 	switch kind, _ := s.effective(); kind {
 	case KindTauDelay:
 		perBin, perTau := kernels.DelayMemory(s.Params.Delay, int(lb), weighted)
+		if s.Params.Delay == kernels.DelayReplay {
+			perBin, perTau = kernels.ReplayMemory() // the ages themselves are held by the spec
+		}
 		extra = s.Bins*uint64(perBin) + s.Params.Tau*uint64(perTau)
 	case KindBBatch:
 		extra = kernels.BatchMemory(s.Bins, s.Params.Batch, int(lb), weighted)
