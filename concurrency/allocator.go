@@ -65,6 +65,9 @@ type Config struct {
 	// Emulate runs Workers virtual workers in one goroutine, interleaved at
 	// random by the trial's schedule stream: deterministic for a seed.
 	Emulate bool
+	// RecordAges keeps every ball's age in commit order (emulated runs
+	// only: 4 bytes a ball).
+	RecordAges bool
 }
 
 // Result is a concurrent run's outcome: the final loads' metrics and what
@@ -84,6 +87,10 @@ type Result struct {
 	GlobalStaleness Dist     `json:"global_staleness"`
 	ShardTotals     []uint64 `json:"shard_totals"`
 	MeasureEvery    uint64   `json:"measure_every"`
+	// Ages: with Config.RecordAges, every ball's age in commit order, and
+	// their law (exact, not sampled).
+	Ages   []uint32 `json:"-"`
+	AgeLaw *Dist    `json:"age_law,omitempty"`
 }
 
 // maxSamples bounds d for concurrent d-choice (a ball's samples live in a
@@ -295,6 +302,11 @@ func Run(cfg Config) (*Result, error) {
 		GlobalStaleness: merge(st.global),
 		MeasureEvery:    cfg.MeasureEvery,
 	}
+	if st.ages != nil {
+		res.Ages = st.ages
+		law := lawOf(st.ages)
+		res.AgeLaw = &law
+	}
 	for i := range shards {
 		res.ShardTotals = append(res.ShardTotals, st.shardTotals.Load(i))
 	}
@@ -307,7 +319,8 @@ type state struct {
 	placed      *Striped // balls placed, per worker
 	shardTotals *Striped // balls placed, per shard of bins
 	retries     uint64
-	bin, global []tally // per worker
+	bin, global []tally  // per worker
+	ages        []uint32 // emulated, RecordAges: every ball's age in commit order
 }
 
 func newState(cfg Config, W int) *state {
