@@ -259,6 +259,22 @@ func (ru *rule) thinLimit(total uint64) uint64 {
 	return uint64(max(0, math.Ceil(float64(total)/float64(ru.n)+ru.theta)))
 }
 
+// thinNext is the smallest total after t at which thinLimit moves.
+func (ru *rule) thinNext(t uint64) uint64 {
+	l := ru.thinLimit(t)
+	c := uint64(t + 1)
+	if x := math.Floor(float64(ru.n)*(float64(l)-ru.theta)) + 1; x > float64(c) {
+		c = uint64(min(x, 1<<63))
+	}
+	for ru.thinLimit(c) <= l && c < 1<<63 {
+		c++
+	}
+	for c-1 > t && ru.thinLimit(c-1) > l {
+		c--
+	}
+	return c
+}
+
 // Run performs one concurrent run.
 func Run(cfg Config) (*Result, error) {
 	s := cfg.Spec
@@ -285,6 +301,9 @@ func Run(cfg Config) (*Result, error) {
 	total := uint64(0)
 	for _, v := range loads {
 		total += uint64(v)
+	}
+	if back := sum(st.backwards); back > 0 {
+		return nil, fmt.Errorf("concurrent run lost balls: %d measured bins were read at a load higher than their own add returned", back)
 	}
 	if total != s.Balls {
 		return nil, fmt.Errorf("concurrent run lost or doubled balls: the loads hold %d, %d were thrown", total, s.Balls)
@@ -320,6 +339,7 @@ type state struct {
 	shardTotals *Striped // balls placed, per shard of bins
 	retries     uint64
 	bin, global []tally  // per worker
+	backwards   []uint64 // per worker: measured bins whose load went down
 	ages        []uint32 // emulated, RecordAges: every ball's age in commit order
 }
 
@@ -330,6 +350,7 @@ func newState(cfg Config, W int) *state {
 		shardTotals: NewStriped(shards),
 		bin:         make([]tally, W),
 		global:      make([]tally, W),
+		backwards:   make([]uint64, W),
 	}
 }
 
@@ -346,16 +367,19 @@ func runWorkers(cfg Config, ru *rule, W int) *state {
 	st := newState(cfg, W)
 	retries := make([]uint64, W)
 	var wg sync.WaitGroup
+	start := make(chan struct{}) // every worker starts at once, not as it is spawned
 	for w := range W {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			<-start
 			labels := pprof.Labels("worker", strconv.Itoa(w))
 			pprof.Do(context.Background(), labels, func(context.Context) {
 				retries[w] = worker(cfg, ru, st, w, share(cfg.Spec.Balls, W, w))
 			})
 		}()
 	}
+	close(start)
 	wg.Wait()
 	for _, r := range retries {
 		st.retries += r
@@ -372,6 +396,7 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 	shift := shardShift(n)
 	var local [shards]uint64 // per-shard tallies, flushed every shardFlush balls
 	limit := ru.thinLimit(0)
+	var base, basePlaced, nextChange uint64 // two-thinning: total last read, own count then, where the limit next moves
 	var retries, placed uint64
 	var b ball
 	measure := cfg.MeasureEvery
@@ -406,8 +431,12 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 			continue
 		}
 		ru.draw(&r, &b)
-		if ru.kind == core.KindTwoThinning && k%64 == 1 {
-			limit = ru.thinLimit(st.placed.Sum())
+		// Two-thinning's limit: the striped total is read every 64 balls,
+		// and as soon as the balls this worker placed since would move the
+		// limit on their own (so one worker follows ⌈t/n + θ⌉ exactly).
+		if ru.kind == core.KindTwoThinning && (k%64 == 1 || base+placed-basePlaced >= nextChange) {
+			base, basePlaced = st.placed.Sum(), placed
+			limit, nextChange = ru.thinLimit(base), ru.thinNext(base)
 		}
 		measured := measure > 0 && k == next
 		if measured {
@@ -430,7 +459,7 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 					mine.Store(placed)
 					local[bin>>shift]++
 					if pendingT[q] != math.MaxUint64 {
-						st.bin[w].add(uint64(after - 1 - pendingV[q]))
+						st.binStale(w, after, pendingV[q])
 						st.global[w].add(st.placed.Sum() - pendingT[q] - 1)
 					}
 				}
@@ -457,7 +486,7 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 			mine.Store(placed)
 			local[bin>>shift]++
 			if measured {
-				st.bin[w].add(uint64(after - 1 - v))
+				st.binStale(w, after, v)
 				st.global[w].add(st.placed.Sum() - t0 - 1)
 			}
 		}
@@ -467,6 +496,17 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 	}
 	st.flush(&local)
 	return retries
+}
+
+// binStale records a measured ball's bin staleness: the balls that landed
+// on its bin between the read of v and its own add, which returned after.
+// A bin whose load went down (after ≤ v) lost an add, which Run reports.
+func (st *state) binStale(w int, after, v uint32) {
+	if after <= v {
+		st.backwards[w]++
+		return
+	}
+	st.bin[w].add(uint64(after - 1 - v))
 }
 
 // flush adds a worker's per-shard tallies to the shared shard totals.
@@ -518,4 +558,12 @@ func b2u(b bool) uint8 {
 		x = 1
 	}
 	return x
+}
+
+func sum(xs []uint64) uint64 {
+	t := uint64(0)
+	for _, x := range xs {
+		t += x
+	}
+	return t
 }
