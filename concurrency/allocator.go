@@ -35,6 +35,10 @@ const (
 	// LocalBatch: decide B balls against the worker's own snapshot (each bin
 	// read once per batch, on first use), then publish them.
 	LocalBatch
+	// Sharded: each worker owns a shard of bins and writes only those, with
+	// plain stores; balls for other shards go to their owners in batches
+	// (sharded.go).
+	Sharded
 )
 
 // ParseMode reads racy, cas or local-batch.
@@ -46,11 +50,13 @@ func ParseMode(s string) (Mode, error) {
 		return CAS, nil
 	case "local-batch":
 		return LocalBatch, nil
+	case "sharded":
+		return Sharded, nil
 	}
-	return 0, fmt.Errorf("--mode %q: want racy, cas or local-batch", s)
+	return 0, fmt.Errorf("--mode %q: want racy, cas, local-batch or sharded", s)
 }
 
-func (m Mode) String() string { return [...]string{"racy", "cas", "local-batch"}[m] }
+func (m Mode) String() string { return [...]string{"racy", "cas", "local-batch", "sharded"}[m] }
 
 // Config is one concurrent run.
 type Config struct {
@@ -132,6 +138,17 @@ func Check(s *core.Spec) error {
 	}
 	if s.Balls >= 1<<32 {
 		return fmt.Errorf("--balls %d: balloc concurrent's 32-bit atomic loads take fewer than 2^32 balls", s.Balls)
+	}
+	return nil
+}
+
+// CheckSharded reports whether --mode sharded can run W workers on s.
+func CheckSharded(s *core.Spec, W int, emulated bool) error {
+	if s.Bins > shardMeasured {
+		return fmt.Errorf("--bins %d: --mode sharded takes at most 2^31 bins", s.Bins)
+	}
+	if !emulated && W > MaxShardedWorkers {
+		return fmt.Errorf("--workers %d: --mode sharded keeps W² rings and takes at most %d workers (--emulate takes more)", W, MaxShardedWorkers)
 	}
 	return nil
 }
@@ -289,11 +306,19 @@ func Run(cfg Config) (*Result, error) {
 	if cfg.Mode == LocalBatch && cfg.Batch == 0 {
 		return nil, fmt.Errorf("--mode local-batch needs --batch B ≥ 1")
 	}
+	if cfg.Mode == Sharded {
+		if err := CheckSharded(s, W, cfg.Emulate); err != nil {
+			return nil, err
+		}
+	}
 	start := time.Now()
 	var st *state
-	if cfg.Emulate {
+	switch {
+	case cfg.Emulate && cfg.Mode == Sharded:
+		st = emulateSharded(cfg, ru, W)
+	case cfg.Emulate:
 		st = emulate(cfg, ru, W)
-	} else {
+	default:
 		st = runWorkers(cfg, ru, W)
 	}
 	elapsed := time.Since(start).Seconds()
@@ -368,6 +393,11 @@ func runWorkers(cfg Config, ru *rule, W int) *state {
 	retries := make([]uint64, W)
 	var wg sync.WaitGroup
 	start := make(chan struct{}) // every worker starts at once, not as it is spawned
+	var rings []ring
+	var done atomic.Int64
+	if cfg.Mode == Sharded {
+		rings = newShardRings(W)
+	}
 	for w := range W {
 		wg.Add(1)
 		go func() {
@@ -375,6 +405,10 @@ func runWorkers(cfg Config, ru *rule, W int) *state {
 			<-start
 			labels := pprof.Labels("worker", strconv.Itoa(w))
 			pprof.Do(context.Background(), labels, func(context.Context) {
+				if cfg.Mode == Sharded {
+					shardedWorker(cfg, ru, st, w, W, share(cfg.Spec.Balls, W, w), rings, &done)
+					return
+				}
 				retries[w] = worker(cfg, ru, st, w, share(cfg.Spec.Balls, W, w))
 			})
 		}()

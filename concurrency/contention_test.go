@@ -31,7 +31,11 @@ func TestContentionTotalsExact(t *testing.T) {
 	} {
 		for _, mode := range contentionModes {
 			t.Run(fmt.Sprintf("%s/%s", p.name, mode), func(t *testing.T) {
-				res, err := Run(Config{Spec: spec(t, p.name, p.params, 2, m, 17), Workers: 4, Mode: mode, Batch: 8, MeasureEvery: 64})
+				mm := m
+				if p.name != "two-choice" || mode != Racy {
+					mm = m / 8 // the general path's window is wide: lost updates show in fewer balls
+				}
+				res, err := Run(Config{Spec: spec(t, p.name, p.params, 2, mm, 17), Workers: 4, Mode: mode, Batch: 8, MeasureEvery: 64})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -39,8 +43,8 @@ func TestContentionTotalsExact(t *testing.T) {
 				for _, x := range res.ShardTotals {
 					sum += x
 				}
-				if sum != m {
-					t.Errorf("shard totals add up to %d of %d", sum, m)
+				if sum != mm {
+					t.Errorf("shard totals add up to %d of %d", sum, mm)
 				}
 			})
 		}
@@ -48,7 +52,7 @@ func TestContentionTotalsExact(t *testing.T) {
 }
 
 // contentionModes are the modes whose totals must be exact under contention.
-var contentionModes = []Mode{Racy, CAS, LocalBatch}
+var contentionModes = []Mode{Racy, CAS, LocalBatch, Sharded}
 
 // A striped counter's adds are never lost: 4 goroutines add to one shared
 // cell and to their own, and the sum is exact.

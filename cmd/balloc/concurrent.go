@@ -59,7 +59,7 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.workers, "workers", "0", "goroutines allocating at once (0: one per CPU)")
 	fl.StringVar(&f.scaling, "scaling", "", "a comma-separated list of worker counts to run in turn, e.g. 1,2,4")
 	fl.StringVar(&f.emulate, "emulate", "", "W virtual workers in one goroutine, randomly interleaved: deterministic for a seed")
-	fl.StringVar(&f.mode, "mode", "racy", "racy (read, decide, add), cas (compare-and-swap, retry) or local-batch")
+	fl.StringVar(&f.mode, "mode", "racy", "racy (read, decide, add), cas (compare-and-swap, retry), local-batch, or sharded (each worker writes its own bins; others' balls reach it in batches)")
 	fl.StringVar(&f.batch, "batch", "", "local-batch: decisions per publish")
 	fl.StringVar(&f.layout, "layout", "packed", "packed (4 bytes a bin) or padded (a cache line a bin)")
 	fl.StringVar(&f.measureEvery, "measure-every", "256", "measure the staleness of every K-th ball of each worker (0: none)")
@@ -184,6 +184,13 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 			return fmt.Errorf("--workers %d: want at most 65536", w)
 		}
 		counts = []int{concurrency.Workers(int(w))}
+	}
+	if mode == concurrency.Sharded {
+		for _, w := range counts {
+			if err := concurrency.CheckSharded(spec, w, emulated); err != nil {
+				return err
+			}
+		}
 	}
 	switch f.format {
 	case "table", "json":

@@ -1,0 +1,224 @@
+package concurrency
+
+import (
+	"runtime"
+	"sync/atomic"
+
+	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/kernels"
+)
+
+// Sharded allocation (--mode sharded): worker w owns the bins b with
+// ⌊b·W/n⌋ = w (about n/W contiguous bins) and is the only one to write
+// them, with plain stores (storeOwned: no locked instruction). Decisions
+// read any bins with atomic loads, as in racy mode. A ball whose chosen bin
+// another worker owns is appended to a batch for that owner; a full batch
+// (shardBatch entries), and every batch every shardFlushEvery balls, goes to
+// the owner through a single-producer single-consumer ring (one atomic store
+// of the tail per batch), and an owner drains its incoming rings every
+// shardDrainEvery of its own balls (one atomic store of the head per ring
+// drained). So a foreign ball is committed late, by up to about
+// shardFlushEvery·W balls placed elsewhere: that delay is part of its age.
+//
+// A measured ball travels with its read stamp: the bin with shardMeasured
+// set, then the load it was read at and the 64-bit total at its read, so
+// the owner measures both stalenesses when it commits it.
+const (
+	shardBatch      = 64  // entries per push
+	shardDrainEvery = 64  // own balls between drains of the incoming rings
+	shardFlushEvery = 256 // own balls between pushes of every pending batch
+	shardMeasured   = 1 << 31
+	// MaxShardedWorkers bounds the W² rings of a goroutine run.
+	MaxShardedWorkers = 256
+)
+
+// ring is a single-producer single-consumer queue of uint32 entries.
+type ring struct {
+	tail atomic.Uint64 // written by the producer only
+	_    [CacheLine - 8]byte
+	head atomic.Uint64 // written by the consumer only
+	_    [CacheLine - 8]byte
+	buf  []uint32
+}
+
+// ringSize is the entries a ring holds for W workers: W² rings stay near
+// 2^24 entries in all, and a ring holds at least a few batches.
+func ringSize(W int) uint64 {
+	s := uint64(4 * shardBatch)
+	for s*uint64(W)*uint64(W) < 1<<24 && s < 1<<12 {
+		s *= 2
+	}
+	return s
+}
+
+// owner returns the worker that owns bin b: ⌊b·mul / 2^32⌋ with
+// mul = ⌊W·2^32 / n⌋, which is below W for every bin.
+func owner(b uint32, mul uint64) int { return int(uint64(b) * mul >> 32) }
+
+func ownerMul(W int, n uint64) uint64 { return uint64(W) << 32 / n }
+
+// shardWorker is one worker's view of a sharded run.
+type shardWorker struct {
+	w, W    int
+	st      *state
+	cells   []atomic.Uint32
+	stride  uint64
+	rings   []ring // rings[p·W + o]: from producer p to owner o
+	mask    uint64
+	outBuf  [][]uint32 // per owner: the batch being filled
+	outTail []uint64   // per owner: this producer's tail
+	inHead  []uint64   // per producer: this consumer's head
+	placed  uint64     // balls this worker committed
+	mine    *atomic.Uint64
+	local   [shards]uint64
+	shift   uint
+	done    *atomic.Int64 // workers that have pushed their last batch
+}
+
+// commit adds a ball to an owned bin and returns the load after it.
+func (sw *shardWorker) commit(bin uint32) uint32 {
+	c := &sw.cells[uint64(bin)*sw.stride]
+	after := c.Load() + 1
+	storeOwned(c, after)
+	sw.placed++
+	storeOwned64(sw.mine, sw.placed)
+	sw.local[bin>>sw.shift]++
+	return after
+}
+
+// measure records a committed measured ball: read at load v and total t0.
+func (sw *shardWorker) measure(after, v uint32, t0 uint64) {
+	sw.st.binStale(sw.w, after, v)
+	sw.st.global[sw.w].add(sw.st.placed.Sum() - t0 - 1)
+}
+
+// drain commits every ball waiting in this worker's incoming rings.
+func (sw *shardWorker) drain() {
+	for p := range sw.W {
+		if p == sw.w {
+			continue
+		}
+		r := &sw.rings[p*sw.W+sw.w]
+		t, h := r.tail.Load(), sw.inHead[p]
+		if t == h {
+			continue
+		}
+		for h < t {
+			e := r.buf[h&sw.mask]
+			h++
+			if e&shardMeasured == 0 {
+				sw.commit(e)
+				continue
+			}
+			v, lo, hi := r.buf[h&sw.mask], r.buf[(h+1)&sw.mask], r.buf[(h+2)&sw.mask]
+			h += 3
+			sw.measure(sw.commit(e&^shardMeasured), v, uint64(hi)<<32|uint64(lo))
+		}
+		sw.inHead[p] = h
+		r.head.Store(h)
+	}
+}
+
+// push sends the batch for owner o, draining meanwhile if its ring is full
+// (so two workers pushing to each other both progress).
+func (sw *shardWorker) push(o int) {
+	b := sw.outBuf[o]
+	if len(b) == 0 {
+		return
+	}
+	r := &sw.rings[sw.w*sw.W+o]
+	t := sw.outTail[o]
+	for t+uint64(len(b))-r.head.Load() > uint64(len(r.buf)) {
+		sw.drain()
+		runtime.Gosched()
+	}
+	for _, e := range b {
+		r.buf[t&sw.mask] = e
+		t++
+	}
+	r.tail.Store(t)
+	sw.outTail[o] = t
+	sw.outBuf[o] = b[:0]
+}
+
+func (sw *shardWorker) pushAll() {
+	for o := range sw.W {
+		sw.push(o)
+	}
+}
+
+// newShardRings returns the W² rings of a goroutine run.
+func newShardRings(W int) []ring {
+	size := ringSize(W)
+	rings := make([]ring, W*W)
+	for i := range rings {
+		rings[i].buf = make([]uint32, size)
+	}
+	return rings
+}
+
+// shardedWorker places count balls by --mode sharded, then commits what
+// the others send it until every worker has pushed its last batch.
+func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, rings []ring, done *atomic.Int64) {
+	r := kernels.TrialStream(cfg.Spec.Seed, cfg.Trial, kernels.WorkerLane(w))
+	n := cfg.Spec.Bins
+	sw := &shardWorker{w: w, W: W, st: st, cells: st.loads.cells, stride: st.loads.stride, rings: rings,
+		mask: uint64(len(rings[0].buf)) - 1, outBuf: make([][]uint32, W), outTail: make([]uint64, W), inHead: make([]uint64, W),
+		mine: st.placed.cell(w), shift: shardShift(n), done: done}
+	for o := range sw.outBuf {
+		sw.outBuf[o] = make([]uint32, 0, shardBatch+4)
+	}
+	rd := &reader{cells: sw.cells, stride: sw.stride}
+	mul := ownerMul(W, n)
+	limit := ru.thinLimit(0)
+	var base, basePlaced, nextChange uint64
+	var b ball
+	measure := cfg.MeasureEvery
+	next := measure
+	for k := uint64(1); k <= count; k++ {
+		ru.draw(&r, &b)
+		if ru.kind == core.KindTwoThinning && (k%64 == 1 || base+k-1-basePlaced >= nextChange) {
+			base, basePlaced = st.placed.Sum(), k-1
+			limit, nextChange = ru.thinLimit(base), ru.thinNext(base)
+		}
+		measured := measure > 0 && k == next
+		var t0 uint64
+		if measured {
+			next += measure
+			t0 = st.placed.Sum()
+		}
+		bin, v := ru.decide(&b, rd, limit)
+		if o := owner(bin, mul); o == w {
+			after := sw.commit(bin)
+			if measured {
+				sw.measure(after, v, t0)
+			}
+		} else {
+			if measured {
+				sw.outBuf[o] = append(sw.outBuf[o], bin|shardMeasured, v, uint32(t0), uint32(t0>>32))
+			} else {
+				sw.outBuf[o] = append(sw.outBuf[o], bin)
+			}
+			if len(sw.outBuf[o]) >= shardBatch {
+				sw.push(o)
+			}
+		}
+		if k%shardDrainEvery == 0 {
+			sw.drain()
+		}
+		if k%shardFlushEvery == 0 {
+			sw.pushAll()
+		}
+	}
+	sw.pushAll()
+	done.Add(1)
+	for {
+		all := done.Load() == int64(W) // every push happened before its worker's Add
+		sw.drain()
+		if all {
+			break
+		}
+		runtime.Gosched()
+	}
+	st.flush(&sw.local)
+}
