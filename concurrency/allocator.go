@@ -19,9 +19,9 @@ import (
 // decides by the process's rule, and places its ball with an atomic add (or
 // a compare-and-swap); nothing on a ball's path takes a lock or writes a
 // counter another worker writes. Each worker publishes its count of balls
-// placed to its own cache-line cell of a striped counter after every ball,
-// which is what the global staleness is measured from; per-shard totals
-// are flushed from per-worker tallies every shardFlush balls.
+// placed to its own cache-line cell of a striped counter after every ball
+// (a plain store: storeOwned64), which is what the global staleness is
+// measured from. Per-shard totals are summed from the final loads.
 
 // Mode is how a worker turns a read into an allocation.
 type Mode int
@@ -115,10 +115,6 @@ func shardShift(n uint64) uint {
 	}
 	return s
 }
-
-// shardFlush: a worker adds its per-shard tallies to the shared cells this
-// often (balls).
-const shardFlush = 4096
 
 // Check reports whether s can run concurrently.
 func Check(s *core.Spec) error {
@@ -351,8 +347,10 @@ func Run(cfg Config) (*Result, error) {
 		law := lawOf(st.ages)
 		res.AgeLaw = &law
 	}
-	for i := range shards {
-		res.ShardTotals = append(res.ShardTotals, st.shardTotals.Load(i))
+	res.ShardTotals = make([]uint64, shards)
+	shift := shardShift(s.Bins)
+	for i, v := range loads {
+		res.ShardTotals[i>>shift] += uint64(v)
 	}
 	return res, nil
 }
@@ -361,7 +359,6 @@ func Run(cfg Config) (*Result, error) {
 type state struct {
 	loads       *Loads
 	placed      *Striped // balls placed, per worker
-	shardTotals *Striped // balls placed, per shard of bins
 	retries     uint64
 	bin, global []tally  // per worker
 	backwards   []uint64 // per worker: measured bins whose load went down
@@ -370,12 +367,11 @@ type state struct {
 
 func newState(cfg Config, W int) *state {
 	return &state{
-		loads:       NewLoads(cfg.Spec.Bins, cfg.Layout),
-		placed:      NewStriped(W),
-		shardTotals: NewStriped(shards),
-		bin:         make([]tally, W),
-		global:      make([]tally, W),
-		backwards:   make([]uint64, W),
+		loads:     NewLoads(cfg.Spec.Bins, cfg.Layout),
+		placed:    NewStriped(W),
+		bin:       make([]tally, W),
+		global:    make([]tally, W),
+		backwards: make([]uint64, W),
 	}
 }
 
@@ -427,8 +423,6 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 	cells, stride := st.loads.cells, st.loads.stride
 	rd := &reader{cells: cells, stride: stride}
 	n := cfg.Spec.Bins
-	shift := shardShift(n)
-	var local [shards]uint64 // per-shard tallies, flushed every shardFlush balls
 	limit := ru.thinLimit(0)
 	var base, basePlaced, nextChange uint64 // two-thinning: total last read, own count then, where the limit next moves
 	var retries, placed uint64
@@ -451,17 +445,14 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 	fast := cfg.Mode == Racy && ru.kind == core.KindDChoice
 	for k := uint64(1); k <= count; k++ {
 		if fast && k != next {
-			// A run of plain racy d-choice balls up to the next measured one
-			// (or the next shard flush), in a loop of its own.
-			stop := min(count, k+shardFlush-1-(k-1)%shardFlush)
+			// A run of plain racy d-choice balls up to the next measured
+			// one, in a loop of its own.
+			stop := count
 			if measure > 0 {
 				stop = min(stop, next-1)
 			}
-			placed = racyDChoice(&r, cells, stride, nn, ru.d, stop-k+1, placed, mine, &local, shift)
+			placed = racyDChoice(&r, cells, stride, nn, ru.d, stop-k+1, placed, mine)
 			k = stop
-			if k%shardFlush == 0 {
-				st.flush(&local)
-			}
 			continue
 		}
 		ru.draw(&r, &b)
@@ -490,8 +481,7 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 				for q, bin := range pending {
 					after := cells[uint64(bin)*stride].Add(1)
 					placed++
-					mine.Store(placed)
-					local[bin>>shift]++
+					storeOwned64(mine, placed)
 					if pendingT[q] != math.MaxUint64 {
 						st.binStale(w, after, pendingV[q])
 						st.global[w].add(st.placed.Sum() - pendingT[q] - 1)
@@ -517,18 +507,13 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 				after = v + 1
 			}
 			placed++
-			mine.Store(placed)
-			local[bin>>shift]++
+			storeOwned64(mine, placed)
 			if measured {
 				st.binStale(w, after, v)
 				st.global[w].add(st.placed.Sum() - t0 - 1)
 			}
 		}
-		if k%shardFlush == 0 {
-			st.flush(&local)
-		}
 	}
-	st.flush(&local)
 	return retries
 }
 
@@ -543,23 +528,13 @@ func (st *state) binStale(w int, after, v uint32) {
 	st.bin[w].add(uint64(after - 1 - v))
 }
 
-// flush adds a worker's per-shard tallies to the shared shard totals.
-func (st *state) flush(local *[shards]uint64) {
-	for i, c := range local {
-		if c > 0 {
-			st.shardTotals.Add(i, c)
-			local[i] = 0
-		}
-	}
-}
-
 // racyDChoice places count plain racy d-choice balls: the draws, reads,
 // decision and add of the general path, in a loop small enough to keep its
 // state in registers, with the choice made by masks (which of two loads is
 // smaller is a coin flip for the branch predictor). It returns the worker's
 // count of balls placed, published after every ball.
 func racyDChoice(r *kernels.PCG32, cells []atomic.Uint32, stride uint64, n uint32, d int, count, placed uint64,
-	mine *atomic.Uint64, local *[shards]uint64, shift uint) uint64 {
+	mine *atomic.Uint64) uint64 {
 	for ; count > 0; count-- {
 		var i uint32
 		if d == 2 {
@@ -579,8 +554,7 @@ func racyDChoice(r *kernels.PCG32, cells []atomic.Uint32, stride uint64, n uint3
 		}
 		cells[uint64(i)*stride].Add(1)
 		placed++
-		mine.Store(placed)
-		local[i>>shift]++
+		storeOwned64(mine, placed)
 	}
 	return placed
 }

@@ -80,7 +80,6 @@ func emulate(cfg Config, ru *rule, W int) *state {
 				total++
 				vw.placed++
 				st.placed.Store(w, vw.placed)
-				st.shardTotals.Add(int(bin>>shardShift(s.Bins)), 1)
 				if cfg.MeasureEvery > 0 && (vw.k-uint64(len(vw.batch))+uint64(q)+1)%cfg.MeasureEvery == 0 {
 					st.bin[w].add(uint64(after - 1 - vw.batchV[q]))
 					st.global[w].add(total - vw.batchT - 1)
@@ -112,7 +111,6 @@ func emulate(cfg Config, ru *rule, W int) *state {
 			total++
 			vw.placed++
 			st.placed.Store(w, vw.placed)
-			st.shardTotals.Add(int(vw.bin>>shardShift(s.Bins)), 1)
 			if vw.measured {
 				st.bin[w].add(uint64(after - 1 - vw.v))
 				st.global[w].add(total - vw.t0 - 1)

@@ -19,7 +19,6 @@ func emulateSharded(cfg Config, ru *rule, W int) *state {
 	}
 	sched := kernels.TrialStream(s.Seed, cfg.Trial, kernels.LaneSchedule)
 	cells, stride := st.loads.cells, st.loads.stride
-	shift := shardShift(s.Bins)
 	mul := ownerMul(W, s.Bins)
 	type sent struct {
 		bin, v   uint32
@@ -51,7 +50,6 @@ func emulateSharded(cfg Config, ru *rule, W int) *state {
 		total++
 		vs[w].placed++
 		st.placed.Store(w, vs[w].placed)
-		st.shardTotals.Add(int(b.bin>>shift), 1)
 		if b.measured {
 			st.bin[w].add(uint64(after - 1 - b.v))
 			st.global[w].add(total - b.t0 - 1)

@@ -42,10 +42,11 @@ type ring struct {
 }
 
 // ringSize is the entries a ring holds for W workers: W² rings stay near
-// 2^24 entries in all, and a ring holds at least a few batches.
+// 2^22 entries in all (16 MiB), a ring holds at least a few batches and at
+// most 2^16 entries.
 func ringSize(W int) uint64 {
 	s := uint64(4 * shardBatch)
-	for s*uint64(W)*uint64(W) < 1<<24 && s < 1<<12 {
+	for s*uint64(W)*uint64(W) < 1<<22 && s < 1<<16 {
 		s *= 2
 	}
 	return s
@@ -67,11 +68,10 @@ type shardWorker struct {
 	mask    uint64
 	outBuf  [][]uint32 // per owner: the batch being filled
 	outTail []uint64   // per owner: this producer's tail
+	nextTry []int      // per owner: the pending length at which to push again
 	inHead  []uint64   // per producer: this consumer's head
 	placed  uint64     // balls this worker committed
 	mine    *atomic.Uint64
-	local   [shards]uint64
-	shift   uint
 	done    *atomic.Int64 // workers that have pushed their last batch
 }
 
@@ -82,7 +82,6 @@ func (sw *shardWorker) commit(bin uint32) uint32 {
 	storeOwned(c, after)
 	sw.placed++
 	storeOwned64(sw.mine, sw.placed)
-	sw.local[bin>>sw.shift]++
 	return after
 }
 
@@ -119,32 +118,60 @@ func (sw *shardWorker) drain() {
 	}
 }
 
-// push sends the batch for owner o, draining meanwhile if its ring is full
-// (so two workers pushing to each other both progress).
-func (sw *shardWorker) push(o int) {
+// push sends what is pending for owner o, as much as its ring has room for
+// (never splitting a measured ball's entries), and reports whether all of
+// it went. It never waits: while an owner is descheduled its balls pile up
+// here, and the wait is part of their age.
+func (sw *shardWorker) push(o int) bool {
 	b := sw.outBuf[o]
 	if len(b) == 0 {
-		return
+		return true
 	}
 	r := &sw.rings[sw.w*sw.W+o]
 	t := sw.outTail[o]
-	for t+uint64(len(b))-r.head.Load() > uint64(len(r.buf)) {
-		sw.drain()
-		runtime.Gosched()
+	free := uint64(len(r.buf)) - (t - r.head.Load())
+	cut := len(b)
+	if uint64(cut) > free {
+		cut = 0
+		for cut < len(b) {
+			step := 1
+			if b[cut]&shardMeasured != 0 {
+				step = 4
+			}
+			if uint64(cut+step) > free {
+				break
+			}
+			cut += step
+		}
 	}
-	for _, e := range b {
+	if cut == 0 {
+		sw.nextTry[o] = len(b) + shardBatch
+		return false
+	}
+	for _, e := range b[:cut] {
 		r.buf[t&sw.mask] = e
 		t++
 	}
 	r.tail.Store(t)
 	sw.outTail[o] = t
-	sw.outBuf[o] = b[:0]
+	// What is left moves to the front only once it is the smaller part, so
+	// a long backlog is not copied at every push.
+	rest := b[cut:]
+	if len(rest) <= cut {
+		rest = b[:copy(b, rest)]
+	}
+	sw.outBuf[o] = rest
+	sw.nextTry[o] = len(rest) + shardBatch
+	return len(rest) == 0
 }
 
-func (sw *shardWorker) pushAll() {
+// pushAll pushes to every owner and reports whether nothing is left.
+func (sw *shardWorker) pushAll() bool {
+	all := true
 	for o := range sw.W {
-		sw.push(o)
+		all = sw.push(o) && all
 	}
+	return all
 }
 
 // newShardRings returns the W² rings of a goroutine run.
@@ -163,10 +190,11 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 	r := kernels.TrialStream(cfg.Spec.Seed, cfg.Trial, kernels.WorkerLane(w))
 	n := cfg.Spec.Bins
 	sw := &shardWorker{w: w, W: W, st: st, cells: st.loads.cells, stride: st.loads.stride, rings: rings,
-		mask: uint64(len(rings[0].buf)) - 1, outBuf: make([][]uint32, W), outTail: make([]uint64, W), inHead: make([]uint64, W),
-		mine: st.placed.cell(w), shift: shardShift(n), done: done}
+		mask: uint64(len(rings[0].buf)) - 1, outBuf: make([][]uint32, W), outTail: make([]uint64, W), nextTry: make([]int, W), inHead: make([]uint64, W),
+		mine: st.placed.cell(w), done: done}
 	for o := range sw.outBuf {
 		sw.outBuf[o] = make([]uint32, 0, shardBatch+4)
+		sw.nextTry[o] = shardBatch
 	}
 	rd := &reader{cells: sw.cells, stride: sw.stride}
 	mul := ownerMul(W, n)
@@ -199,7 +227,7 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 			} else {
 				sw.outBuf[o] = append(sw.outBuf[o], bin)
 			}
-			if len(sw.outBuf[o]) >= shardBatch {
+			if len(sw.outBuf[o]) >= sw.nextTry[o] {
 				sw.push(o)
 			}
 		}
@@ -210,7 +238,10 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 			sw.pushAll()
 		}
 	}
-	sw.pushAll()
+	for !sw.pushAll() {
+		sw.drain()
+		runtime.Gosched()
+	}
 	done.Add(1)
 	for {
 		all := done.Load() == int64(W) // every push happened before its worker's Add
@@ -220,5 +251,4 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 		}
 		runtime.Gosched()
 	}
-	st.flush(&sw.local)
 }
