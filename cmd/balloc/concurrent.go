@@ -35,10 +35,11 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "concurrent --process NAME --bins N --balls M [--workers W | --scaling 1,2,4 | --emulate W] [flags]",
 		Short: "Allocate with goroutines on shared atomic loads; measure staleness; compare with the delay model",
-		Long: "Allocate with W goroutines on one shared array of atomic loads, measure the staleness each\n" +
-			"sampled ball saw, and set the gap beside the sequential tau-delay model fed the measured ages\n" +
-			"and beside plain two-choice (for two-choice). Processes: one-choice, d-choice, two-choice,\n" +
-			"one-plus-beta, two-thinning, g-myopic-comp.",
+		Long: "Allocate with W goroutines on one shared array of atomic loads (or, --mode sharded, each\n" +
+			"writing its own shard), measure the age of the information each ball decided on, and, for\n" +
+			"two-choice, set the gap beside the replay of an emulated run's exact age sequence (tau-delay\n" +
+			"--delay replay), the i.i.d.-ages model, two-choice, and tau-delay and b-batch at the ages' p99.\n" +
+			"Processes: one-choice, d-choice, two-choice, one-plus-beta, two-thinning, g-myopic-comp.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runConcurrent(c, f, stdout) },
 	}
