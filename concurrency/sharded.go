@@ -32,25 +32,22 @@ const (
 	MaxShardedWorkers = 256
 )
 
-// ring is a single-producer single-consumer queue of uint32 entries.
+// ring is a single-producer single-consumer queue of batches: a slot holds
+// one batch of any length, so a producer whose owner has not drained for a
+// while sends its whole backlog in the next free slot (what is moved is not
+// capped by the ring's size). A slot's old batch, consumed once the head has
+// passed it, becomes the producer's next buffer: no allocation at steady
+// state.
 type ring struct {
-	tail atomic.Uint64 // written by the producer only
-	_    [CacheLine - 8]byte
-	head atomic.Uint64 // written by the consumer only
-	_    [CacheLine - 8]byte
-	buf  []uint32
+	tail  atomic.Uint64 // written by the producer only
+	_     [CacheLine - 8]byte
+	head  atomic.Uint64 // written by the consumer only
+	_     [CacheLine - 8]byte
+	slots [ringSlots][]uint32
 }
 
-// ringSize is the entries a ring holds for W workers: W² rings stay near
-// 2^22 entries in all (16 MiB), a ring holds at least a few batches and at
-// most 2^16 entries.
-func ringSize(W int) uint64 {
-	s := uint64(4 * shardBatch)
-	for s*uint64(W)*uint64(W) < 1<<22 && s < 1<<16 {
-		s *= 2
-	}
-	return s
-}
+// ringSlots is the batches a ring holds.
+const ringSlots = 16
 
 // owner returns the worker that owns bin b: ⌊b·mul / 2^32⌋ with
 // mul = ⌊W·2^32 / n⌋, which is below W for every bin.
@@ -64,8 +61,7 @@ type shardWorker struct {
 	st      *state
 	cells   []atomic.Uint32
 	stride  uint64
-	rings   []ring // rings[p·W + o]: from producer p to owner o
-	mask    uint64
+	rings   []ring     // rings[p·W + o]: from producer p to owner o
 	outBuf  [][]uint32 // per owner: the batch being filled
 	outTail []uint64   // per owner: this producer's tail
 	nextTry []int      // per owner: the pending length at which to push again
@@ -102,26 +98,27 @@ func (sw *shardWorker) drain() {
 		if t == h {
 			continue
 		}
-		for h < t {
-			e := r.buf[h&sw.mask]
-			h++
-			if e&shardMeasured == 0 {
-				sw.commit(e)
-				continue
+		for ; h < t; h++ {
+			b := r.slots[h%ringSlots]
+			for q := 0; q < len(b); q++ {
+				e := b[q]
+				if e&shardMeasured == 0 {
+					sw.commit(e)
+					continue
+				}
+				v, lo, hi := b[q+1], b[q+2], b[q+3]
+				q += 3
+				sw.measure(sw.commit(e&^shardMeasured), v, uint64(hi)<<32|uint64(lo))
 			}
-			v, lo, hi := r.buf[h&sw.mask], r.buf[(h+1)&sw.mask], r.buf[(h+2)&sw.mask]
-			h += 3
-			sw.measure(sw.commit(e&^shardMeasured), v, uint64(hi)<<32|uint64(lo))
 		}
 		sw.inHead[p] = h
 		r.head.Store(h)
 	}
 }
 
-// push sends what is pending for owner o, as much as its ring has room for
-// (never splitting a measured ball's entries), and reports whether all of
-// it went. It never waits: while an owner is descheduled its balls pile up
-// here, and the wait is part of their age.
+// push sends what is pending for owner o, as one batch, when its ring has
+// a free slot, and reports whether it went. It never waits: while an owner
+// is descheduled its balls pile up here, and the wait is part of their age.
 func (sw *shardWorker) push(o int) bool {
 	b := sw.outBuf[o]
 	if len(b) == 0 {
@@ -129,40 +126,20 @@ func (sw *shardWorker) push(o int) bool {
 	}
 	r := &sw.rings[sw.w*sw.W+o]
 	t := sw.outTail[o]
-	free := uint64(len(r.buf)) - (t - r.head.Load())
-	cut := len(b)
-	if uint64(cut) > free {
-		cut = 0
-		for cut < len(b) {
-			step := 1
-			if b[cut]&shardMeasured != 0 {
-				step = 4
-			}
-			if uint64(cut+step) > free {
-				break
-			}
-			cut += step
-		}
-	}
-	if cut == 0 {
+	if t-r.head.Load() >= ringSlots {
 		sw.nextTry[o] = len(b) + shardBatch
 		return false
 	}
-	for _, e := range b[:cut] {
-		r.buf[t&sw.mask] = e
-		t++
+	old := r.slots[t%ringSlots] // consumed: the head has passed it
+	r.slots[t%ringSlots] = b
+	r.tail.Store(t + 1)
+	sw.outTail[o] = t + 1
+	if old == nil {
+		old = make([]uint32, 0, shardBatch+4)
 	}
-	r.tail.Store(t)
-	sw.outTail[o] = t
-	// What is left moves to the front only once it is the smaller part, so
-	// a long backlog is not copied at every push.
-	rest := b[cut:]
-	if len(rest) <= cut {
-		rest = b[:copy(b, rest)]
-	}
-	sw.outBuf[o] = rest
-	sw.nextTry[o] = len(rest) + shardBatch
-	return len(rest) == 0
+	sw.outBuf[o] = old[:0]
+	sw.nextTry[o] = shardBatch
+	return true
 }
 
 // pushAll pushes to every owner and reports whether nothing is left.
@@ -175,14 +152,7 @@ func (sw *shardWorker) pushAll() bool {
 }
 
 // newShardRings returns the W² rings of a goroutine run.
-func newShardRings(W int) []ring {
-	size := ringSize(W)
-	rings := make([]ring, W*W)
-	for i := range rings {
-		rings[i].buf = make([]uint32, size)
-	}
-	return rings
-}
+func newShardRings(W int) []ring { return make([]ring, W*W) }
 
 // shardedWorker places count balls by --mode sharded, then commits what
 // the others send it until every worker has pushed its last batch.
@@ -190,7 +160,7 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 	r := kernels.TrialStream(cfg.Spec.Seed, cfg.Trial, kernels.WorkerLane(w))
 	n := cfg.Spec.Bins
 	sw := &shardWorker{w: w, W: W, st: st, cells: st.loads.cells, stride: st.loads.stride, rings: rings,
-		mask: uint64(len(rings[0].buf)) - 1, outBuf: make([][]uint32, W), outTail: make([]uint64, W), nextTry: make([]int, W), inHead: make([]uint64, W),
+		outBuf: make([][]uint32, W), outTail: make([]uint64, W), nextTry: make([]int, W), inHead: make([]uint64, W),
 		mine: st.placed.cell(w), done: done}
 	for o := range sw.outBuf {
 		sw.outBuf[o] = make([]uint32, 0, shardBatch+4)
