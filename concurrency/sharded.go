@@ -173,7 +173,26 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 	var b ball
 	measure := cfg.MeasureEvery
 	next := measure
+	fast := ru.kind == core.KindDChoice && ru.d == 2
 	for k := uint64(1); k <= count; k++ {
+		if fast && k != next {
+			// Plain two-choice balls up to the next measured one or the next
+			// drain, in a loop of their own; the drain and flush follow as
+			// for any ball.
+			stop := min(count, k+shardDrainEvery-1-(k-1)%shardDrainEvery)
+			if measure > 0 {
+				stop = min(stop, next-1)
+			}
+			sw.twoChoice(&r, uint32(n), mul, stop-k+1)
+			k = stop
+			if k%shardDrainEvery == 0 {
+				sw.drain()
+			}
+			if k%shardFlushEvery == 0 {
+				sw.pushAll()
+			}
+			continue
+		}
 		ru.draw(&r, &b)
 		if ru.kind == core.KindTwoThinning && (k%64 == 1 || base+k-1-basePlaced >= nextChange) {
 			base, basePlaced = st.placed.Sum(), k-1
@@ -220,5 +239,22 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 			break
 		}
 		runtime.Gosched()
+	}
+}
+
+// twoChoice places count unmeasured two-choice balls: the draws, the
+// racy reads and the choice of the general path (by masks, as
+// racyDChoice), then a commit or a batch entry.
+func (sw *shardWorker) twoChoice(r *kernels.PCG32, n uint32, mul uint64, count uint64) {
+	cells, stride, w := sw.cells, sw.stride, sw.w
+	for ; count > 0; count-- {
+		i, j := r.Bounded2(n)
+		m := -uint32(b2u(cells[uint64(j)*stride].Load() < cells[uint64(i)*stride].Load()))
+		i = i&^m | j&m
+		if o := owner(i, mul); o == w {
+			sw.commit(i)
+		} else if sw.outBuf[o] = append(sw.outBuf[o], i); len(sw.outBuf[o]) >= sw.nextTry[o] {
+			sw.push(o)
+		}
 	}
 }
