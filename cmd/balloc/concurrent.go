@@ -387,7 +387,15 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 	if emulated {
 		fmt.Fprintf(stdout, "ages: of every ball, exact; bin staleness of every %d-th ball of each worker\n\n", measure)
 	} else {
-		fmt.Fprintf(stdout, "ages (global staleness) and bin staleness: of every %d-th ball of each worker\n\n", measure)
+		fmt.Fprintf(stdout, "ages (global staleness) and bin staleness: of every %d-th ball of each worker\n", measure)
+		W := 0
+		for _, r := range rows {
+			W = max(W, r.Workers)
+		}
+		if mode == concurrency.Sharded && W > runtime.NumCPU() {
+			fmt.Fprintf(stdout, "note: %d sharded workers on %d CPU(s): an owner off the CPU holds up every ball for its shard, so ages count time slices\n", W, runtime.NumCPU())
+		}
+		fmt.Fprintln(stdout)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	head := what + "\ttrial\trun\tballs/s\tbin staleness mean/p50/p99/max\tage mean/p50/p90/p99/max\tgap"
