@@ -144,7 +144,10 @@ func CheckSharded(s *core.Spec, W int, emulated bool) error {
 		return fmt.Errorf("--bins %d: --mode sharded takes at most 2^31 bins", s.Bins)
 	}
 	if !emulated && W > MaxShardedWorkers {
-		return fmt.Errorf("--workers %d: --mode sharded keeps W² rings and takes at most %d workers (--emulate takes more)", W, MaxShardedWorkers)
+		return fmt.Errorf("--workers %d: --mode sharded keeps W² rings and takes at most %d workers (--emulate takes up to %d)", W, MaxShardedWorkers, MaxEmulatedShardedWorkers)
+	}
+	if emulated && W > MaxEmulatedShardedWorkers {
+		return fmt.Errorf("--emulate %d: --mode sharded keeps a batch per pair of workers and emulates at most %d", W, MaxEmulatedShardedWorkers)
 	}
 	return nil
 }

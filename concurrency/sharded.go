@@ -28,8 +28,11 @@ const (
 	shardDrainEvery = 64  // own balls between drains of the incoming rings
 	shardFlushEvery = 256 // own balls between pushes of every pending batch
 	shardMeasured   = 1 << 31
-	// MaxShardedWorkers bounds the W² rings of a goroutine run.
-	MaxShardedWorkers = 256
+	// MaxShardedWorkers bounds the W² rings of a goroutine run (at most
+	// 1 KiB of ring a pair), MaxEmulatedShardedWorkers the W² batches of an
+	// emulated one (24 bytes a pair when empty).
+	MaxShardedWorkers         = 256
+	MaxEmulatedShardedWorkers = 1024
 )
 
 // ring is a single-producer single-consumer queue of batches: a slot holds

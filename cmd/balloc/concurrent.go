@@ -203,6 +203,13 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	if avail := core.AvailableMemory(); avail > 0 && need > avail {
 		return fmt.Errorf("--bins %s: the shared loads need %s, more than the %s available", core.FormatCount(spec.Bins), core.FormatBytes(float64(need)), core.FormatBytes(float64(avail)))
 	}
+	if emulated && (f.compare || f.saveAges != "") {
+		// Every ball's age is kept for the replay: 4 bytes a ball.
+		if avail := core.AvailableMemory(); avail > 0 && need+4*spec.Balls > avail {
+			return fmt.Errorf("--balls %s: an emulated run keeps every ball's age for its replay, %s with the loads, more than the %s available; lower --balls or add --compare=false",
+				core.FormatCount(spec.Balls), core.FormatBytes(float64(need+4*spec.Balls)), core.FormatBytes(float64(avail)))
+		}
+	}
 	if f.saveAges != "" {
 		switch {
 		case !emulated:

@@ -62,6 +62,7 @@ func TestConcurrentSaveAgesReplays(t *testing.T) {
 		{[]string{"--workers", "2"}, "add --emulate W"},
 		{[]string{"--emulate", "2", "--trials", "2"}, "set --trials 1"},
 		{[]string{"--mode", "sharded", "--workers", "257"}, "--workers 257: --mode sharded"},
+		{[]string{"--mode", "sharded", "--emulate", "1025"}, "--emulate 1025: --mode sharded"},
 	} {
 		args := append([]string{"concurrent", "--process", "two-choice", "--bins", "50", "--balls", "100", "--save-ages", filepath.Join(t.TempDir(), "x")}, c.args...)
 		code, out, errs := run(t, args...)
