@@ -90,14 +90,24 @@ type Result struct {
 	BinStaleness Dist `json:"bin_staleness"`
 	// GlobalStaleness: balls placed anywhere in that time (from the striped
 	// totals): the age, in balls, of the information the decision used.
-	GlobalStaleness Dist     `json:"global_staleness"`
-	ShardTotals     []uint64 `json:"shard_totals"`
-	MeasureEvery    uint64   `json:"measure_every"`
+	GlobalStaleness Dist `json:"global_staleness"`
+	// Descheduled: the global staleness of the measured balls (racy and cas
+	// goroutine runs) whose read-to-add took over 20 µs of wall time, where
+	// a ball normally takes well under one: their worker was off the CPU (or
+	// stopped by the collector or a page fault) in between. Included in
+	// GlobalStaleness too.
+	Descheduled  Dist     `json:"descheduled"`
+	ShardTotals  []uint64 `json:"shard_totals"`
+	MeasureEvery uint64   `json:"measure_every"`
 	// Ages: with Config.RecordAges, every ball's age in commit order, and
 	// their law (exact, not sampled).
 	Ages   []uint32 `json:"-"`
 	AgeLaw *Dist    `json:"age_law,omitempty"`
 }
+
+// descheduled: a measured ball whose read-to-add takes longer than this
+// counts as one whose worker was descheduled in between.
+const descheduled = 20 * time.Microsecond
 
 // maxSamples bounds d for concurrent d-choice (a ball's samples live in a
 // fixed array on the worker's stack).
@@ -343,6 +353,7 @@ func Run(cfg Config) (*Result, error) {
 		Retries:         st.retries,
 		BinStaleness:    merge(st.bin),
 		GlobalStaleness: merge(st.global),
+		Descheduled:     merge(st.desched),
 		MeasureEvery:    cfg.MeasureEvery,
 	}
 	if st.ages != nil {
@@ -365,6 +376,7 @@ type state struct {
 	retries     uint64
 	bin, global []tally  // per worker
 	backwards   []uint64 // per worker: measured bins whose load went down
+	desched     []tally  // per worker: ages of measured balls whose read-to-add took over descheduled
 	ages        []uint32 // emulated, RecordAges: every ball's age in commit order
 }
 
@@ -375,6 +387,7 @@ func newState(cfg Config, W int) *state {
 		bin:       make([]tally, W),
 		global:    make([]tally, W),
 		backwards: make([]uint64, W),
+		desched:   make([]tally, W),
 	}
 }
 
@@ -495,7 +508,9 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 			}
 		} else {
 			var t0 uint64
+			var start time.Time
 			if measured {
+				start = time.Now()
 				t0 = st.placed.Sum()
 			}
 			bin, v := ru.decide(&b, rd, limit)
@@ -513,7 +528,11 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 			storeOwned64(mine, placed)
 			if measured {
 				st.binStale(w, after, v)
-				st.global[w].add(st.placed.Sum() - t0 - 1)
+				age := st.placed.Sum() - t0 - 1
+				st.global[w].add(age)
+				if time.Since(start) > descheduled {
+					st.desched[w].add(age)
+				}
 			}
 		}
 	}

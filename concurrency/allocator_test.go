@@ -81,7 +81,8 @@ func TestOneWorkerSeesNoStaleness(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.BinStaleness.Max != 0 || res.GlobalStaleness.Max != 0 || res.BinStaleness.Count < 300000 {
+		if res.BinStaleness.Max != 0 || res.GlobalStaleness.Max != 0 || res.BinStaleness.Count < 300000 ||
+			res.Descheduled.Max != 0 || res.Descheduled.Count > res.GlobalStaleness.Count {
 			t.Errorf("emulate=%v: bin staleness %+v, global %+v", emu, res.BinStaleness, res.GlobalStaleness)
 		}
 	}

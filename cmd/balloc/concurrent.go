@@ -281,6 +281,10 @@ type concurrentRow struct {
 	AgeP99  uint64  `json:"age_p99"`
 	AgeP999 uint64  `json:"age_p999"`
 	AgeMax  uint64  `json:"age_max"`
+	// Descheduled: measured balls of a goroutine run (racy, cas) whose
+	// read-to-add took over 20 µs, and their largest age.
+	Descheduled       uint64 `json:"descheduled"`
+	DescheduledAgeMax uint64 `json:"descheduled_age_max"`
 	// ReplayGap: tau-delay --delay replay on the run's own age sequence
 	// (emulated runs only); IIDGap: tau-delay --delay empirical, ages drawn
 	// independently from the run's law of ages.
@@ -314,7 +318,7 @@ func compareRun(res *concurrency.Result, spec *core.Spec, com core.Common, tr ui
 	}
 	row := concurrentRow{Workers: res.Workers, Trial: tr, Gap: res.Gap, BallsPerS: res.BallsPerS, AgesOf: of,
 		AgeMean: law.Mean, AgeP50: law.P50, AgeP90: law.P90, AgeP99: law.P99, AgeP999: law.P999, AgeMax: law.Max,
-		Tau: law.P99, Concurrent: res}
+		Tau: law.P99, Descheduled: res.Descheduled.Count, DescheduledAgeMax: res.Descheduled.Max, Concurrent: res}
 	if !compare || law.Count == 0 {
 		return row, nil
 	}
@@ -394,7 +398,7 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 	if emulated {
 		fmt.Fprintf(stdout, "ages: of every ball, exact; bin staleness of every %d-th ball of each worker\n\n", measure)
 	} else {
-		fmt.Fprintf(stdout, "ages (global staleness) and bin staleness: of every %d-th ball of each worker\n", measure)
+		fmt.Fprintf(stdout, "ages (global staleness) and bin staleness: of every %d-th ball of each worker; descheduled: those of them whose read-to-add took over 20 µs\n", measure)
 		W := 0
 		for _, r := range rows {
 			W = max(W, r.Workers)
@@ -409,6 +413,10 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 	if mode == concurrency.CAS {
 		head += "\tCAS retries"
 	}
+	desched := !emulated && (mode == concurrency.Racy || mode == concurrency.CAS)
+	if desched {
+		head += "\tdescheduled: balls/age p50/max"
+	}
 	fmt.Fprintln(tw, head)
 	for _, r := range rows {
 		cr := r.Concurrent
@@ -420,6 +428,9 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 			fmt.Sprintf("%.3g/%d/%d/%d/%d", r.AgeMean, r.AgeP50, r.AgeP90, r.AgeP99, r.AgeMax), g(r.Gap))
 		if mode == concurrency.CAS {
 			line += fmt.Sprintf("\t%d", cr.Retries)
+		}
+		if d := cr.Descheduled; desched {
+			line += fmt.Sprintf("\t%d/%d/%d", d.Count, d.P50, d.Max)
 		}
 		fmt.Fprintln(tw, line)
 		if !compare {
