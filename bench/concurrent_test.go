@@ -3,10 +3,13 @@ package bench
 import (
 	"fmt"
 	"runtime"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/kernels"
 )
 
 // BenchmarkConcurrent: b.N balls of two-choice at n = 10^6 placed by
@@ -29,4 +32,61 @@ func BenchmarkConcurrent(b *testing.B) {
 			b.ReportMetric(0, "ns/op")
 		})
 	}
+}
+
+// bareAtomic is the baseline a concurrent worker is held to: two-choice
+// with two atomic loads and one atomic add a ball, nothing measured or
+// published.
+func bareAtomic(cells []atomic.Uint32, r *kernels.PCG32, m int) {
+	n := uint32(len(cells))
+	for range m {
+		i, j := r.Bounded2(n)
+		if cells[j].Load() < cells[i].Load() {
+			i = j
+		}
+		cells[i].Add(1)
+	}
+}
+
+// BenchmarkConcurrentRatios runs, in the same process and interleaved over
+// 3 rounds (best of each kept), 2^24 balls of two-choice on n = 2^20 bins
+// by: the bare atomic loop, the sequential direct engine, racy with one and
+// two workers, sharded with one and two, all measuring every 256th ball;
+// and reports each speed and the ratios issue 15 asks for (racy W=1 / bare
+// ≥ 0.8; sharded W=2 / sharded W=1 ≥ 1.8; sharded W=2 / sequential ≥ 1).
+// Two-worker figures need two idle cores. Run with -benchtime 1x.
+func BenchmarkConcurrentRatios(b *testing.B) {
+	const n, m = 1 << 20, 1 << 24
+	spec, err := core.NewSpec("two-choice", nil, core.Common{Bins: n, Balls: m, Trials: 1, Seed: 1, Alpha: 1, Engine: core.EngineDirect})
+	if err != nil {
+		b.Fatal(err)
+	}
+	best := map[string]float64{}
+	keep := func(name string, v float64) { best[name] = max(best[name], v) }
+	conc := func(mode concurrency.Mode, w int) float64 {
+		res, err := concurrency.Run(concurrency.Config{Spec: spec, Workers: w, Mode: mode, MeasureEvery: 256})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return res.BallsPerS
+	}
+	for round := range 3 * b.N {
+		cells := make([]atomic.Uint32, n)
+		r := kernels.TrialStream(1, uint64(round), kernels.LaneChoices)
+		start := time.Now()
+		bareAtomic(cells, &r, m)
+		keep("bare", m/time.Since(start).Seconds())
+		keep("sequential", core.RunTrial(spec, uint64(round), nil).BallsPerS)
+		keep("racy-1", conc(concurrency.Racy, 1))
+		keep("racy-2", conc(concurrency.Racy, 2))
+		keep("sharded-1", conc(concurrency.Sharded, 1))
+		keep("sharded-2", conc(concurrency.Sharded, 2))
+	}
+	for _, k := range []string{"bare", "sequential", "racy-1", "racy-2", "sharded-1", "sharded-2"} {
+		b.ReportMetric(best[k], k+"-balls/s")
+	}
+	b.ReportMetric(best["racy-1"]/best["bare"], "racy1/bare")
+	b.ReportMetric(best["sharded-2"]/best["sharded-1"], "sharded2/sharded1")
+	b.ReportMetric(best["sharded-2"]/best["sequential"], "sharded2/sequential")
+	b.ReportMetric(0, "ns/op")
 }

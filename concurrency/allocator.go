@@ -19,9 +19,9 @@ import (
 // decides by the process's rule, and places its ball with an atomic add (or
 // a compare-and-swap); nothing on a ball's path takes a lock or writes a
 // counter another worker writes. Each worker publishes its count of balls
-// placed to its own cache-line cell of a striped counter after every ball,
-// which is what the global staleness is measured from; per-shard totals
-// are flushed from per-worker tallies every shardFlush balls.
+// placed to its own cache-line cell of a striped counter after every ball
+// (a plain store: storeOwned64), which is what the global staleness is
+// measured from. Per-shard totals are summed from the final loads.
 
 // Mode is how a worker turns a read into an allocation.
 type Mode int
@@ -35,6 +35,10 @@ const (
 	// LocalBatch: decide B balls against the worker's own snapshot (each bin
 	// read once per batch, on first use), then publish them.
 	LocalBatch
+	// Sharded: each worker owns a shard of bins and writes only those, with
+	// plain stores; balls for other shards go to their owners in batches
+	// (sharded.go).
+	Sharded
 )
 
 // ParseMode reads racy, cas or local-batch.
@@ -46,11 +50,13 @@ func ParseMode(s string) (Mode, error) {
 		return CAS, nil
 	case "local-batch":
 		return LocalBatch, nil
+	case "sharded":
+		return Sharded, nil
 	}
-	return 0, fmt.Errorf("--mode %q: want racy, cas or local-batch", s)
+	return 0, fmt.Errorf("--mode %q: want racy, cas, local-batch or sharded", s)
 }
 
-func (m Mode) String() string { return [...]string{"racy", "cas", "local-batch"}[m] }
+func (m Mode) String() string { return [...]string{"racy", "cas", "local-batch", "sharded"}[m] }
 
 // Config is one concurrent run.
 type Config struct {
@@ -65,6 +71,9 @@ type Config struct {
 	// Emulate runs Workers virtual workers in one goroutine, interleaved at
 	// random by the trial's schedule stream: deterministic for a seed.
 	Emulate bool
+	// RecordAges keeps every ball's age in commit order (emulated runs
+	// only: 4 bytes a ball).
+	RecordAges bool
 }
 
 // Result is a concurrent run's outcome: the final loads' metrics and what
@@ -81,10 +90,24 @@ type Result struct {
 	BinStaleness Dist `json:"bin_staleness"`
 	// GlobalStaleness: balls placed anywhere in that time (from the striped
 	// totals): the age, in balls, of the information the decision used.
-	GlobalStaleness Dist     `json:"global_staleness"`
-	ShardTotals     []uint64 `json:"shard_totals"`
-	MeasureEvery    uint64   `json:"measure_every"`
+	GlobalStaleness Dist `json:"global_staleness"`
+	// Descheduled: the global staleness of the measured balls (racy and cas
+	// goroutine runs) whose read-to-add took over 20 µs of wall time, where
+	// a ball normally takes well under one: their worker was off the CPU (or
+	// stopped by the collector or a page fault) in between. Included in
+	// GlobalStaleness too.
+	Descheduled  Dist     `json:"descheduled"`
+	ShardTotals  []uint64 `json:"shard_totals"`
+	MeasureEvery uint64   `json:"measure_every"`
+	// Ages: with Config.RecordAges, every ball's age in commit order, and
+	// their law (exact, not sampled).
+	Ages   []uint32 `json:"-"`
+	AgeLaw *Dist    `json:"age_law,omitempty"`
 }
+
+// descheduled: a measured ball whose read-to-add takes longer than this
+// counts as one whose worker was descheduled in between.
+const descheduled = 20 * time.Microsecond
 
 // maxSamples bounds d for concurrent d-choice (a ball's samples live in a
 // fixed array on the worker's stack).
@@ -102,10 +125,6 @@ func shardShift(n uint64) uint {
 	}
 	return s
 }
-
-// shardFlush: a worker adds its per-shard tallies to the shared cells this
-// often (balls).
-const shardFlush = 4096
 
 // Check reports whether s can run concurrently.
 func Check(s *core.Spec) error {
@@ -125,6 +144,20 @@ func Check(s *core.Spec) error {
 	}
 	if s.Balls >= 1<<32 {
 		return fmt.Errorf("--balls %d: balloc concurrent's 32-bit atomic loads take fewer than 2^32 balls", s.Balls)
+	}
+	return nil
+}
+
+// CheckSharded reports whether --mode sharded can run W workers on s.
+func CheckSharded(s *core.Spec, W int, emulated bool) error {
+	if s.Bins > shardMeasured {
+		return fmt.Errorf("--bins %d: --mode sharded takes at most 2^31 bins", s.Bins)
+	}
+	if !emulated && W > MaxShardedWorkers {
+		return fmt.Errorf("--workers %d: --mode sharded keeps W² rings and takes at most %d workers (--emulate takes up to %d)", W, MaxShardedWorkers, MaxEmulatedShardedWorkers)
+	}
+	if emulated && W > MaxEmulatedShardedWorkers {
+		return fmt.Errorf("--emulate %d: --mode sharded keeps a batch per pair of workers and emulates at most %d", W, MaxEmulatedShardedWorkers)
 	}
 	return nil
 }
@@ -252,6 +285,22 @@ func (ru *rule) thinLimit(total uint64) uint64 {
 	return uint64(max(0, math.Ceil(float64(total)/float64(ru.n)+ru.theta)))
 }
 
+// thinNext is the smallest total after t at which thinLimit moves.
+func (ru *rule) thinNext(t uint64) uint64 {
+	l := ru.thinLimit(t)
+	c := uint64(t + 1)
+	if x := math.Floor(float64(ru.n)*(float64(l)-ru.theta)) + 1; x > float64(c) {
+		c = uint64(min(x, 1<<63))
+	}
+	for ru.thinLimit(c) <= l && c < 1<<63 {
+		c++
+	}
+	for c-1 > t && ru.thinLimit(c-1) > l {
+		c--
+	}
+	return c
+}
+
 // Run performs one concurrent run.
 func Run(cfg Config) (*Result, error) {
 	s := cfg.Spec
@@ -266,11 +315,19 @@ func Run(cfg Config) (*Result, error) {
 	if cfg.Mode == LocalBatch && cfg.Batch == 0 {
 		return nil, fmt.Errorf("--mode local-batch needs --batch B ≥ 1")
 	}
+	if cfg.Mode == Sharded {
+		if err := CheckSharded(s, W, cfg.Emulate); err != nil {
+			return nil, err
+		}
+	}
 	start := time.Now()
 	var st *state
-	if cfg.Emulate {
+	switch {
+	case cfg.Emulate && cfg.Mode == Sharded:
+		st = emulateSharded(cfg, ru, W)
+	case cfg.Emulate:
 		st = emulate(cfg, ru, W)
-	} else {
+	default:
 		st = runWorkers(cfg, ru, W)
 	}
 	elapsed := time.Since(start).Seconds()
@@ -278,6 +335,9 @@ func Run(cfg Config) (*Result, error) {
 	total := uint64(0)
 	for _, v := range loads {
 		total += uint64(v)
+	}
+	if back := sum(st.backwards); back > 0 {
+		return nil, fmt.Errorf("concurrent run lost balls: %d measured bins were read at a load higher than their own add returned", back)
 	}
 	if total != s.Balls {
 		return nil, fmt.Errorf("concurrent run lost or doubled balls: the loads hold %d, %d were thrown", total, s.Balls)
@@ -293,10 +353,18 @@ func Run(cfg Config) (*Result, error) {
 		Retries:         st.retries,
 		BinStaleness:    merge(st.bin),
 		GlobalStaleness: merge(st.global),
+		Descheduled:     merge(st.desched),
 		MeasureEvery:    cfg.MeasureEvery,
 	}
-	for i := range shards {
-		res.ShardTotals = append(res.ShardTotals, st.shardTotals.Load(i))
+	if st.ages != nil {
+		res.Ages = st.ages
+		law := lawOf(st.ages)
+		res.AgeLaw = &law
+	}
+	res.ShardTotals = make([]uint64, shards)
+	shift := shardShift(s.Bins)
+	for i, v := range loads {
+		res.ShardTotals[i>>shift] += uint64(v)
 	}
 	return res, nil
 }
@@ -305,18 +373,21 @@ func Run(cfg Config) (*Result, error) {
 type state struct {
 	loads       *Loads
 	placed      *Striped // balls placed, per worker
-	shardTotals *Striped // balls placed, per shard of bins
 	retries     uint64
-	bin, global []tally // per worker
+	bin, global []tally  // per worker
+	backwards   []uint64 // per worker: measured bins whose load went down
+	desched     []tally  // per worker: ages of measured balls whose read-to-add took over descheduled
+	ages        []uint32 // emulated, RecordAges: every ball's age in commit order
 }
 
 func newState(cfg Config, W int) *state {
 	return &state{
-		loads:       NewLoads(cfg.Spec.Bins, cfg.Layout),
-		placed:      NewStriped(W),
-		shardTotals: NewStriped(shards),
-		bin:         make([]tally, W),
-		global:      make([]tally, W),
+		loads:     NewLoads(cfg.Spec.Bins, cfg.Layout),
+		placed:    NewStriped(W),
+		bin:       make([]tally, W),
+		global:    make([]tally, W),
+		backwards: make([]uint64, W),
+		desched:   make([]tally, W),
 	}
 }
 
@@ -333,16 +404,28 @@ func runWorkers(cfg Config, ru *rule, W int) *state {
 	st := newState(cfg, W)
 	retries := make([]uint64, W)
 	var wg sync.WaitGroup
+	start := make(chan struct{}) // every worker starts at once, not as it is spawned
+	var rings []ring
+	var done atomic.Int64
+	if cfg.Mode == Sharded {
+		rings = newShardRings(W)
+	}
 	for w := range W {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			<-start
 			labels := pprof.Labels("worker", strconv.Itoa(w))
 			pprof.Do(context.Background(), labels, func(context.Context) {
+				if cfg.Mode == Sharded {
+					shardedWorker(cfg, ru, st, w, W, share(cfg.Spec.Balls, W, w), rings, &done)
+					return
+				}
 				retries[w] = worker(cfg, ru, st, w, share(cfg.Spec.Balls, W, w))
 			})
 		}()
 	}
+	close(start)
 	wg.Wait()
 	for _, r := range retries {
 		st.retries += r
@@ -356,9 +439,8 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 	cells, stride := st.loads.cells, st.loads.stride
 	rd := &reader{cells: cells, stride: stride}
 	n := cfg.Spec.Bins
-	shift := shardShift(n)
-	var local [shards]uint64 // per-shard tallies, flushed every shardFlush balls
 	limit := ru.thinLimit(0)
+	var base, basePlaced, nextChange uint64 // two-thinning: total last read, own count then, where the limit next moves
 	var retries, placed uint64
 	var b ball
 	measure := cfg.MeasureEvery
@@ -379,22 +461,23 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 	fast := cfg.Mode == Racy && ru.kind == core.KindDChoice
 	for k := uint64(1); k <= count; k++ {
 		if fast && k != next {
-			// A run of plain racy d-choice balls up to the next measured one
-			// (or the next shard flush), in a loop of its own.
-			stop := min(count, k+shardFlush-1-(k-1)%shardFlush)
+			// A run of plain racy d-choice balls up to the next measured
+			// one, in a loop of its own.
+			stop := count
 			if measure > 0 {
 				stop = min(stop, next-1)
 			}
-			placed = racyDChoice(&r, cells, stride, nn, ru.d, stop-k+1, placed, mine, &local, shift)
+			placed = racyDChoice(&r, cells, stride, nn, ru.d, stop-k+1, placed, mine)
 			k = stop
-			if k%shardFlush == 0 {
-				st.flush(&local)
-			}
 			continue
 		}
 		ru.draw(&r, &b)
-		if ru.kind == core.KindTwoThinning && k%64 == 1 {
-			limit = ru.thinLimit(st.placed.Sum())
+		// Two-thinning's limit: the striped total is read every 64 balls,
+		// and as soon as the balls this worker placed since would move the
+		// limit on their own (so one worker follows ⌈t/n + θ⌉ exactly).
+		if ru.kind == core.KindTwoThinning && (k%64 == 1 || base+placed-basePlaced >= nextChange) {
+			base, basePlaced = st.placed.Sum(), placed
+			limit, nextChange = ru.thinLimit(base), ru.thinNext(base)
 		}
 		measured := measure > 0 && k == next
 		if measured {
@@ -414,10 +497,9 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 				for q, bin := range pending {
 					after := cells[uint64(bin)*stride].Add(1)
 					placed++
-					mine.Store(placed)
-					local[bin>>shift]++
+					storeOwned64(mine, placed)
 					if pendingT[q] != math.MaxUint64 {
-						st.bin[w].add(uint64(after - 1 - pendingV[q]))
+						st.binStale(w, after, pendingV[q])
 						st.global[w].add(st.placed.Sum() - pendingT[q] - 1)
 					}
 				}
@@ -426,7 +508,9 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 			}
 		} else {
 			var t0 uint64
+			var start time.Time
 			if measured {
+				start = time.Now()
 				t0 = st.placed.Sum()
 			}
 			bin, v := ru.decide(&b, rd, limit)
@@ -441,29 +525,29 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 				after = v + 1
 			}
 			placed++
-			mine.Store(placed)
-			local[bin>>shift]++
+			storeOwned64(mine, placed)
 			if measured {
-				st.bin[w].add(uint64(after - 1 - v))
-				st.global[w].add(st.placed.Sum() - t0 - 1)
+				st.binStale(w, after, v)
+				age := st.placed.Sum() - t0 - 1
+				st.global[w].add(age)
+				if time.Since(start) > descheduled {
+					st.desched[w].add(age)
+				}
 			}
 		}
-		if k%shardFlush == 0 {
-			st.flush(&local)
-		}
 	}
-	st.flush(&local)
 	return retries
 }
 
-// flush adds a worker's per-shard tallies to the shared shard totals.
-func (st *state) flush(local *[shards]uint64) {
-	for i, c := range local {
-		if c > 0 {
-			st.shardTotals.Add(i, c)
-			local[i] = 0
-		}
+// binStale records a measured ball's bin staleness: the balls that landed
+// on its bin between the read of v and its own add, which returned after.
+// A bin whose load went down (after ≤ v) lost an add, which Run reports.
+func (st *state) binStale(w int, after, v uint32) {
+	if after <= v {
+		st.backwards[w]++
+		return
 	}
+	st.bin[w].add(uint64(after - 1 - v))
 }
 
 // racyDChoice places count plain racy d-choice balls: the draws, reads,
@@ -472,7 +556,7 @@ func (st *state) flush(local *[shards]uint64) {
 // smaller is a coin flip for the branch predictor). It returns the worker's
 // count of balls placed, published after every ball.
 func racyDChoice(r *kernels.PCG32, cells []atomic.Uint32, stride uint64, n uint32, d int, count, placed uint64,
-	mine *atomic.Uint64, local *[shards]uint64, shift uint) uint64 {
+	mine *atomic.Uint64) uint64 {
 	for ; count > 0; count-- {
 		var i uint32
 		if d == 2 {
@@ -492,8 +576,7 @@ func racyDChoice(r *kernels.PCG32, cells []atomic.Uint32, stride uint64, n uint3
 		}
 		cells[uint64(i)*stride].Add(1)
 		placed++
-		mine.Store(placed)
-		local[i>>shift]++
+		storeOwned64(mine, placed)
 	}
 	return placed
 }
@@ -505,4 +588,12 @@ func b2u(b bool) uint8 {
 		x = 1
 	}
 	return x
+}
+
+func sum(xs []uint64) uint64 {
+	t := uint64(0)
+	for _, x := range xs {
+		t += x
+	}
+	return t
 }

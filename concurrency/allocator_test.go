@@ -45,7 +45,7 @@ func TestTotalsAddUp(t *testing.T) {
 		{"g-myopic-comp", map[string]string{"g": "2"}},
 	}
 	for _, p := range procs {
-		for _, mode := range []Mode{Racy, CAS, LocalBatch} {
+		for _, mode := range []Mode{Racy, CAS, LocalBatch, Sharded} {
 			for _, layout := range []Layout{Packed, Padded} {
 				for _, w := range []int{1, 2, 4} {
 					for _, emu := range []bool{false, true} {
@@ -81,7 +81,8 @@ func TestOneWorkerSeesNoStaleness(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.BinStaleness.Max != 0 || res.GlobalStaleness.Max != 0 || res.BinStaleness.Count < 300000 {
+		if res.BinStaleness.Max != 0 || res.GlobalStaleness.Max != 0 || res.BinStaleness.Count < 300000 ||
+			res.Descheduled.Max != 0 || res.Descheduled.Count > res.GlobalStaleness.Count {
 			t.Errorf("emulate=%v: bin staleness %+v, global %+v", emu, res.BinStaleness, res.GlobalStaleness)
 		}
 	}
@@ -89,7 +90,7 @@ func TestOneWorkerSeesNoStaleness(t *testing.T) {
 
 // The same seed gives the same emulated run.
 func TestEmulationIsDeterministic(t *testing.T) {
-	for _, mode := range []Mode{Racy, CAS, LocalBatch} {
+	for _, mode := range []Mode{Racy, CAS, LocalBatch, Sharded} {
 		run := func() *Result {
 			res, err := Run(Config{Spec: spec(t, "two-choice", nil, 500, 50000, 5), Workers: 8, Mode: mode, Batch: 16, MeasureEvery: 5, Emulate: true})
 			if err != nil {

@@ -1,5 +1,6 @@
 // Package concurrency runs balloc's work on many goroutines: the trial
-// worker pool now; per-shard counters and the concurrent allocator join it.
+// worker pool, and the concurrent allocator (racy, cas, local-batch and
+// sharded modes, real or emulated) with the ages its balls decided on.
 //
 // Promises:
 //   - Results never depend on how many workers run them: a trial is a pure

@@ -9,8 +9,17 @@ import "github.com/balloc/balloc/kernels"
 // geometric number of steps (W − 1 on average): random latencies, the same
 // for the same seed on any machine. With W = 1 every read is committed at
 // once: two-choice, exactly. Local batches commit a whole batch in one step.
+//
+// With cfg.RecordAges every ball's age is kept in commit order: the number
+// of balls committed between its read and its own commit (a local batch's
+// balls count from the batch's start, and a compare-and-swap's from its last
+// read). The schedule does not depend on the bins chosen, so a racy run is
+// τ-Delay driven by exactly this sequence (kernels.TauDelayReplay).
 func emulate(cfg Config, ru *rule, W int) *state {
 	st := newState(cfg, W)
+	if cfg.RecordAges {
+		st.ages = make([]uint32, 0, cfg.Spec.Balls)
+	}
 	s := cfg.Spec
 	sched := kernels.TrialStream(s.Seed, cfg.Trial, kernels.LaneSchedule)
 	cells, stride := st.loads.cells, st.loads.stride
@@ -65,10 +74,12 @@ func emulate(cfg Config, ru *rule, W int) *state {
 		case cfg.Mode == LocalBatch:
 			for q, bin := range vw.batch {
 				after := cells[uint64(bin)*stride].Add(1)
+				if st.ages != nil {
+					st.ages = append(st.ages, uint32(total-vw.batchT))
+				}
 				total++
 				vw.placed++
 				st.placed.Store(w, vw.placed)
-				st.shardTotals.Add(int(bin>>shardShift(s.Bins)), 1)
 				if cfg.MeasureEvery > 0 && (vw.k-uint64(len(vw.batch))+uint64(q)+1)%cfg.MeasureEvery == 0 {
 					st.bin[w].add(uint64(after - 1 - vw.batchV[q]))
 					st.global[w].add(total - vw.batchT - 1)
@@ -89,14 +100,17 @@ func emulate(cfg Config, ru *rule, W int) *state {
 			c := &cells[uint64(vw.bin)*stride]
 			if cfg.Mode == CAS && c.Load() != vw.v {
 				st.retries++
-				vw.bin, vw.v = ru.decide(&vw.b, vw.rd, ru.thinLimit(total)) // read again; commit at a later step
+				vw.t0 = total // read again; commit at a later step
+				vw.bin, vw.v = ru.decide(&vw.b, vw.rd, ru.thinLimit(total))
 				continue
 			}
 			after := c.Add(1)
+			if st.ages != nil {
+				st.ages = append(st.ages, uint32(total-vw.t0))
+			}
 			total++
 			vw.placed++
 			st.placed.Store(w, vw.placed)
-			st.shardTotals.Add(int(vw.bin>>shardShift(s.Bins)), 1)
 			if vw.measured {
 				st.bin[w].add(uint64(after - 1 - vw.v))
 				st.global[w].add(total - vw.t0 - 1)

@@ -8,7 +8,9 @@ type Dist struct {
 	Count     uint64      `json:"count"`
 	Mean      float64     `json:"mean"`
 	P50       uint64      `json:"p50"`
+	P90       uint64      `json:"p90"`
 	P99       uint64      `json:"p99"`
+	P999      uint64      `json:"p999"`
 	Max       uint64      `json:"max"`
 	Histogram [][2]uint64 `json:"histogram"` // [[value, count], ...], ascending
 }
@@ -64,7 +66,7 @@ func merge(ts []tally) Dist {
 		})
 		return d.Histogram[min(i, len(d.Histogram)-1)][0]
 	}
-	d.P50, d.P99 = quantile(0.5), quantile(0.99)
+	d.P50, d.P90, d.P99, d.P999 = quantile(0.5), quantile(0.9), quantile(0.99), quantile(0.999)
 	return d
 }
 
@@ -79,4 +81,13 @@ func (d Dist) Weights() []uint64 {
 		w[h[0]] = h[1]
 	}
 	return w
+}
+
+// lawOf is the Dist of a sequence of ages.
+func lawOf(ages []uint32) Dist {
+	var t tally
+	for _, a := range ages {
+		t.add(uint64(a))
+	}
+	return merge([]tally{t})
 }

@@ -73,7 +73,11 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 	rule := s.gRule()
 	var delay *kernels.Delay[L]
 	if kind == KindTauDelay {
-		delay = kernels.NewDelay[L](len(loads), s.Params.Tau, s.Params.Delay, false, s.ages, s.Balls)
+		if s.Params.Delay == kernels.DelayReplay {
+			delay = kernels.NewReplay[L](len(loads), s.Params.Tau)
+		} else {
+			delay = kernels.NewDelay[L](len(loads), s.Params.Tau, s.Params.Delay, false, s.ages, s.Balls)
+		}
 	}
 	var batch *kernels.Batch[L]
 	if kind == KindBBatch {
@@ -118,7 +122,11 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 			case KindRhoNoisyComp:
 				maxLoad = kernels.RhoNoisyComp(loads, &rng, &noise, c, s.rhoTable, maxLoad)
 			case KindTauDelay:
-				maxLoad = kernels.TauDelay(loads, &rng, &noise, c, delay, maxLoad)
+				if s.Params.Delay == kernels.DelayReplay {
+					maxLoad = kernels.TauDelayReplay(loads, &rng, s.Params.Replay[t:t+c], delay, maxLoad)
+				} else {
+					maxLoad = kernels.TauDelay(loads, &rng, &noise, c, delay, maxLoad)
+				}
 			case KindBBatch:
 				maxLoad = kernels.BBatch(loads, &rng, c, batch, maxLoad)
 			default:

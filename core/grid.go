@@ -651,6 +651,9 @@ func (s *Spec) Hash() string {
 	if s.Params.Ages != nil {
 		parts = append(parts, "ages="+s.Params.Ages.HashText())
 	}
+	if s.Params.Replay != nil {
+		parts = append(parts, "replay="+replayDigest(s.Params.Replay))
+	}
 	desc := fmt.Sprintf("balloc/1 %s {%s} n=%d m=%d seed=%d cp=%d engine=%s alpha=%v",
 		s.Process.Name, strings.Join(parts, " "), s.Bins, s.Balls, s.Seed, s.Checkpoints, s.engine, s.Alpha)
 	sum := sha256.Sum256([]byte(desc))

@@ -55,6 +55,10 @@ type Params struct {
 	// AgesSource says where it came from, for output.
 	Ages       *Ages
 	AgesSource string
+	// Replay is tau-delay's age per ball in ball order (--delay replay);
+	// ReplaySource says where it came from.
+	Replay       []uint32
+	ReplaySource string
 }
 
 // Adversary decides comparisons within g in g-adv-comp.
@@ -67,7 +71,7 @@ var adversaries = map[string]kernels.GRule{
 	"max-target":     kernels.GMaxTarget,
 }
 
-var delayModes = []string{"fixed", "uniform", "adversarial", "empirical"} // index = kernels.DelayMode
+var delayModes = []string{"fixed", "uniform", "adversarial", "empirical", "replay"} // index = kernels.DelayMode
 
 // ParamDef describes one process parameter as a command-line flag.
 type ParamDef struct {
@@ -202,7 +206,7 @@ var paramDefs = []ParamDef{
 		value: func(p *Params) any { return p.Tau },
 	},
 	{
-		Name: "delay", Usage: "tau-delay: how old each read is: fixed (τ), uniform (in [0, τ]), adversarial, or empirical (drawn from --ages)", Default: "fixed", List: true,
+		Name: "delay", Usage: "tau-delay: how old each read is: fixed (τ), uniform (in [0, τ]), adversarial, empirical (drawn from --ages) or replay (one age per ball, from --replay)", Default: "fixed", List: true,
 		set: func(p *Params, v string) error {
 			for i, name := range delayModes {
 				if v == name {
@@ -210,7 +214,7 @@ var paramDefs = []ParamDef{
 					return nil
 				}
 			}
-			return fmt.Errorf("--delay %q: want fixed, uniform, adversarial or empirical", v)
+			return fmt.Errorf("--delay %q: want fixed, uniform, adversarial, empirical or replay", v)
 		},
 		value: func(p *Params) any { return delayModes[p.Delay] },
 	},
@@ -226,6 +230,19 @@ var paramDefs = []ParamDef{
 			return nil
 		},
 		value: func(p *Params) any { return p.AgesSource },
+	},
+	{
+		Name: "replay", Usage: "tau-delay --delay replay: a file of ages in balls, one per ball in ball order (balloc concurrent --save-ages writes one)",
+		required: "a file of per-ball ages (with --delay replay)",
+		set: func(p *Params, v string) error {
+			ages, err := ReadReplay(v)
+			if err != nil {
+				return err
+			}
+			p.Replay, p.ReplaySource = ages, v
+			return nil
+		},
+		value: func(p *Params) any { return p.ReplaySource },
 	},
 	{
 		Name: "batch", Usage: "b-batch: balls per batch, b ≥ 1", List: true,

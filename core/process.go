@@ -118,7 +118,7 @@ var catalogue = []Process{
 		Weighted: true, Symmetric: true,
 	},
 	{
-		Name: "tau-delay", Kind: KindTauDelay, Params: []string{"tau", "delay", "ages"},
+		Name: "tau-delay", Kind: KindTauDelay, Params: []string{"tau", "delay", "ages", "replay"},
 		Summary:  "two uniform bins; each load read as it was up to τ balls ago",
 		Source:   "Los, Sauerwald 2022 (Choice of Noise), §2",
 		Weighted: true,

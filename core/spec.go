@@ -92,6 +92,10 @@ func NewSpec(process string, set map[string]string, c Common, opts ...SpecOption
 		if (name == "tau" && empirical) || (name == "ages" && (!empirical || s.Params.Ages != nil)) {
 			continue // with --delay empirical τ comes from the ages, which only it takes
 		}
+		replay := s.Params.Delay == kernels.DelayReplay
+		if (name == "tau" && replay) || (name == "replay" && (!replay || s.Params.Replay != nil)) {
+			continue // likewise with --delay replay and its sequence
+		}
 		if name == "beta" && p.Kind == KindGraphical {
 			continue // only --strategy one-plus-beta takes it; buildStructures checks
 		}
@@ -113,6 +117,12 @@ func NewSpec(process string, set map[string]string, c Common, opts ...SpecOption
 			return nil, fmt.Errorf("--tau: with --delay empirical τ is the largest age in --ages; leave --tau out")
 		case !empirical && s.Params.Ages != nil:
 			return nil, fmt.Errorf("--ages applies to --delay empirical only")
+		case s.Params.Delay == kernels.DelayReplay:
+			if err := s.checkReplay(tauSet); err != nil {
+				return nil, err
+			}
+		case s.Params.Replay != nil:
+			return nil, fmt.Errorf("--replay applies to --delay replay only")
 		case empirical:
 			ages := s.Params.Ages
 			a, err := kernels.NewAges(ages.Age, ages.Count, ages.Tau)
@@ -231,6 +241,7 @@ func (s *Spec) ParamsMap() map[string]any {
 	for _, name := range s.Process.Params {
 		switch {
 		case name == "ages" && s.Params.Delay != kernels.DelayEmpirical,
+			name == "replay" && s.Params.Delay != kernels.DelayReplay,
 			name == "beta" && s.Process.Kind == KindGraphical && s.Params.Strategy != "one-plus-beta",
 			(name == "stale" || name == "haar-scale" || name == "haar-route") && s.Params.Strategy != "haar",
 			name == "haar-route" && s.Params.HaarRoute == "set",
@@ -337,10 +348,16 @@ func (s *Spec) TrialFootprint() Footprint {
 	switch kind, _ := s.effective(); kind {
 	case KindTauDelay:
 		perBin, perTau := kernels.DelayMemory(s.Params.Delay, int(lb), weighted)
+		if s.Params.Delay == kernels.DelayReplay {
+			perBin, perTau = kernels.ReplayMemory() // the ages themselves are held by the spec
+		}
 		f.Add(bins, binsHint, units.Mul(s.Bins, uint64(perBin)))
 		tau, hint := "--tau "+FormatCount(s.Params.Tau), "lower --tau (or --balls)"
-		if s.Params.Delay == kernels.DelayEmpirical {
+		switch s.Params.Delay {
+		case kernels.DelayEmpirical:
 			tau, hint = fmt.Sprintf("--ages %s (τ = %d)", s.Params.AgesSource, s.Params.Tau), "use ages below a smaller τ in --ages (or lower --balls)"
+		case kernels.DelayReplay:
+			tau, hint = fmt.Sprintf("--replay %s (τ = %d)", s.Params.ReplaySource, s.Params.Tau), "replay a sequence of smaller ages (or fewer balls)"
 		}
 		f.Add(tau, hint, units.Mul(kernels.DelayWindow(s.Params.Tau, s.Balls), uint64(perTau)))
 	case KindBBatch:

@@ -19,6 +19,9 @@ import "fmt"
 //	                  the model of a concurrent run, where a ball reads its
 //	                  two bins at one moment and the age measured is the
 //	                  ball's (balls placed between its reads and its add).
+//	DelayReplay       a given age per ball, in ball order, for both of its
+//	                  reads (kernels/replay.go): the exact schedule of a
+//	                  concurrent run replayed, not its marginal law.
 //
 // The ball goes to the bin that looks lighter; equal readings go to i, the
 // first sample, a uniformly random one in law (the samples are exchangeable).
@@ -39,6 +42,7 @@ const (
 	DelayUniform
 	DelayAdversarial
 	DelayEmpirical
+	DelayReplay
 )
 
 // Delay is the state of a τ-Delay run carried across calls.

@@ -54,20 +54,21 @@ type flagInfo struct {
 
 // fixtures are the files and folders the bad inputs refer to.
 type fixtures struct {
-	dir, toml, otherToml, sweep, otherSweep, foreign, graph, hyper, ages, emptyDir, regular string
+	dir, toml, otherToml, sweep, otherSweep, foreign, graph, hyper, ages, replay, emptyDir, regular string
 }
 
 func newFixtures(t *testing.T) *fixtures {
 	dir := t.TempDir()
 	f := &fixtures{dir: dir, toml: filepath.Join(dir, "s.toml"), otherToml: filepath.Join(dir, "o.toml"),
 		sweep: filepath.Join(dir, "sw"), otherSweep: filepath.Join(dir, "osw"), foreign: filepath.Join(dir, "foreign"), graph: filepath.Join(dir, "g.txt"),
-		hyper: filepath.Join(dir, "h.txt"), ages: filepath.Join(dir, "ages.txt"), emptyDir: filepath.Join(dir, "empty"),
+		hyper: filepath.Join(dir, "h.txt"), ages: filepath.Join(dir, "ages.txt"), replay: filepath.Join(dir, "replay.txt"), emptyDir: filepath.Join(dir, "empty"),
 		regular: filepath.Join(dir, "regular")}
 	writeFile(t, f.toml, "processes = [\"two-choice\"]\nbins = [4]\nballs = [8]\ntrials = 2\n")
 	writeFile(t, f.otherToml, "processes = [\"one-choice\"]\nbins = [4]\nballs = [8]\ntrials = 2\n")
 	writeFile(t, f.graph, "0 1\n1 2\n2 0\n")
 	writeFile(t, f.hyper, "0 1\n1 2 3\n")
 	writeFile(t, f.ages, "0 1\n1 2\n")
+	writeFile(t, f.replay, "0\n1\n0\n2\n1\n0\n3\n0\n") // one age for each of the 8 balls
 	writeFile(t, f.regular, "not a folder\n")
 	if err := os.Mkdir(f.emptyDir, 0o755); err != nil {
 		t.Fatal(err)
@@ -125,6 +126,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/tau":         {kind: kCount0, legal: "2", base: tau, bad: []string{"2^32", "4294967295", "2,2"}},
 		"run/delay":       {kind: kEnum, legal: "uniform", base: tau, bad: []string{"uniform,uniform"}},
 		"run/ages":        {kind: kPathIn, legal: f.ages, base: []string{"--process", "tau-delay", "--delay", "empirical"}},
+		"run/replay":      {kind: kPathIn, legal: f.replay, base: []string{"--process", "tau-delay", "--delay", "replay"}},
 		"run/batch":       {kind: kCount1, legal: "2", base: []string{"--process", "b-batch"}},
 		"run/retries":     {kind: kCount1, legal: "2", base: idea, bad: []string{"2^20+1", "1048577"}},
 		"run/variant":     {kind: kEnum, legal: "oracle", base: idea},
@@ -194,6 +196,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"concurrent/workers":       {kind: kCount0, legal: "1"},
 		"concurrent/scaling":       {kind: kCount1, legal: "1,2", bad: []string{"1,0", "1,2,", "1,abc"}},
 		"concurrent/emulate":       {kind: kCount1, legal: "2"},
+		"concurrent/save-ages":     {kind: kPathOut, legal: filepath.Join(f.dir, "saved-ages.txt"), base: []string{"--emulate", "2"}},
 		"concurrent/mode":          {kind: kEnum, legal: "cas"},
 		"concurrent/batch":         {kind: kCount1, legal: "2", base: []string{"--mode", "local-batch"}},
 		"concurrent/layout":        {kind: kEnum, legal: "padded"},

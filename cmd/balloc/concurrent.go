@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"os"
 	"runtime"
 	"strings"
 	"text/tabwriter"
@@ -25,6 +27,7 @@ type concurrentFlags struct {
 	format                             string
 	compare                            bool
 	cpuprofile, memprofile, trace      string
+	saveAges                           string
 	params                             map[string]*string
 }
 
@@ -33,10 +36,11 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "concurrent --process NAME --bins N --balls M [--workers W | --scaling 1,2,4 | --emulate W] [flags]",
 		Short: "Allocate with goroutines on shared atomic loads; measure staleness; compare with the delay model",
-		Long: "Allocate with W goroutines on one shared array of atomic loads, measure the staleness each\n" +
-			"sampled ball saw, and set the gap beside the sequential tau-delay model fed the measured ages\n" +
-			"and beside plain two-choice (for two-choice). Processes: one-choice, d-choice, two-choice,\n" +
-			"one-plus-beta, two-thinning, g-myopic-comp.",
+		Long: "Allocate with W goroutines on one shared array of atomic loads (or, --mode sharded, each\n" +
+			"writing its own shard), measure the age of the information each ball decided on, and, for\n" +
+			"two-choice, set the gap beside the replay of an emulated run's exact age sequence (tau-delay\n" +
+			"--delay replay), the i.i.d.-ages model, two-choice, and tau-delay and b-batch at the ages' p99.\n" +
+			"Processes: one-choice, d-choice, two-choice, one-plus-beta, two-thinning, g-myopic-comp.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runConcurrent(c, f, stdout) },
 	}
@@ -57,25 +61,19 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.workers, "workers", "0", "goroutines allocating at once (0: one per CPU)")
 	fl.StringVar(&f.scaling, "scaling", "", "a comma-separated list of worker counts to run in turn, e.g. 1,2,4")
 	fl.StringVar(&f.emulate, "emulate", "", "W virtual workers in one goroutine, randomly interleaved: deterministic for a seed")
-	fl.StringVar(&f.mode, "mode", "racy", "racy (read, decide, add), cas (compare-and-swap, retry) or local-batch")
+	fl.StringVar(&f.mode, "mode", "racy", "racy (read, decide, add), cas (compare-and-swap, retry), local-batch, or sharded (each worker writes its own bins; others' balls reach it in batches)")
 	fl.StringVar(&f.batch, "batch", "", "local-batch: decisions per publish")
 	fl.StringVar(&f.layout, "layout", "packed", "packed (4 bytes a bin) or padded (a cache line a bin)")
 	fl.StringVar(&f.measureEvery, "measure-every", "256", "measure the staleness of every K-th ball of each worker (0: none)")
 	fl.StringVar(&f.seed, "seed", "1", "seed")
 	fl.StringVar(&f.trials, "trials", "1", "runs per worker count")
-	fl.BoolVar(&f.compare, "compare", true, "also run the tau-delay model with the measured ages and two-choice (two-choice only)")
+	fl.BoolVar(&f.compare, "compare", true, "also run, for two-choice, the replay of the ages (emulated), the i.i.d.-ages model, two-choice, and tau-delay and b-batch at the ages' p99")
+	fl.StringVar(&f.saveAges, "save-ages", "", "emulated, one run: write every ball's age, in ball order, to this new file (for tau-delay --delay replay --replay)")
 	fl.StringVar(&f.format, "format", "table", "table or json")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof, labelled per worker) to this file")
 	fl.StringVar(&f.memprofile, "memprofile", "", "write a heap profile (pprof) to this file")
 	fl.StringVar(&f.trace, "trace", "", "write an execution trace to this file")
 	return c
-}
-
-type concurrentRow struct {
-	Concurrent *concurrency.Result `json:"concurrent"`
-	Model      *core.Result        `json:"delay_model,omitempty"`
-	TwoChoice  *core.Result        `json:"two_choice,omitempty"`
-	Tau        uint64              `json:"tau"`
 }
 
 func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error {
@@ -195,6 +193,13 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 		}
 		counts = []int{concurrency.Workers(int(w))}
 	}
+	if mode == concurrency.Sharded {
+		for _, w := range counts {
+			if err := concurrency.CheckSharded(spec, w, emulated); err != nil {
+				return err
+			}
+		}
+	}
 	switch f.format {
 	case "table", "json":
 	default:
@@ -209,6 +214,27 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 		}
 		return fmt.Errorf("--bins %s: the shared loads need %s, more than the %s of memory available; %s", core.FormatCount(spec.Bins), core.FormatBytes(float64(need)), core.FormatBytes(float64(avail)), hint)
 	}
+	if emulated && (f.compare || f.saveAges != "") {
+		// Every ball's age is kept for the replay: 4 bytes a ball.
+		if avail := core.AvailableMemory(); avail > 0 && need+4*spec.Balls > avail {
+			return fmt.Errorf("--balls %s: an emulated run keeps every ball's age for its replay, %s with the loads, more than the %s available; lower --balls or add --compare=false",
+				core.FormatCount(spec.Balls), core.FormatBytes(float64(need+4*spec.Balls)), core.FormatBytes(float64(avail)))
+		}
+	}
+	if f.saveAges != "" {
+		switch {
+		case !emulated:
+			return fmt.Errorf("--save-ages: only emulated runs record every ball's age; add --emulate W")
+		case trials != 1:
+			return fmt.Errorf("--save-ages writes one run's ages: set --trials 1")
+		}
+		if _, err := os.Stat(f.saveAges); err == nil {
+			return fmt.Errorf("--save-ages %s: the file exists; give a new name (balloc does not overwrite it)", f.saveAges)
+		}
+		if err := checkWritable("save-ages", f.saveAges); err != nil {
+			return err
+		}
+	}
 	prof, err := startProfile(f.cpuprofile, f.memprofile, f.trace)
 	if err != nil {
 		return err
@@ -218,23 +244,24 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	for _, w := range counts {
 		for tr := range uint64(trials) {
 			res, err := concurrency.Run(concurrency.Config{Spec: spec, Trial: tr, Workers: w, Mode: mode, Batch: batch,
-				Layout: layout, MeasureEvery: measure, Emulate: emulated})
+				Layout: layout, MeasureEvery: measure, Emulate: emulated, RecordAges: emulated && (f.compare || f.saveAges != "")})
 			if err != nil {
 				prof.finish()
 				return failure{err}
 			}
-			row := concurrentRow{Concurrent: res, Tau: res.GlobalStaleness.Max}
-			if f.compare && comparable && res.GlobalStaleness.Count > 0 {
-				ms, err := core.NewSpec("tau-delay", map[string]string{"delay": "empirical"}, com,
-					core.WithAges(res.GlobalStaleness.Weights(), fmt.Sprintf("measured (%d workers)", w)))
-				if err != nil {
+			if f.saveAges != "" {
+				if err := saveAges(f.saveAges, res.Ages); err != nil {
 					prof.finish()
 					return failure{err}
 				}
-				row.Model = core.RunTrial(ms, tr, nil)
-				row.TwoChoice = core.RunTrial(spec, tr, nil)
+			}
+			row, err := compareRun(res, spec, com, tr, f.compare && comparable)
+			if err != nil {
+				prof.finish()
+				return failure{err}
 			}
 			rows = append(rows, row)
+			res.Ages = nil // replayed and saved: free it before the next run
 		}
 	}
 	if err := prof.finish(); err != nil {
@@ -248,41 +275,246 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 		fmt.Fprintf(stdout, "%s\n", b)
 		return nil
 	}
+	printConcurrent(stdout, rows, spec, mode, layout, measure, emulated, comparable && f.compare)
+	return nil
+}
+
+// concurrentRow is one concurrent run and the sequential runs set beside it:
+// one JSON object per run, its headline figures at the top level.
+type concurrentRow struct {
+	Workers   int     `json:"workers"`
+	Trial     uint64  `json:"trial"`
+	Gap       float64 `json:"gap"`
+	BallsPerS float64 `json:"balls_per_s"`
+	// Ages: of every ball (emulated runs) or of every measure-every-th
+	// ball of each worker (goroutines), in balls.
+	AgesOf  string  `json:"ages_of"`
+	AgeMean float64 `json:"age_mean"`
+	AgeP50  uint64  `json:"age_p50"`
+	AgeP90  uint64  `json:"age_p90"`
+	AgeP99  uint64  `json:"age_p99"`
+	AgeP999 uint64  `json:"age_p999"`
+	AgeMax  uint64  `json:"age_max"`
+	// Descheduled: measured balls of a goroutine run (racy, cas) whose
+	// read-to-add took over 20 µs, and their largest age.
+	Descheduled       uint64 `json:"descheduled"`
+	DescheduledAgeMax uint64 `json:"descheduled_age_max"`
+	// ReplayGap: tau-delay --delay replay on the run's own age sequence
+	// (emulated runs only); IIDGap: tau-delay --delay empirical, ages drawn
+	// independently from the run's law of ages.
+	ReplayGap    *float64 `json:"replay_gap"`
+	IIDGap       *float64 `json:"iid_ages_gap"`
+	TwoChoiceGap *float64 `json:"two_choice_gap"`
+	// Tau is the age quantile the theory rows use (p99), Regime what the
+	// paper's text says for it; TauDelayGap and BBatchGap the sequential
+	// tau-delay --delay fixed --tau τ and b-batch --batch max(τ, 1) runs.
+	Tau         uint64   `json:"tau_p99"`
+	Regime      string   `json:"regime,omitempty"`
+	TauDelayGap *float64 `json:"tau_delay_gap"`
+	BBatchGap   *float64 `json:"b_batch_gap"`
+
+	Concurrent *concurrency.Result `json:"concurrent"`
+	Replay     *core.Result        `json:"replay,omitempty"`
+	Model      *core.Result        `json:"delay_model,omitempty"`
+	TwoChoice  *core.Result        `json:"two_choice,omitempty"`
+	TauDelay   *core.Result        `json:"tau_delay,omitempty"`
+	BBatch     *core.Result        `json:"b_batch,omitempty"`
+}
+
+// compareRun sets the sequential models beside a concurrent run (when
+// compare is set): the replay of its ages, i.i.d. ages, two-choice, and
+// tau-delay and b-batch at the ages' p99. The sequential runs use trial
+// numbers 2^20 and up, so their choices are independent of the run's.
+func compareRun(res *concurrency.Result, spec *core.Spec, com core.Common, tr uint64, compare bool) (concurrentRow, error) {
+	law, of := res.GlobalStaleness, fmt.Sprintf("every %d-th ball of each worker", res.MeasureEvery)
+	if res.AgeLaw != nil {
+		law, of = *res.AgeLaw, "every ball"
+	}
+	row := concurrentRow{Workers: res.Workers, Trial: tr, Gap: res.Gap, BallsPerS: res.BallsPerS, AgesOf: of,
+		AgeMean: law.Mean, AgeP50: law.P50, AgeP90: law.P90, AgeP99: law.P99, AgeP999: law.P999, AgeMax: law.Max,
+		Tau: law.P99, Descheduled: res.Descheduled.Count, DescheduledAgeMax: res.Descheduled.Max, Concurrent: res}
+	if !compare || law.Count == 0 {
+		return row, nil
+	}
+	seq := tr + 1<<20
+	run := func(process string, set map[string]string, opts ...core.SpecOption) (*core.Result, *float64, error) {
+		s, err := core.NewSpec(process, set, com, opts...)
+		if err != nil {
+			return nil, nil, err
+		}
+		r := core.RunTrial(s, seq, nil)
+		return r, &r.Gap, nil
+	}
+	var err error
+	if res.Ages != nil {
+		if row.Replay, row.ReplayGap, err = run("tau-delay", map[string]string{"delay": "replay"},
+			core.WithReplay(res.Ages, fmt.Sprintf("emulated run (%d workers, trial %d)", res.Workers, tr))); err != nil {
+			return row, err
+		}
+	}
+	if row.Model, row.IIDGap, err = run("tau-delay", map[string]string{"delay": "empirical"},
+		core.WithAges(law.Weights(), fmt.Sprintf("measured (%d workers)", res.Workers))); err != nil {
+		return row, err
+	}
+	if row.TwoChoice, row.TwoChoiceGap, err = run("two-choice", nil); err != nil {
+		return row, err
+	}
+	row.Regime = regime(row.Tau, spec.Bins)
+	if row.TauDelay, row.TauDelayGap, err = run("tau-delay", map[string]string{"delay": "fixed", "tau": fmt.Sprint(row.Tau)}); err != nil {
+		return row, err
+	}
+	if row.BBatch, row.BBatchGap, err = run("b-batch", map[string]string{"batch": fmt.Sprint(max(row.Tau, 1))}); err != nil {
+		return row, err
+	}
+	return row, nil
+}
+
+// regime says which of the bounds stated in ../shared/papers/choice-of-noise.txt
+// (Los and Sauerwald 2022; the stored text is the introduction, §1, whose
+// Table 2.3 of bounds it does not contain) covers delay τ or batch b = τ on
+// n bins. "Around n" is not given a range there; it is taken here as
+// n/ln n ≤ τ < n ln n.
+func regime(tau, n uint64) string {
+	ln := math.Log(float64(max(n, 2)))
+	t := float64(tau)
+	switch {
+	case tau == 0:
+		return "τ = 0: no delay, Two-Choice"
+	case t >= float64(n)*ln:
+		return "τ ≥ n ln n: b-Batch Gap = Θ(b/n) ([35], §1 Related work); no τ-Delay bound in the stored text"
+	case t >= float64(n)/ln:
+		return "τ around n: tight τ-Delay and b-Batch bounds (§1 Our results; form not in the stored text); b = n: Θ(log n / log log n)"
+	}
+	return "τ < n/ln n: the stored text states no bound"
+}
+
+// saveAges writes a run's age sequence for tau-delay --delay replay --replay,
+// to a file that must not exist yet.
+func saveAges(path string, ages []uint32) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("--save-ages: %v", err)
+	}
+	if err := core.WriteReplay(f, ages); err != nil {
+		f.Close()
+		return fmt.Errorf("--save-ages %s: %v", path, err)
+	}
+	return f.Close()
+}
+
+func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mode concurrency.Mode, layout concurrency.Layout, measure uint64, emulated, compare bool) {
 	what := "workers"
 	if emulated {
 		what = "emulated workers"
 	}
-	fmt.Fprintf(stdout, "%s %s: n = %s bins, m = %s balls, mode %s, layout %s, seed %d, %d CPU(s), staleness of every ball numbered a multiple of %d\n\n",
-		spec.Process.Name, spec.ParamsText(), core.FormatCount(spec.Bins), core.FormatCount(spec.Balls), mode, layout, spec.Seed, runtime.NumCPU(), measure)
+	fmt.Fprintf(stdout, "%s %s: n = %s bins, m = %s balls, mode %s, layout %s, seed %d, %d CPU(s)\n",
+		spec.Process.Name, spec.ParamsText(), core.FormatCount(spec.Bins), core.FormatCount(spec.Balls), mode, layout, spec.Seed, runtime.NumCPU())
+	if emulated {
+		fmt.Fprintf(stdout, "ages: of every ball, exact; bin staleness of every %d-th ball of each worker\n\n", measure)
+	} else {
+		fmt.Fprintf(stdout, "ages (global staleness) and bin staleness: of every %d-th ball of each worker; descheduled: those of them whose read-to-add took over 20 µs\n", measure)
+		W := 0
+		for _, r := range rows {
+			W = max(W, r.Workers)
+		}
+		if mode == concurrency.Sharded && W > runtime.NumCPU() {
+			fmt.Fprintf(stdout, "note: %d sharded workers on %d CPU(s): an owner off the CPU holds up every ball for its shard, so ages count time slices\n", W, runtime.NumCPU())
+		}
+		fmt.Fprintln(stdout)
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	head := what + "\ttrial\tballs/s\tbin staleness mean/p50/p99/max\tglobal staleness mean/p50/p99/max\tgap"
+	head := what + "\ttrial\trun\tballs/s\tbin staleness mean/p50/p99/max\tage mean/p50/p90/p99/max\tgap"
 	if mode == concurrency.CAS {
 		head += "\tCAS retries"
 	}
-	if comparable && f.compare {
-		head += "\tτ-delay model gap\ttwo-choice gap\tτ (max age)"
+	desched := !emulated && (mode == concurrency.Racy || mode == concurrency.CAS)
+	if desched {
+		head += "\tdescheduled: balls/age p50/max"
 	}
 	fmt.Fprintln(tw, head)
 	for _, r := range rows {
 		cr := r.Concurrent
-		line := fmt.Sprintf("%d\t%d\t%.3g\t%s\t%s\t%s", cr.Workers, cr.Trial, cr.BallsPerS, distText(cr.BinStaleness), distText(cr.GlobalStaleness), g(cr.Gap))
+		run := "concurrent"
+		if emulated {
+			run = "emulated"
+		}
+		line := fmt.Sprintf("%d\t%d\t%s\t%.3g\t%s\t%s\t%s", r.Workers, r.Trial, run, r.BallsPerS, distText(cr.BinStaleness),
+			fmt.Sprintf("%.3g/%d/%d/%d/%d", r.AgeMean, r.AgeP50, r.AgeP90, r.AgeP99, r.AgeMax), g(r.Gap))
 		if mode == concurrency.CAS {
 			line += fmt.Sprintf("\t%d", cr.Retries)
 		}
-		if r.Model != nil {
-			line += fmt.Sprintf("\t%s\t%s\t%d", g(r.Model.Gap), g(r.TwoChoice.Gap), r.Tau)
-		} else if comparable && f.compare {
-			line += "\t–\t–\t–"
+		if d := cr.Descheduled; desched {
+			line += fmt.Sprintf("\t%d/%d/%d", d.Count, d.P50, d.Max)
 		}
 		fmt.Fprintln(tw, line)
+		if !compare {
+			continue
+		}
+		if r.ReplayGap != nil {
+			fmt.Fprintf(tw, "\t\treplay of its ages\t\t\t\t%s\n", g(*r.ReplayGap))
+		}
+		if r.IIDGap != nil {
+			fmt.Fprintf(tw, "\t\ti.i.d. ages, same law\t\t\t\t%s\n", g(*r.IIDGap))
+		}
 	}
 	tw.Flush()
-	if comparable && f.compare {
-		fmt.Fprintln(stdout, "\nτ-delay model: the sequential process reading each ball's two bins as they were a measured age")
-		fmt.Fprintln(stdout, "ago (tau-delay --delay empirical); the bounds of Los and Sauerwald (2022) for τ-Delay apply with")
-		fmt.Fprintln(stdout, "τ = the largest age measured.")
+	if !compare {
+		return
 	}
-	return nil
+	fmt.Fprintln(stdout, "\nreplay: tau-delay --delay replay, each ball reading its two bins at its own age, in ball order")
+	fmt.Fprintln(stdout, "(exact for emulated racy runs; goroutine runs record no per-ball order, so none). i.i.d. ages:")
+	fmt.Fprintln(stdout, "tau-delay --delay empirical with the run's law of ages, a model that drops their joint law.")
+
+	// Means over trials per worker count, and the theory rows.
+	fmt.Fprintf(stdout, "\nmeans over trials, ± 1.96 standard errors; τ = p99 of the ages, the sequential runs at that τ\n")
+	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, what+"\ttrials\tgap\treplay gap\ti.i.d.-ages gap\ttwo-choice gap\tτ (p99)\ttau-delay fixed τ gap\tb-batch b = τ gap\tregime (choice-of-noise.txt)")
+	for lo := 0; lo < len(rows); {
+		hi := lo
+		for hi < len(rows) && rows[hi].Workers == rows[lo].Workers {
+			hi++
+		}
+		grp := rows[lo:hi]
+		col := func(get func(concurrentRow) *float64) string {
+			var xs []float64
+			for _, r := range grp {
+				if p := get(r); p != nil {
+					xs = append(xs, *p)
+				}
+			}
+			return meanText(xs)
+		}
+		taus := col(func(r concurrentRow) *float64 { t := float64(r.Tau); return &t })
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", grp[0].Workers, len(grp),
+			col(func(r concurrentRow) *float64 { return &r.Gap }), col(func(r concurrentRow) *float64 { return r.ReplayGap }),
+			col(func(r concurrentRow) *float64 { return r.IIDGap }), col(func(r concurrentRow) *float64 { return r.TwoChoiceGap }),
+			taus, col(func(r concurrentRow) *float64 { return r.TauDelayGap }), col(func(r concurrentRow) *float64 { return r.BBatchGap }),
+			grp[0].Regime)
+		lo = hi
+	}
+	tw.Flush()
+	fmt.Fprintln(stdout, "\nregime: what the stored text of Los and Sauerwald (2022) states for delay τ / batch b = τ on n bins")
+	fmt.Fprintln(stdout, "(its §1; \"around n\" read as n/ln n ≤ τ < n ln n). No bound is computed: the sequential runs are the comparison.")
+}
+
+// meanText is "mean ± 1.96 SE" of xs, the mean alone for one value, – for none.
+func meanText(xs []float64) string {
+	switch len(xs) {
+	case 0:
+		return "–"
+	case 1:
+		return g(xs[0])
+	}
+	m, ss := 0.0, 0.0
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
+	}
+	se := math.Sqrt(ss / float64(len(xs)-1) / float64(len(xs)))
+	return fmt.Sprintf("%.3g ± %.2g", m, 1.96*se)
 }
 
 func distText(d concurrency.Dist) string {

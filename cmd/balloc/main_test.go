@@ -359,7 +359,7 @@ func TestConcurrentCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"workers", "global staleness", "τ-delay model gap", "two-choice gap", "\n1 ", "\n2 "} {
+	for _, want := range []string{"workers", "age mean", "i.i.d. ages, same law", "two-choice gap", "b-batch b = τ gap", "\n1 ", "\n2 "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -375,7 +375,8 @@ func TestConcurrentCommand(t *testing.T) {
 	json.Unmarshal([]byte(b), &rb)
 	strip := func(rs []map[string]any) string {
 		for _, r := range rs {
-			for _, k := range []string{"concurrent", "delay_model", "two_choice"} {
+			delete(r, "balls_per_s")
+			for _, k := range []string{"concurrent", "delay_model", "two_choice", "replay", "tau_delay", "b_batch"} {
 				if m, ok := r[k].(map[string]any); ok {
 					delete(m, "elapsed_s")
 					delete(m, "balls_per_s")

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Scaling of balloc concurrent (issue 15): 1, 2, 4, 8, 16 workers, each run
+# pinned to as many cores (taskset -c 0..W−1; fewer when the machine has
+# fewer, which the table says), two-choice on n bins, m balls, one mode.
+# Beside each goroutine run, the emulated run with as many virtual workers
+# (deterministic), the replay of its exact age sequence and the i.i.d.-ages
+# model: goroutine runs record ages of every 256th ball only, so they get
+# no replay of their own.
+#
+#   sh bench/scaling.sh [MODE] [N] [M] [WORKERS]   defaults: racy 2^20 2^25 "1 2 4 8 16"
+#
+# Needs jq and taskset. On 2 cores shared with other jobs the balls/s of
+# W ≥ 2 measure the machine, not the code: run it on an idle many-core one.
+set -eu
+mode=${1:-racy}
+n=${2:-1048576}
+m=${3:-33554432}
+workers=${4:-1 2 4 8 16}
+balloc=${BALLOC:-bin/balloc}
+cpus=$(nproc)
+printf '# two-choice, n = %s, m = %s, mode %s, %s CPU(s), balloc %s\n' "$n" "$m" "$mode" "$cpus" "$balloc"
+printf '%-4s %-6s %-12s %-28s %-5s %-10s %-10s %-10s\n' W cores balls/s "age p50/p90/p99/max (1/256)" gap "emul. gap" "replay gap" "iid gap"
+for w in $workers; do
+	c=$w
+	[ "$c" -gt "$cpus" ] && c=$cpus
+	real=$(taskset -c "0-$((c - 1))" "$balloc" concurrent --process two-choice --bins "$n" --balls "$m" \
+		--workers "$w" --mode "$mode" --compare=false --format json)
+	emu=$("$balloc" concurrent --process two-choice --bins "$n" --balls "$m" --emulate "$w" --mode "$mode" --format json)
+	r=$(printf '%s' "$real" | jq -r '.[0] | "\(.balls_per_s | floor) \(.age_p50)/\(.age_p90)/\(.age_p99)/\(.age_max) \(.gap)"')
+	e=$(printf '%s' "$emu" | jq -r '.[0] | "\(.gap) \(.replay_gap) \(.iid_ages_gap)"')
+	set -- $r $e
+	printf '%-4s %-6s %-12s %-28s %-5s %-10s %-10s %-10s\n' "$w" "$c" "$1" "$2" "$3" "$4" "$5" "$6"
+done

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/balloc/balloc/core"
+)
+
+// An emulated run's ages, saved and replayed by balloc run, give the
+// replay_gap the concurrent run printed (the same trial of the same spec);
+// the JSON object of a run carries the headline figures at the top level.
+func TestConcurrentSaveAgesReplays(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ages")
+	code, out, errs := run(t, "concurrent", "--process", "two-choice", "--bins", "50", "--balls", "20000", "--emulate", "200",
+		"--save-ages", path, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	for _, k := range []string{"gap", "balls_per_s", "age_p50", "age_p90", "age_p99", "age_max", "replay_gap", "iid_ages_gap", "tau_delay_gap", "b_batch_gap"} {
+		if _, ok := rows[0][k].(float64); !ok {
+			t.Errorf("no top-level number %q in %v", k, rows[0])
+		}
+	}
+	if rows[0]["ages_of"] != "every ball" {
+		t.Errorf("ages_of %v", rows[0]["ages_of"])
+	}
+	// The saved file, replayed as compareRun does (trial 2^20 for trial 0),
+	// gives the replay_gap printed.
+	c := core.Common{Bins: 50, Balls: 20000, Trials: 1, Seed: 1, Alpha: 1, Engine: core.EngineDirect}
+	s, err := core.NewSpec("tau-delay", map[string]string{"delay": "replay", "replay": path}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gap := core.RunTrial(s, 1<<20, nil).Gap; gap != rows[0]["replay_gap"] {
+		t.Errorf("the saved ages replay to gap %v, the run printed %v", gap, rows[0]["replay_gap"])
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || strings.Count(string(data), "\n") != 20000 {
+		t.Fatalf("saved ages: %v, %d lines", err, strings.Count(string(data), "\n"))
+	}
+	// The file is not overwritten.
+	code, _, errs = run(t, "concurrent", "--process", "two-choice", "--bins", "50", "--balls", "20000", "--emulate", "2", "--save-ages", path)
+	if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "--save-ages") || !strings.Contains(errs, "exists") {
+		t.Errorf("an existing --save-ages file: exit %d, %q", code, errs)
+	}
+	after, _ := os.ReadFile(path)
+	if string(after) != string(data) {
+		t.Error("the existing file was changed")
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--workers", "2"}, "add --emulate W"},
+		{[]string{"--emulate", "2", "--trials", "2"}, "set --trials 1"},
+		{[]string{"--mode", "sharded", "--workers", "257"}, "--workers 257: --mode sharded"},
+		{[]string{"--mode", "sharded", "--emulate", "1025"}, "--emulate 1025: --mode sharded"},
+	} {
+		args := append([]string{"concurrent", "--process", "two-choice", "--bins", "50", "--balls", "100", "--save-ages", filepath.Join(t.TempDir(), "x")}, c.args...)
+		code, out, errs := run(t, args...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q; want one line naming %q", c.args, code, errs, c.want)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package concurrency
+
+const raceOn = false

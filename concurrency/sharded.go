@@ -1,0 +1,263 @@
+package concurrency
+
+import (
+	"runtime"
+	"sync/atomic"
+
+	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/kernels"
+)
+
+// Sharded allocation (--mode sharded): worker w owns the bins b with
+// ⌊b·W/n⌋ = w (about n/W contiguous bins) and is the only one to write
+// them, with plain stores (storeOwned: no locked instruction). Decisions
+// read any bins with atomic loads, as in racy mode. A ball whose chosen bin
+// another worker owns is appended to a batch for that owner; a full batch
+// (shardBatch entries), and every batch every shardFlushEvery balls, goes to
+// the owner through a single-producer single-consumer ring (one atomic store
+// of the tail per batch), and an owner drains its incoming rings every
+// shardDrainEvery of its own balls (one atomic store of the head per ring
+// drained). So a foreign ball is committed late, by up to about
+// shardFlushEvery·W balls placed elsewhere: that delay is part of its age.
+//
+// A measured ball travels with its read stamp: the bin with shardMeasured
+// set, then the load it was read at and the 64-bit total at its read, so
+// the owner measures both stalenesses when it commits it.
+const (
+	shardBatch      = 64  // entries per push
+	shardDrainEvery = 64  // own balls between drains of the incoming rings
+	shardFlushEvery = 256 // own balls between pushes of every pending batch
+	shardMeasured   = 1 << 31
+	// MaxShardedWorkers bounds the W² rings of a goroutine run (at most
+	// 1 KiB of ring a pair), MaxEmulatedShardedWorkers the W² batches of an
+	// emulated one (24 bytes a pair when empty).
+	MaxShardedWorkers         = 256
+	MaxEmulatedShardedWorkers = 1024
+)
+
+// ring is a single-producer single-consumer queue of batches: a slot holds
+// one batch of any length, so a producer whose owner has not drained for a
+// while sends its whole backlog in the next free slot (what is moved is not
+// capped by the ring's size). A slot's old batch, consumed once the head has
+// passed it, becomes the producer's next buffer: no allocation at steady
+// state.
+type ring struct {
+	tail  atomic.Uint64 // written by the producer only
+	_     [CacheLine - 8]byte
+	head  atomic.Uint64 // written by the consumer only
+	_     [CacheLine - 8]byte
+	slots [ringSlots][]uint32
+}
+
+// ringSlots is the batches a ring holds.
+const ringSlots = 16
+
+// owner returns the worker that owns bin b: ⌊b·mul / 2^32⌋ with
+// mul = ⌊W·2^32 / n⌋, which is below W for every bin.
+func owner(b uint32, mul uint64) int { return int(uint64(b) * mul >> 32) }
+
+func ownerMul(W int, n uint64) uint64 { return uint64(W) << 32 / n }
+
+// shardWorker is one worker's view of a sharded run.
+type shardWorker struct {
+	w, W    int
+	st      *state
+	cells   []atomic.Uint32
+	stride  uint64
+	rings   []ring     // rings[p·W + o]: from producer p to owner o
+	outBuf  [][]uint32 // per owner: the batch being filled
+	outTail []uint64   // per owner: this producer's tail
+	nextTry []int      // per owner: the pending length at which to push again
+	inHead  []uint64   // per producer: this consumer's head
+	placed  uint64     // balls this worker committed
+	mine    *atomic.Uint64
+	done    *atomic.Int64 // workers that have pushed their last batch
+}
+
+// commit adds a ball to an owned bin and returns the load after it.
+func (sw *shardWorker) commit(bin uint32) uint32 {
+	c := &sw.cells[uint64(bin)*sw.stride]
+	after := c.Load() + 1
+	storeOwned(c, after)
+	sw.placed++
+	storeOwned64(sw.mine, sw.placed)
+	return after
+}
+
+// measure records a committed measured ball: read at load v and total t0.
+func (sw *shardWorker) measure(after, v uint32, t0 uint64) {
+	sw.st.binStale(sw.w, after, v)
+	sw.st.global[sw.w].add(sw.st.placed.Sum() - t0 - 1)
+}
+
+// drain commits every ball waiting in this worker's incoming rings.
+func (sw *shardWorker) drain() {
+	for p := range sw.W {
+		if p == sw.w {
+			continue
+		}
+		r := &sw.rings[p*sw.W+sw.w]
+		t, h := r.tail.Load(), sw.inHead[p]
+		if t == h {
+			continue
+		}
+		for ; h < t; h++ {
+			b := r.slots[h%ringSlots]
+			for q := 0; q < len(b); q++ {
+				e := b[q]
+				if e&shardMeasured == 0 {
+					sw.commit(e)
+					continue
+				}
+				v, lo, hi := b[q+1], b[q+2], b[q+3]
+				q += 3
+				sw.measure(sw.commit(e&^shardMeasured), v, uint64(hi)<<32|uint64(lo))
+			}
+		}
+		sw.inHead[p] = h
+		r.head.Store(h)
+	}
+}
+
+// push sends what is pending for owner o, as one batch, when its ring has
+// a free slot, and reports whether it went. It never waits: while an owner
+// is descheduled its balls pile up here, and the wait is part of their age.
+func (sw *shardWorker) push(o int) bool {
+	b := sw.outBuf[o]
+	if len(b) == 0 {
+		return true
+	}
+	r := &sw.rings[sw.w*sw.W+o]
+	t := sw.outTail[o]
+	if t-r.head.Load() >= ringSlots {
+		sw.nextTry[o] = len(b) + shardBatch
+		return false
+	}
+	old := r.slots[t%ringSlots] // consumed: the head has passed it
+	r.slots[t%ringSlots] = b
+	r.tail.Store(t + 1)
+	sw.outTail[o] = t + 1
+	if old == nil {
+		old = make([]uint32, 0, shardBatch+4)
+	}
+	sw.outBuf[o] = old[:0]
+	sw.nextTry[o] = shardBatch
+	return true
+}
+
+// pushAll pushes to every owner and reports whether nothing is left.
+func (sw *shardWorker) pushAll() bool {
+	all := true
+	for o := range sw.W {
+		all = sw.push(o) && all
+	}
+	return all
+}
+
+// newShardRings returns the W² rings of a goroutine run.
+func newShardRings(W int) []ring { return make([]ring, W*W) }
+
+// shardedWorker places count balls by --mode sharded, then commits what
+// the others send it until every worker has pushed its last batch.
+func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, rings []ring, done *atomic.Int64) {
+	r := kernels.TrialStream(cfg.Spec.Seed, cfg.Trial, kernels.WorkerLane(w))
+	n := cfg.Spec.Bins
+	sw := &shardWorker{w: w, W: W, st: st, cells: st.loads.cells, stride: st.loads.stride, rings: rings,
+		outBuf: make([][]uint32, W), outTail: make([]uint64, W), nextTry: make([]int, W), inHead: make([]uint64, W),
+		mine: st.placed.cell(w), done: done}
+	for o := range sw.outBuf {
+		sw.outBuf[o] = make([]uint32, 0, shardBatch+4)
+		sw.nextTry[o] = shardBatch
+	}
+	rd := &reader{cells: sw.cells, stride: sw.stride}
+	mul := ownerMul(W, n)
+	limit := ru.thinLimit(0)
+	var base, basePlaced, nextChange uint64
+	var b ball
+	measure := cfg.MeasureEvery
+	next := measure
+	fast := ru.kind == core.KindDChoice && ru.d == 2
+	for k := uint64(1); k <= count; k++ {
+		if fast && k != next {
+			// Plain two-choice balls up to the next measured one or the next
+			// drain, in a loop of their own; the drain and flush follow as
+			// for any ball.
+			stop := min(count, k+shardDrainEvery-1-(k-1)%shardDrainEvery)
+			if measure > 0 {
+				stop = min(stop, next-1)
+			}
+			sw.twoChoice(&r, uint32(n), mul, stop-k+1)
+			k = stop
+			if k%shardDrainEvery == 0 {
+				sw.drain()
+			}
+			if k%shardFlushEvery == 0 {
+				sw.pushAll()
+			}
+			continue
+		}
+		ru.draw(&r, &b)
+		if ru.kind == core.KindTwoThinning && (k%64 == 1 || base+k-1-basePlaced >= nextChange) {
+			base, basePlaced = st.placed.Sum(), k-1
+			limit, nextChange = ru.thinLimit(base), ru.thinNext(base)
+		}
+		measured := measure > 0 && k == next
+		var t0 uint64
+		if measured {
+			next += measure
+			t0 = st.placed.Sum()
+		}
+		bin, v := ru.decide(&b, rd, limit)
+		if o := owner(bin, mul); o == w {
+			after := sw.commit(bin)
+			if measured {
+				sw.measure(after, v, t0)
+			}
+		} else {
+			if measured {
+				sw.outBuf[o] = append(sw.outBuf[o], bin|shardMeasured, v, uint32(t0), uint32(t0>>32))
+			} else {
+				sw.outBuf[o] = append(sw.outBuf[o], bin)
+			}
+			if len(sw.outBuf[o]) >= sw.nextTry[o] {
+				sw.push(o)
+			}
+		}
+		if k%shardDrainEvery == 0 {
+			sw.drain()
+		}
+		if k%shardFlushEvery == 0 {
+			sw.pushAll()
+		}
+	}
+	for !sw.pushAll() {
+		sw.drain()
+		runtime.Gosched()
+	}
+	done.Add(1)
+	for {
+		all := done.Load() == int64(W) // every push happened before its worker's Add
+		sw.drain()
+		if all {
+			break
+		}
+		runtime.Gosched()
+	}
+}
+
+// twoChoice places count unmeasured two-choice balls: the draws, the
+// racy reads and the choice of the general path (by masks, as
+// racyDChoice), then a commit or a batch entry.
+func (sw *shardWorker) twoChoice(r *kernels.PCG32, n uint32, mul uint64, count uint64) {
+	cells, stride, w := sw.cells, sw.stride, sw.w
+	for ; count > 0; count-- {
+		i, j := r.Bounded2(n)
+		m := -uint32(b2u(cells[uint64(j)*stride].Load() < cells[uint64(i)*stride].Load()))
+		i = i&^m | j&m
+		if o := owner(i, mul); o == w {
+			sw.commit(i)
+		} else if sw.outBuf[o] = append(sw.outBuf[o], i); len(sw.outBuf[o]) >= sw.nextTry[o] {
+			sw.push(o)
+		}
+	}
+}

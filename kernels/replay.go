@@ -1,0 +1,66 @@
+package kernels
+
+// Replay of an age sequence in τ-Delay: ball t (0-based, in placement order)
+// reads both of its bins as they were after max(0, t − ages[t]) balls. A
+// concurrent run whose schedule does not depend on the bins chosen (an
+// emulated one) is such a process driven by the ages it measured, so the
+// replay reproduces its law of loads, where ages drawn i.i.d. from the same
+// marginal do not (bursts of old reads are what raise the gap).
+//
+// The state is a Delay in mode DelayReplay: per bin its latest ball and per
+// ball in a ring of the last τ the previous ball of the same bin, as for
+// DelayUniform; a read at age a walks back over the bin's balls among the
+// last a, O(1 + a/n) expected.
+
+// NewReplay returns the state for n bins replaying ages no larger than tau.
+func NewReplay[L Load](n int, tau uint64) *Delay[L] {
+	ring := max(tau, 1) // a ring slot is needed even when every age is 0
+	d := &Delay[L]{tau: ring, mode: DelayReplay, prev: make([]int64, ring), last: make([]int64, n)}
+	for i := range d.last {
+		d.last[i] = -1
+	}
+	return d
+}
+
+// ReplayMemory is the bytes NewReplay allocates per bin and per unit of τ;
+// the ages themselves take 4 bytes a ball more.
+func ReplayMemory() (perBin, perTau int) { return 8, 8 }
+
+// TauDelayReplay throws len(ages) balls by τ-Delay, ball k reading both its
+// bins at age ages[k], with state d from NewReplay (ages[k] ≤ its τ), and
+// returns the new maximum load.
+//
+// Stream: two PCG32.Bounded(n) per ball from r, as TauDelay (so constant
+// ages τ give TauDelay's DelayFixed run exactly, and zero ages two-choice).
+func TauDelayReplay[L Load](loads []L, r *PCG32, ages []uint32, d *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	tau, t := d.tau, d.t
+	var idx [2 * stageBalls]uint32
+	slot := t % tau
+	for len(ages) > 0 {
+		b := min(len(ages), stageBalls)
+		s = fillBounded(idx[:2*b], s, inc, n)
+		for k, a := range ages[:b] {
+			i, j := idx[2*k], idx[2*k+1]
+			li, lj := loads[i], loads[j]
+			ri := li - L(recent(d.last, d.prev, tau, t, i, a))
+			rj := lj - L(recent(d.last, d.prev, tau, t, j, a))
+			c := b2u(rj < ri)
+			i, li = choose(c, i, j), choose(c, li, lj)
+			li++
+			loads[i] = li
+			maxLoad = max(maxLoad, li)
+			d.prev[slot] = d.last[i]
+			d.last[i] = int64(t)
+			t++
+			if slot++; slot == tau {
+				slot = 0
+			}
+		}
+		ages = ages[b:]
+	}
+	d.t = t
+	r.state = s
+	return maxLoad
+}
