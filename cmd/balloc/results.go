@@ -3,12 +3,16 @@ package main
 import (
 	"cmp"
 	"crypto/sha256"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -283,60 +287,206 @@ func checkMergeOut(out string, man *manifest) error {
 }
 
 func newSummarizeCommand(stdout io.Writer) *cobra.Command {
-	var format string
+	var format, compare string
 	c := &cobra.Command{
-		Use:   "summarize DIR [--format table|csv|markdown|latex]",
+		Use:   "summarize DIR [--format table|csv|jsonl|markdown|latex] [--compare REF.toml]",
 		Short: "Per grid point: trials, mean gap with a 95% interval, gap distribution, max_gap, balls/s",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			switch format {
-			case "table", "csv", "markdown", "latex":
+			case "table", "csv", "jsonl", "markdown", "latex":
 			default:
-				return fmt.Errorf("--format %q: want table, csv, markdown or latex", format)
+				return fmt.Errorf("--format %q: want table, csv, jsonl, markdown or latex", format)
+			}
+			var ref *refFile
+			if c.Flags().Changed("compare") {
+				var err error
+				if ref, err = readRefFile(compare); err != nil {
+					return err
+				}
 			}
 			sd, err := readSweep(args[0], "summarize", c.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			return summarize(sd, format, stdout)
+			sums := summaries(sd)
+			if ref != nil {
+				rows, err := ref.compare(sd.dir, sums)
+				if err != nil {
+					return err
+				}
+				return writeCompare(ref, rows, format, stdout)
+			}
+			return summarize(sums, format, stdout)
 		},
 	}
-	c.Flags().StringVar(&format, "format", "table", "table, csv, markdown or latex")
+	c.Flags().StringVar(&format, "format", "table", "table, csv, jsonl (numbers, one row per gap value in csv), markdown or latex")
+	c.Flags().StringVar(&compare, "compare", "", "a TOML file of reference values (published figures) to set beside the simulation, with a z-score or χ² per cell")
 	return c
 }
 
-func summarize(sd *sweepData, format string, w io.Writer) error {
+// pointSummary is one grid point's figures as numbers. The spread and the
+// interval are NaN below two trials.
+type pointSummary struct {
+	index         int
+	gp            gridPoint
+	trials        int
+	gaps          []float64
+	mean, sd      float64
+	ciLow, ciHigh float64
+	maxGapMean    float64
+	maxGapSD      float64
+	rate          float64
+	discrete      bool      // the gaps lie on one lattice of step 1: exact cells
+	cells         []gapCell // the gap distribution
+}
+
+// gapCell is one cell of a gap distribution: trials whose gap is low (an
+// exact cell, low == high) or lies in [low, high) (a bin of real gaps).
+type gapCell struct {
+	low, high float64
+	count     int
+}
+
+// summaries computes every grid point's figures, in the manifest's order.
+func summaries(sd *sweepData) []pointSummary {
+	var out []pointSummary
+	for i, rs := range sd.byPoint() {
+		s := pointSummary{index: i, gp: sd.man.Grid[i], trials: len(rs), mean: math.NaN(), sd: math.NaN(),
+			ciLow: math.NaN(), ciHigh: math.NaN(), maxGapMean: math.NaN(), maxGapSD: math.NaN(), rate: math.NaN()}
+		if len(rs) > 0 {
+			var maxGaps, rates []float64
+			for _, r := range rs {
+				s.gaps, maxGaps, rates = append(s.gaps, r.Gap), append(maxGaps, r.MaxGap), append(rates, r.BallsPerS)
+			}
+			m, half := meanCI(s.gaps)
+			s.mean = m
+			s.maxGapMean, _ = meanCI(maxGaps)
+			s.rate, _ = meanCI(rates)
+			if len(rs) > 1 {
+				s.sd = stdDev(s.gaps, m)
+				s.maxGapSD = stdDev(maxGaps, s.maxGapMean)
+				s.ciLow, s.ciHigh = m-half, m+half
+			}
+			s.discrete = onLattice(s.gaps)
+			s.cells = gapCells(s.gaps, s.discrete)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// stdDev is the sample standard deviation of xs about their mean m.
+func stdDev(xs []float64, m float64) float64 {
+	ss := 0.0
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
+	}
+	return math.Sqrt(ss / float64(len(xs)-1))
+}
+
+// onLattice reports whether the gaps differ from each other by integers only
+// (unit balls, whatever m/n is): then each gap value is a cell of its own.
+func onLattice(gaps []float64) bool {
+	for _, x := range gaps {
+		if d := x - gaps[0]; math.Abs(d-math.Round(d)) > 1e-9 {
+			return false
+		}
+	}
+	return true
+}
+
+// gapCells is the distribution of the gaps: a cell per value on a lattice,
+// else at most 10 bins [low, low+w) of a round width w (1, 2 or 5 × 10^k)
+// starting at a multiple of w.
+func gapCells(gaps []float64, discrete bool) []gapCell {
+	sorted := slices.Sorted(slices.Values(gaps))
+	var cells []gapCell
+	if discrete {
+		for _, x := range sorted {
+			if n := len(cells); n > 0 && cells[n-1].low == x {
+				cells[n-1].count++
+				continue
+			}
+			cells = append(cells, gapCell{low: x, high: x, count: 1})
+		}
+		return cells
+	}
+	lo, hi := sorted[0], sorted[len(sorted)-1]
+	w := roundWidth((hi - lo) / 10)
+	start := math.Floor(lo/w) * w
+	for _, x := range sorted {
+		k := math.Floor((x - start) / w)
+		low := start + k*w
+		if n := len(cells); n > 0 && cells[n-1].low == low {
+			cells[n-1].count++
+			continue
+		}
+		cells = append(cells, gapCell{low: low, high: low + w, count: 1})
+	}
+	return cells
+}
+
+// roundWidth is the least of 1, 2, 5 × 10^k at or above x (1 for x = 0: an
+// exact cell is then a bin of width 1 around a single real value).
+func roundWidth(x float64) float64 {
+	if !(x > 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, f := range []float64{1, 2, 5, 10} {
+		if f*p >= x*(1-1e-12) {
+			return f * p
+		}
+	}
+	return 10 * p
+}
+
+// cellsText writes a distribution as shares of all trials: "2: 95%  3: 5%",
+// bins as "[2.5, 3): 20%".
+func cellsText(cells []gapCell, trials int) string {
+	var parts []string
+	for _, c := range cells {
+		at := g(c.low)
+		if c.high != c.low {
+			at = "[" + g(c.low) + ", " + g(c.high) + ")"
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s%%", at, g(100*float64(c.count)/float64(trials))))
+	}
+	return strings.Join(parts, "  ")
+}
+
+// summarize writes the summaries: a display table (table, markdown, latex)
+// or numbers (csv, jsonl).
+func summarize(sums []pointSummary, format string, w io.Writer) error {
+	switch format {
+	case "csv":
+		return summaryCSV(sums, w)
+	case "jsonl":
+		return summaryJSONL(sums, w)
+	}
 	head := []string{"process", "params", "bins", "balls", "trials", "gap (mean ± 95% CI)", "gap: % of trials", "max_gap (mean)", "balls/s"}
 	var rows [][]string
-	for i, rs := range sd.byPoint() {
-		gp := sd.man.Grid[i]
-		row := []string{gp.Process, paramsText(gp.Params), core.FormatCount(gp.Bins), core.FormatCount(gp.Balls),
-			fmt.Sprintf("%d/%d", len(rs), gp.Trials)}
-		if len(rs) == 0 {
+	for _, s := range sums {
+		row := []string{s.gp.Process, paramsText(s.gp.Params), core.FormatCount(s.gp.Bins), core.FormatCount(s.gp.Balls),
+			fmt.Sprintf("%d/%d", s.trials, s.gp.Trials)}
+		if s.trials == 0 {
 			rows = append(rows, append(row, "–", "–", "–", "–"))
 			continue
 		}
-		var gaps, maxGaps, rates []float64
-		for _, r := range rs {
-			gaps, maxGaps, rates = append(gaps, r.Gap), append(maxGaps, r.MaxGap), append(rates, r.BallsPerS)
+		interval := "–"
+		if s.trials > 1 {
+			interval = fmt.Sprintf("%.3g", (s.ciHigh-s.ciLow)/2)
 		}
-		m, half := meanCI(gaps)
-		mg, _ := meanCI(maxGaps)
-		rate, _ := meanCI(rates)
-		discrete := !strings.HasPrefix(fmt.Sprint(gp.Params["weights"]), "exp") // random weights: real gaps
-		rows = append(rows, append(row, fmt.Sprintf("%s ± %.3g", g(m), half), gapDistribution(rs, discrete), g(mg), fmt.Sprintf("%.3g", rate)))
+		rows = append(rows, append(row, g(s.mean)+" ± "+interval, cellsText(s.cells, s.trials), g(s.maxGapMean), fmt.Sprintf("%.3g", s.rate)))
 	}
+	writeDisplay(head, rows, format, "llrrrlllr", w)
+	return nil
+}
+
+// writeDisplay writes a display table as an aligned table, markdown or LaTeX.
+func writeDisplay(head []string, rows [][]string, format, align string, w io.Writer) {
 	switch format {
-	case "csv":
-		fmt.Fprintln(w, strings.Join(head, ","))
-		for _, r := range rows {
-			for j := range r {
-				if strings.ContainsAny(r[j], ",\"") {
-					r[j] = `"` + strings.ReplaceAll(r[j], `"`, `""`) + `"`
-				}
-			}
-			fmt.Fprintln(w, strings.Join(r, ","))
-		}
 	case "markdown":
 		fmt.Fprintln(w, "| "+strings.Join(head, " | ")+" |")
 		fmt.Fprintln(w, "|"+strings.Repeat("---|", len(head)))
@@ -344,7 +494,7 @@ func summarize(sd *sweepData, format string, w io.Writer) error {
 			fmt.Fprintln(w, "| "+strings.Join(r, " | ")+" |")
 		}
 	case "latex":
-		fmt.Fprintln(w, "\\begin{tabular}{llrrrlllr}")
+		fmt.Fprintln(w, "\\begin{tabular}{"+align+"}")
 		fmt.Fprintln(w, "\\hline")
 		fmt.Fprintln(w, latexRow(head))
 		fmt.Fprintln(w, "\\hline")
@@ -360,6 +510,111 @@ func summarize(sd *sweepData, format string, w io.Writer) error {
 			fmt.Fprintln(tw, strings.Join(r, "\t"))
 		}
 		tw.Flush()
+	}
+}
+
+// paramNames is every parameter name of the grid, sorted: one column each.
+func paramNames(sums []pointSummary) []string {
+	seen := map[string]bool{}
+	for _, s := range sums {
+		for k := range s.gp.Params {
+			seen[k] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// num writes a number for csv: in full, empty for NaN (no value).
+func num(x float64) string {
+	if math.IsNaN(x) {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// jnum is a number for JSON: null for NaN.
+func jnum(x float64) any {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return x
+}
+
+// summaryCSV writes one row per grid point and cell of its gap distribution
+// (tidy: the point's figures repeat on each of its rows; a point without
+// trials has one row), every figure a plain number.
+func summaryCSV(sums []pointSummary, w io.Writer) error {
+	names := paramNames(sums)
+	cw := csv.NewWriter(w)
+	head := append(append([]string{"point", "process"}, names...), "bins", "balls", "trials", "trials_planned",
+		"mean", "sd", "ci_low", "ci_high", "max_gap_mean", "balls_per_s", "gap_low", "gap_high", "count", "pct")
+	cw.Write(head)
+	for _, s := range sums {
+		row := []string{strconv.Itoa(s.index), s.gp.Process}
+		for _, k := range names {
+			v, ok := s.gp.Params[k]
+			row = append(row, "")
+			if ok {
+				row[len(row)-1] = fmt.Sprint(v)
+			}
+		}
+		row = append(row, strconv.FormatUint(s.gp.Bins, 10), strconv.FormatUint(s.gp.Balls, 10), strconv.Itoa(s.trials), strconv.Itoa(s.gp.Trials),
+			num(s.mean), num(s.sd), num(s.ciLow), num(s.ciHigh), num(s.maxGapMean), num(s.rate))
+		if len(s.cells) == 0 {
+			cw.Write(append(row, "", "", "", ""))
+		}
+		for _, c := range s.cells {
+			cw.Write(append(slices.Clone(row), num(c.low), num(c.high), strconv.Itoa(c.count), num(100*float64(c.count)/float64(s.trials))))
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// summaryJSONL writes one JSON object per grid point, its parameters as
+// fields of their own and its gap distribution as an array of cells.
+func summaryJSONL(sums []pointSummary, w io.Writer) error {
+	for _, s := range sums {
+		var b strings.Builder
+		field := func(k string, v any) {
+			if b.Len() > 0 {
+				b.WriteByte(',')
+			}
+			kb, _ := json.Marshal(k)
+			vb, _ := json.Marshal(v)
+			b.Write(kb)
+			b.WriteByte(':')
+			b.Write(vb)
+		}
+		field("point", s.index)
+		field("process", s.gp.Process)
+		for _, k := range slices.Sorted(maps.Keys(s.gp.Params)) {
+			field(k, s.gp.Params[k])
+		}
+		field("bins", s.gp.Bins)
+		field("balls", s.gp.Balls)
+		field("trials", s.trials)
+		field("trials_planned", s.gp.Trials)
+		for _, f := range []struct {
+			k string
+			v float64
+		}{{"mean", s.mean}, {"sd", s.sd}, {"ci_low", s.ciLow}, {"ci_high", s.ciHigh}, {"max_gap_mean", s.maxGapMean}, {"balls_per_s", s.rate}} {
+			field(f.k, jnum(f.v))
+		}
+		type cell struct {
+			Low   float64 `json:"gap_low"`
+			High  float64 `json:"gap_high"`
+			Count int     `json:"count"`
+			Pct   float64 `json:"pct"`
+		}
+		cells := []cell{}
+		for _, c := range s.cells {
+			cells = append(cells, cell{c.low, c.high, c.count, 100 * float64(c.count) / float64(s.trials)})
+		}
+		field("gap_distribution", cells)
+		if _, err := fmt.Fprintf(w, "{%s}\n", b.String()); err != nil {
+			return err
+		}
 	}
 	return nil
 }
