@@ -54,7 +54,7 @@ type flagInfo struct {
 
 // fixtures are the files and folders the bad inputs refer to.
 type fixtures struct {
-	dir, toml, otherToml, sweep, otherSweep, foreign, graph, hyper, ages, replay, emptyDir, regular string
+	dir, toml, otherToml, sweep, otherSweep, foreign, graph, hyper, ages, replay, emptyDir, regular, compare string
 }
 
 func newFixtures(t *testing.T) *fixtures {
@@ -62,7 +62,7 @@ func newFixtures(t *testing.T) *fixtures {
 	f := &fixtures{dir: dir, toml: filepath.Join(dir, "s.toml"), otherToml: filepath.Join(dir, "o.toml"),
 		sweep: filepath.Join(dir, "sw"), otherSweep: filepath.Join(dir, "osw"), foreign: filepath.Join(dir, "foreign"), graph: filepath.Join(dir, "g.txt"),
 		hyper: filepath.Join(dir, "h.txt"), ages: filepath.Join(dir, "ages.txt"), replay: filepath.Join(dir, "replay.txt"), emptyDir: filepath.Join(dir, "empty"),
-		regular: filepath.Join(dir, "regular")}
+		regular: filepath.Join(dir, "regular"), compare: filepath.Join(dir, "ref.toml")}
 	writeFile(t, f.toml, "processes = [\"two-choice\"]\nbins = [4]\nballs = [8]\ntrials = 2\n")
 	writeFile(t, f.otherToml, "processes = [\"one-choice\"]\nbins = [4]\nballs = [8]\ntrials = 2\n")
 	writeFile(t, f.graph, "0 1\n1 2\n2 0\n")
@@ -70,6 +70,7 @@ func newFixtures(t *testing.T) *fixtures {
 	writeFile(t, f.ages, "0 1\n1 2\n")
 	writeFile(t, f.replay, "0\n1\n0\n2\n1\n0\n3\n0\n") // one age for each of the 8 balls
 	writeFile(t, f.regular, "not a folder\n")
+	writeFile(t, f.compare, "[[ref]]\nprocess = \"two-choice\"\ngap_mean = 1\n")
 	if err := os.Mkdir(f.emptyDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,8 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"sweep/workers":  {kind: kCount0, legal: "1"},
 		"sweep/progress": {kind: kEnum, legal: "never"},
 
-		"summarize/format": {kind: kEnum, legal: "csv", bad: []string{"csv,latex", "json"}},
+		"summarize/format":  {kind: kEnum, legal: "csv", bad: []string{"csv,latex", "json"}},
+		"summarize/compare": {kind: kPathIn, legal: f.compare, bad: []string{f.toml, f.regular}}, // a sweep file, not TOML
 
 		"plot/kind":  {kind: kEnum, legal: "gap-vs-bins"},
 		"plot/out":   {kind: kPathOut, legal: filepath.Join(f.dir, "q.svg"), bad: []string{filepath.Join(f.dir, "q.jpg"), filepath.Join(f.dir, "q"), f.dir}},

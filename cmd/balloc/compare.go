@@ -240,7 +240,7 @@ func refReal(v any) (float64, error) {
 func refDistribution(v any) ([]refCell, error) {
 	m, ok := v.(map[string]any)
 	if !ok || len(m) == 0 {
-		return nil, fmt.Errorf("want a table of gap = % of trials, { 2 = 46, 3 = 54 }")
+		return nil, fmt.Errorf("want a table of gap = %% of trials, { 2 = 46, 3 = 54 }")
 	}
 	var cells []refCell
 	sum := 0.0

@@ -215,7 +215,7 @@ func TestSweepDuplicateAndForeignLines(t *testing.T) {
 	writeFile(t, path, string(data)+lines[2]+beyond+alien)
 
 	code, out, errs := run(t, "summarize", sw, "--format", "csv")
-	if code != 0 || !strings.Contains(out, ",4/4,") || errs != "balloc summarize: "+path+": 2 lines are not trials of this sweep's grid (another sweep's, or beyond its trials); they are ignored\n" {
+	if code != 0 || !strings.Contains(out, ",1000,4,4,") || errs != "balloc summarize: "+path+": 2 lines are not trials of this sweep's grid (another sweep's, or beyond its trials); they are ignored\n" {
 		t.Errorf("summarize with a repeated and two foreign lines: exit %d, stderr %q\n%s", code, errs, out)
 	}
 	code, out, errs = run(t, "sweep", file, "--out", sw)
