@@ -22,12 +22,6 @@ import (
 //   - two-thinning, g-adv-comp, g-myopic-comp, sigma-noisy-load,
 //     rho-noisy-comp: ball by ball on ranks (kernels/levelsteps.go).
 
-// histogramAutoBins: from this many bins auto picks the histogram engine for
-// the processes it runs (and for one-choice from 64 balls per bin, where one
-// occupancy throw replaces m steps). Constants, so that the engine — and
-// with it the random draws of a trial — never depends on the machine.
-const histogramAutoBins = 1 << 20
-
 // maxHistogramBins keeps counts exact in the float64 arithmetic of the
 // binomial sampler.
 const maxHistogramBins = 1 << 50
