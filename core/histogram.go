@@ -15,8 +15,9 @@ import (
 // How each process advances (see histbatch.go and histthrow.go):
 //   - one-choice: each segment of balls at once — a multinomial over levels
 //     by their counts, then an exact occupancy throw into each level's bins;
-//   - d-choice and (1+β): exact batches of about √(n/levels) balls by a
-//     lower-bound decomposition of the level law, per ball when n is small;
+//   - d-choice and (1+β): exact level batches of about 4·√n balls (a
+//     multinomial over the loads' ranges; the few balls within reach of a
+//     moving boundary one by one, in time order), per ball when n is small;
 //   - b-batch: each batch at once — a multinomial over the frozen levels by
 //     the two-choice level law, then an occupancy throw per level;
 //   - two-thinning, g-adv-comp, g-myopic-comp, sigma-noisy-load,
