@@ -100,10 +100,10 @@ func TestHistogramMatchesExactLaw(t *testing.T) {
 
 // The histogram engine and the direct engine agree in distribution: the
 // final gap (two-sample χ², p = 1e-4) and the mean fraction of bins at each
-// load relative to m/n (Welch t, |t| < 4.5 per level), over 200 seeded
-// trials each, at n = 1000 and m = 50n. The batched d-choice and (1+β)
-// paths are forced with batches of 64 balls (they run ball by ball at this
-// n otherwise), and run with their own batch sizes at n = 2^17.
+// load relative to m/n (Welch t, |t| < 4.5 per level), over 150 seeded
+// trials each, at n = 1000 and m = 20n. The level batches of d-choice and
+// (1+β) are forced with 64 balls (they run ball by ball at this n
+// otherwise); their own sizes run in the fluid tests below.
 func TestHistogramAgreesWithDirect(t *testing.T) {
 	const n, m, trials = 1000, 20000, 150
 	cases := []struct {
@@ -221,8 +221,8 @@ func meanVar(xs []float64) (float64, float64) {
 
 // The batched paths at the scale they are built for: at n = 10^8 (10^7 in
 // the fast suite) the fluid limit is exact to about 10^-8, and 12 trials
-// resolve each level's fraction to a few 10^-6, so a bias in the
-// decomposition would show.
+// resolve each level's fraction to a few 10^-6, so a bias in the level
+// batches would show.
 func TestHistogramBatchedMatchesFluidAtScale(t *testing.T) {
 	n := uint64(100_000_000)
 	if testing.Short() {
