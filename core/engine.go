@@ -1,6 +1,13 @@
 package core
 
-import "time"
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/balloc/balloc/kernels"
+)
 
 // RunTrial runs trial `trial` (0-based) of s on its engine and returns the
 // Result. progress, which may be nil, is called from the trial's goroutine
@@ -28,4 +35,110 @@ func RunTrial(s *Spec, trial uint64, progress func(balls uint64)) *Result {
 		res.BallsPerS = float64(s.Balls) / res.ElapsedS
 	}
 	return res
+}
+
+// The cost model of --engine auto. auto picks the engine whose estimated
+// time for the spec is the smaller, from these constants alone — never from
+// the machine — so that the engine, and with it every draw of a trial, is
+// the same everywhere. The constants are ns per ball on one core, measured
+// once (balloc 2026-12, one trial each on a 2-core x86-64 shared with other
+// jobs, core/histbatch.go's level batches): the direct engine's two-choice
+// loop at n = 10^4, 10^6, 10^8 (3.06, 5.46, 32.9 ns; memory-bound past the
+// caches), other processes as a factor of it at n = 10^6; the histogram
+// engine's per-ball rank loops at n = 10^3 and 10^6, its level batches at
+// m = 1000·n, n = 10^6 and 10^8 (two-choice 0.957 and 0.0914 ns, (1+β)
+// 1.38 and 0.143 ns: a batch costs about 3.8 µs (5.5 µs) and holds about
+// 4·√n balls), its b-batch batches at b = 10^3 and 10^6 (11.7 and 141 µs a
+// batch) and its one-choice throws (0.2 s at m/n = 10^6); and the direct
+// engine's setup and summary, 1.14 ns a bin (two-choice, m = 1, n = 10^8).
+
+// directBinNs: the direct engine's cost per bin of allocating the loads and
+// summarising them at each checkpoint.
+const directBinNs = 1.14
+
+// histogramTrialS is the histogram engine's fixed cost a trial (its guide
+// table of 2^11 entries, the summary): an estimate, not a measurement; it
+// only decides runs of a few microseconds.
+const histogramTrialS = 5e-6
+
+// directTwoChoiceNs: log10 n → ns per ball of the direct two-choice loop.
+var directTwoChoiceNs = [][2]float64{{4, 3.06}, {6, 5.46}, {8, 32.9}}
+
+// directNs is the direct engine's estimated ns per ball for s.
+func directNs(s *Spec) float64 {
+	x := math.Log10(float64(s.Bins))
+	t := directTwoChoiceNs
+	ns := t[0][1]
+	for i := 1; i < len(t); i++ {
+		if x >= t[i-1][0] {
+			f := math.Min(1, (x-t[i-1][0])/(t[i][0]-t[i-1][0]))
+			ns = t[i-1][1] + f*(t[i][1]-t[i-1][1])
+		}
+	}
+	if x > t[len(t)-1][0] { // past the table: grows as the array does, by the last slope
+		a, b := t[len(t)-2], t[len(t)-1]
+		ns = b[1] + (x-b[0])*(b[1]-a[1])/(b[0]-a[0])
+	}
+	kind, d := s.effective()
+	factor := 1.0 // measured against two-choice at n = 10^6
+	switch kind {
+	case KindOneChoice:
+		factor = 1.98 / 5.46
+	case KindDChoice:
+		factor = float64(d) / 2
+	case KindOnePlusBeta:
+		factor = 6.27 / 5.46
+	case KindTwoThinning:
+		factor = 6.26 / 5.46
+	case KindBBatch:
+		factor = 7.92 / 5.46
+	default: // the comparison processes
+		factor = 9.17 / 5.46
+	}
+	return ns * factor
+}
+
+// histogramSeconds is the histogram engine's estimated seconds for a trial of s.
+func histogramSeconds(s *Spec) float64 {
+	n, m := float64(s.Bins), float64(s.Balls)
+	kind, d := s.effective()
+	switch kind {
+	case KindOneChoice: // one throw per checkpoint stretch, O(m/n) each
+		return float64(s.Checkpoints+1) * (20e-6 + 200e-9*m/n)
+	case KindBBatch:
+		b := float64(s.Params.Batch)
+		return (math.Ceil(m/b) + float64(s.Checkpoints)) * (7.5e-6 + 0.134e-6*math.Sqrt(b))
+	case KindDChoice, KindOnePlusBeta:
+		batchUs := 3.8 * float64(d) / 2
+		perBall := 3.5 * float64(d) // ns, ball by ball on ranks
+		if kind == KindOnePlusBeta {
+			batchUs, perBall = 5.5, 10.6
+		}
+		if B := math.Sqrt(targetUncertain * n); B >= minLevelBatch { // levelBatch.size at κ ≈ 1/n
+			return m * batchUs * 1e-6 / B
+		}
+		return m * perBall * 1e-9
+	case KindTwoThinning:
+		return m * 8.51e-9
+	}
+	return m * 13.5e-9 // the comparison processes, ball by ball on ranks
+}
+
+// autoEngine is auto's choice for s, which the histogram engine can run,
+// and the reason in words for the table header.
+func autoEngine(s *Spec) (Engine, string) {
+	hist := histogramSeconds(s) + histogramTrialS
+	direct := (float64(s.Balls)*directNs(s) + float64(s.Checkpoints+1)*float64(s.Bins)*directBinNs) * 1e-9
+	if s.Bins > kernels.MaxBins {
+		return EngineHistogram, fmt.Sprintf("more bins than the direct engine holds; est. %s a trial", seconds(hist))
+	}
+	if hist < direct {
+		return EngineHistogram, fmt.Sprintf("est. %s a trial against %s on direct", seconds(hist), seconds(direct))
+	}
+	return EngineDirect, fmt.Sprintf("est. %s a trial against %s on histogram", seconds(direct), seconds(hist))
+}
+
+// seconds formats an estimate to two significant digits.
+func seconds(x float64) string {
+	return strconv.FormatFloat(x, 'g', 2, 64) + " s"
 }

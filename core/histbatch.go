@@ -7,49 +7,88 @@ import (
 	"github.com/balloc/balloc/kernels"
 )
 
-// Exact batches for d-choice, (1+β) and one-choice on the histogram.
+// Exact batches for d-choice and (1+β) on the histogram.
 //
-// The level law. With S_k the number of bins of load ≥ k and
-// f(x) = (1−β)·x/n + β·(x/n)^d, a ball lands on a bin of load k with
-// probability p_k(S) = f(S_k) − f(S_{k+1}): the least loaded of d samples
-// has load ≥ k exactly when all d do (with probability β; a single sample
-// with probability 1−β). d-choice is β = 1, one-choice d = 1.
+// Ranks. Order the n bins by load and give the bins at or above load k the
+// positions 1 … S_k, where S_k is the number of bins of load ≥ k (the top
+// position, 1, is a most loaded bin). A ball of d-choice or (1+β) lands on
+// the bin at a position s drawn from a law that does not depend on the
+// state: the least loaded of its samples is the one of largest position, and
+// with f(x) = (1−β)·x/n + β·(x/n)^d,
 //
-// The decomposition. Over a batch of B balls, S_k can only grow, by at most
-// B, and S_{k+1} ≤ S_k throughout. Since f is increasing and convex, the
-// least value of p_k over every state the batch can reach is
+//	P(s ≤ x) = f(x)        (all d samples, or the one sample, in the top x).
 //
-//	Q_k = f(S_k⁰) − f(U_{k+1}),  U_{k+1} = min(S_{k+1}⁰ + B, S_k⁰),
+// The ball's level is the largest k with S_k ≥ s, and it moves one bin of
+// that level up: S_{k+1} grows by one. So a batch of B balls is B i.i.d.
+// positions s_1 … s_B applied in order to boundaries S_1 ≥ S_2 ≥ … that only
+// grow. (Ties within a level are broken uniformly, as the per-ball loops.)
 //
-// spend the whole budget on level k and none on k−1. Let ε = 1 − Σ_k Q_k.
-// Then for every ball of the batch, whatever the state,
+// The scheme. Give each ball an independent uniform time in [0, 1) and
+// apply the balls in time order: that is the same sequence in law. Draw the
+// batch in this order, each step a conditional law of the one before:
 //
-//	p(S) = (1 − ε)·Q/(1 − ε) + ε·(p(S) − Q)/ε,
+//  1. N_j, the balls whose position lies in level j's range
+//     (S_{j+1}⁰, S_j⁰] at the batch's start: Multinomial(B, p⁰), p⁰_j =
+//     f(S_j⁰) − f(S_{j+1}⁰). Given N, the positions in each range are i.i.d.
+//     by f restricted to the range, and the times i.i.d. uniform.
+//  2. Widths W_k: boundary k can move by at most W_k in this batch (they
+//     start at N_{k−1} + widthSlack and grow to a fixed point). A ball
+//     of range j lands on j unless s ≤ S_{j+1}(t), so only the balls with
+//     s ≤ S_{j+1}⁰ + W_{j+1} are uncertain; the number of them, from the
+//     not yet classified balls of the range, is binomial, and their
+//     positions are drawn one by one (rejection from uniform: f is convex).
+//     The others ("safe") land on j whatever the order. An uncertain ball
+//     can only land on j, …, j+h, h the run of boundaries above it whose
+//     reach covers s. W_k must bound X_{k−1}, the balls landing on level
+//     k−1: safe ones of range k−1 plus the uncertain ones that can reach
+//     k−1, and, above the starting top level L−1, the number M of balls
+//     that can reach ≥ L−1 less one per level to be opened on the way
+//     (level L+i needs a ball on each of L−1 … L+i−1 first). Widening a W
+//     reveals more uncertain balls (binomial thinning of the safe ones) and
+//     can widen others; W only grows and is capped at n − S_k⁰, so this
+//     ends. Choosing the widths from what was revealed is adaptive querying
+//     of the same draws, not a condition on the outcome.
+//  3. The uncertain balls in time order: ball s of range j lands on the
+//     largest k ≤ j+h with S_k(t) = S_k⁰ + X_{k−1}(t) ≥ s (boundaries are
+//     non-increasing in k, so the first failure ends the search). X_{k−1}(t)
+//     is the uncertain balls so far on k−1 plus the safe balls of range
+//     k−1 with earlier times: given their number, those times are i.i.d.
+//     uniform and independent of every other range, so the count before t
+//     is a binomial bridge from the last query of that range.
+//  4. The safe balls all land on their ranges: X_j = safe_j + uncertain.
 //
-// a mixture whose first part does not depend on the state. Drawing each
-// ball's part with an independent coin is drawing the number R ~ Bin(B, ε)
-// of "correction" balls and their positions uniformly. Between corrections,
-// a run of G balls draws i.i.d. levels from Q/(1−ε): its level counts are
-// Multinomial(G, Q/(1−ε)), and applying them at once gives the state that
-// applying them one by one would (additions commute, and Q_k > 0 means level
-// k has a bin in every reachable state). A correction ball draws its level
-// from (p(S) − Q)/ε in the state it finds. Every ball therefore lands with
-// exactly its law p(S): the batch is the one-ball chain, run faster.
+// Every step is exact, and by induction on time the widths hold (each
+// boundary has moved at most its bound, so every ball was classified
+// right): the batch is the one-ball chain, run faster.
 //
-// Cost. ε ≈ B·Σ_k f′(S_{k+1})·[level k occupied], so R ≈ B²·ε₁: batches of
-// B ≈ √(2/ε₁) balls hold about two corrections and take O(levels) binomial
-// draws, about √(n·levels) balls at a time.
+// (Exact as the other samplers are: in real arithmetic; the float64 times
+// tie with probability about R²·2^-53 a batch.)
+//
+// Cost. A batch costs O(levels) binomials (its multinomial, the thinning,
+// about one pass) plus O(1) per uncertain ball — a position, a time and
+// one binomial bridge — and there are about R = B²·κ of those,
+// κ = Σ_j p_j·f′(S_{j+1}) ≈ 1/n whatever the loads (it is the mean slope
+// of f at the boundaries). Batches of B = √(R/κ) ≈ 4·√n balls for
+// R = targetUncertain: about 4000 balls a batch at n = 10^6 and 40000 at
+// n = 10^8 (13 and 16 levels, 1.4 passes, at m = 200·n). The lower-bound
+// decomposition this replaced gave every boundary the width B and cost
+// O(levels) per correction, so its batches were √(2n/levels) balls.
 
-// minDecomposedBatch: smaller batches run ball by ball.
-const minDecomposedBatch = 256
+// minLevelBatch: smaller batches run ball by ball, which is cheaper there
+// (a batch costs about 4 µs, a ball on ranks about 7 ns: measured at
+// n = 10^4, where batches of 400 balls ran at 11.4 ns a ball).
+const minLevelBatch = 1024
 
-// targetCorrections is the expected number of correction balls a batch is
-// sized for: each costs O(levels), as does each run between them.
-const targetCorrections = 2
+// targetUncertain is the expected number of uncertain balls a batch is sized
+// for, against the O(levels) binomials of its multinomial and thinning.
+const targetUncertain = 16
 
-// decomposedBatchOverride forces the batch size (tests use it to run the
-// batched path on tiny n, where it would otherwise go ball by ball).
-var decomposedBatchOverride uint64
+// widthSlack is added to each starting width (see batch).
+const widthSlack = 8
+
+// levelBatchOverride forces the batch size (tests use it to run the batched
+// path on tiny n, where it would otherwise go ball by ball).
+var levelBatchOverride uint64
 
 // levelLaw is f for (d, β) on n bins, with stable differences.
 type levelLaw struct {
@@ -79,44 +118,272 @@ func (l levelLaw) diff(a, b uint64) float64 {
 	return sign * ((1-l.beta)*delta + l.beta*delta*sum)
 }
 
-// advanceDecomposed advances up to count balls of the (d, β) process and
-// returns how many it placed: one exact batch, or a run ball by ball when
-// batches would be small.
-func advanceDecomposed(lv *kernels.Levels, r *kernels.PCG32, count uint64, d int, beta float64, coin *kernels.Bernoulli) uint64 {
-	law := levelLaw{n: float64(lv.Bins()), d: d, beta: beta}
-	lo0, L0 := lv.Min(), lv.Len()
-	// S⁰ for loads lo0 … lo0+L0 (the last is 0: above the top).
-	S0 := make([]uint64, L0+1)
-	for i := range S0 {
-		S0[i] = lv.AtLeast(lo0 + uint64(i))
-	}
-	eps := func(B uint64) float64 {
-		e := 0.0
-		for i := 0; i < L0; i++ {
-			u := min(S0[i+1]+B, S0[i])
-			e += law.diff(u, S0[i+1])
+// position draws s in (a, b] with P(s = x) ∝ f(x) − f(x−1): uniform
+// proposals accepted against the largest increment, f(b) − f(b−1) (f is
+// convex, so increments grow with x).
+func (l levelLaw) position(r *kernels.PCG32, a, b uint64) uint64 {
+	top := l.diff(b, b-1)
+	for {
+		x := a + 1 + r.Bounded64(b-a)
+		if r.Float64()*top < l.diff(x, x-1) {
+			return x
 		}
-		return e
 	}
-	// The largest B ≤ count with B·ε(B) ≤ 2 corrections expected (ε grows
-	// with B, linearly once the levels are occupied), by bisection.
-	B := count
-	if float64(B)*eps(B) > targetCorrections {
-		lo, hi := uint64(1), count
-		for lo < hi {
-			mid := lo + (hi-lo+1)/2
-			if float64(mid)*eps(mid) <= targetCorrections {
-				lo = mid
-			} else {
-				hi = mid - 1
+}
+
+// uncertain is a ball whose level depends on the order within its batch.
+type uncertain struct {
+	t    float64 // time in [0, 1)
+	s    uint64  // position
+	j, h int     // its range, and how many boundaries above it can pass it
+}
+
+// levelBatch is the state of the batched path between batches: the
+// boundaries S_k (k = 0 … L, S_0 = n, S_L = 0) above load lo, and scratch.
+type levelBatch struct {
+	law     levelLaw
+	n, lo   uint64
+	S       []uint64
+	p       []float64
+	count   []uint64 // N_j, then safe_j
+	reach   []uint64 // per range: positions up to reach[j] are uncertain
+	width   []uint64 // W_k, by boundary
+	bound   []uint64 // X_j bound, by level
+	landed  []uint64 // uncertain balls landed, by level
+	seen    []uint64 // safe balls revealed before the bridge time, by range
+	at      []float64
+	times   []float64
+	balls   []uncertain
+	scratch []uint64
+}
+
+func newLevelBatch(lv *kernels.Levels, law levelLaw) *levelBatch {
+	lb := &levelBatch{law: law, n: lv.Bins(), lo: lv.Min()}
+	for i := 0; i <= lv.Len(); i++ {
+		lb.S = append(lb.S, lv.AtLeast(lb.lo+uint64(i)))
+	}
+	return lb
+}
+
+// size is the batch size for the current state (see Cost above): B₀ =
+// √(R/κ) from the slopes at the boundaries, at most n/16, then halved while
+// the expected number of uncertain balls with widths B·p_j — which convexity
+// makes larger than B²κ when the widths are not small beside n — exceeds
+// twice the target.
+func (lb *levelBatch) size() uint64 {
+	S, law := lb.S, lb.law
+	L := len(S) - 1
+	kappa := 0.0
+	for j := range L {
+		kappa += law.diff(S[j], S[j+1]) * law.diff(S[j+1]+1, S[j+1])
+	}
+	B := max(1, lb.n/16)
+	if kappa > 0 {
+		B = min(B, uint64(math.Min(1<<62, math.Sqrt(targetUncertain/kappa))))
+	}
+	for B > 1 {
+		fb, R := float64(B), 0.0
+		for j := range L {
+			w := uint64(math.Ceil(fb * law.diff(S[j], S[j+1])))
+			R += fb * law.diff(min(S[j], S[j+1]+w), S[j+1])
+		}
+		if R <= 2*targetUncertain {
+			break
+		}
+		B /= 2
+	}
+	return B
+}
+
+// store writes the boundaries back into lv.
+func (lb *levelBatch) store(lv *kernels.Levels) {
+	c := lb.scratch[:0]
+	for k := 0; k+1 < len(lb.S); k++ {
+		c = append(c, lb.S[k]-lb.S[k+1])
+	}
+	lb.scratch = c
+	lv.SetCounts(lb.lo, c)
+}
+
+// grown returns x with length at least k, zeroed.
+func grown[T uint64 | float64](x []T, k int) []T {
+	x = x[:0]
+	for range k {
+		x = append(x, 0)
+	}
+	return x
+}
+
+func at(x []uint64, k int) uint64 {
+	if k < len(x) {
+		return x[k]
+	}
+	return 0
+}
+
+// batch places B balls (steps 1–4 above).
+func (lb *levelBatch) batch(r *kernels.PCG32, B uint64) {
+	law, S := lb.law, lb.S
+	L := len(S) - 1
+	// 1. Balls per starting range.
+	lb.p = grown(lb.p, L)
+	for j := range L {
+		lb.p[j] = law.diff(S[j], S[j+1])
+	}
+	lb.count = grown(lb.count, L)
+	r.Multinomial(lb.count, B, lb.p)
+	safe := lb.count
+	// 2. Widths, from W_k = N_{k−1} + widthSlack up: the slack covers the
+	// few uncertain balls that can arrive from below, so that a second pass
+	// seldom widens (and thins) again.
+	lb.width = grown(lb.width, L+1)
+	for k := 1; k <= L; k++ {
+		lb.width[k] = min(safe[k-1]+widthSlack, lb.n-S[k])
+	}
+	lb.reach = grown(lb.reach, L)
+	for j := range L {
+		lb.reach[j] = S[j+1]
+	}
+	lb.balls = lb.balls[:0]
+	for {
+		for j := range L {
+			hi := min(S[j], S[j+1]+lb.width[j+1])
+			lo := lb.reach[j]
+			if hi <= lo {
+				continue
+			}
+			if safe[j] > 0 {
+				x := r.Binomial(safe[j], math.Min(1, law.diff(hi, lo)/law.diff(S[j], lo)))
+				safe[j] -= x
+				for range x {
+					lb.balls = append(lb.balls, uncertain{s: law.position(r, lo, hi), j: j})
+				}
+			}
+			lb.reach[j] = hi
+		}
+		// Bounds on the balls landing on each level.
+		top := L
+		for i := range lb.balls {
+			b := &lb.balls[i]
+			b.h = 0
+			for k := b.j + 1; b.s <= at(S, k)+at(lb.width, k); k++ {
+				b.h++
+			}
+			top = max(top, b.j+b.h+1)
+		}
+		lb.bound = grown(lb.bound, top+1)
+		reachTop := uint64(0) // M: balls that can land on L−1 or above
+		for j := range L {
+			lb.bound[j] += safe[j]
+		}
+		reachTop += safe[L-1]
+		for _, b := range lb.balls {
+			for l := b.j; l <= b.j+b.h; l++ {
+				lb.bound[l]++
+			}
+			if b.j+b.h >= L-1 {
+				reachTop++
 			}
 		}
-		B = lo
+		for l := L; l <= top; l++ {
+			opened := uint64(l - L + 1)
+			lb.bound[l] = min(lb.bound[l], reachTop-min(reachTop, opened))
+		}
+		changed := false
+		for l := 0; l <= top; l++ {
+			k := l + 1
+			for len(lb.width) <= k {
+				lb.width = append(lb.width, 0)
+			}
+			want := min(lb.bound[l], lb.n-at(S, k))
+			if want > lb.width[k] {
+				lb.width[k] = want
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
 	}
-	if decomposedBatchOverride > 0 {
-		B = min(count, decomposedBatchOverride)
+	// 3. The uncertain balls in time order, safe counts by bridges. Times
+	// i.i.d. uniform, attached now: R sorted uniforms given to the balls in
+	// a uniformly random order are R i.i.d. uniforms in time order.
+	lb.times = grown(lb.times, len(lb.balls))
+	for i := range lb.times {
+		lb.times[i] = r.Float64()
 	}
-	if B < minDecomposedBatch && decomposedBatchOverride == 0 {
+	slices.Sort(lb.times)
+	for i := len(lb.balls) - 1; i > 0; i-- {
+		k := int(r.Bounded64(uint64(i + 1)))
+		lb.balls[i], lb.balls[k] = lb.balls[k], lb.balls[i]
+	}
+	for i := range lb.balls {
+		lb.balls[i].t = lb.times[i]
+	}
+	levels := len(lb.bound)
+	lb.landed = grown(lb.landed, levels)
+	lb.seen = grown(lb.seen, L)
+	lb.at = grown(lb.at, L)
+	for _, b := range lb.balls {
+		l := b.j
+		for k := b.j + 1; k <= b.j+b.h; k++ {
+			x := lb.landed[k-1]
+			if i := k - 1; i < L {
+				if left := safe[i] - lb.seen[i]; left > 0 && b.t > lb.at[i] {
+					lb.seen[i] += r.Binomial(left, (b.t-lb.at[i])/(1-lb.at[i]))
+				}
+				lb.at[i] = b.t
+				x += lb.seen[i]
+			}
+			if at(S, k)+x < b.s {
+				break
+			}
+			l = k
+		}
+		lb.landed[l]++
+	}
+	// 4. Apply: S_{k} += X_{k−1}.
+	total := uint64(0)
+	for len(lb.S) < levels+1 {
+		lb.S = append(lb.S, 0)
+	}
+	S = lb.S
+	for l := levels - 1; l >= 0; l-- {
+		x := lb.landed[l]
+		if l < L {
+			x += safe[l]
+		}
+		S[l+1] += x
+		total += x
+	}
+	if total != B {
+		panic("core: a level batch placed the wrong number of balls")
+	}
+	for len(S) > 2 && S[len(S)-2] == 0 {
+		S = S[:len(S)-1]
+	}
+	drop := 0
+	for drop+1 < len(S)-1 && S[drop+1] == lb.n {
+		drop++
+	}
+	if drop > 0 {
+		S = append(S[:0], S[drop:]...)
+		lb.lo += uint64(drop)
+	}
+	for k := 1; k < len(S); k++ {
+		if S[k] > S[k-1] {
+			panic("core: a level batch left loads out of order")
+		}
+	}
+	lb.S = S
+}
+
+// advanceDecomposed advances up to count balls of the (d, β) process and
+// returns how many it placed: exact batches, or a run ball by ball when
+// batches would be small.
+func advanceDecomposed(lv *kernels.Levels, r *kernels.PCG32, count uint64, d int, beta float64, coin *kernels.Bernoulli) uint64 {
+	lb := newLevelBatch(lv, levelLaw{n: float64(lv.Bins()), d: d, beta: beta})
+	if levelBatchOverride == 0 && lb.size() < minLevelBatch {
 		run := min(count, 1<<16) // batches stay small for a while: check again later
 		switch {
 		case coin != nil:
@@ -126,94 +393,14 @@ func advanceDecomposed(lv *kernels.Levels, r *kernels.PCG32, count uint64, d int
 		}
 		return run
 	}
-	// Q_k for the batch, and ε.
-	Q := make([]float64, L0)
-	for i := range L0 {
-		u := min(S0[i+1]+B, S0[i])
-		Q[i] = law.diff(S0[i], u)
-	}
-	e := math.Min(1, eps(B))
-	R := r.Binomial(B, e)
-	// Positions of the corrections: a uniform R-subset of [0, B), by Floyd's
-	// algorithm (one draw per element, whatever R is).
-	pos := make([]uint64, 0, R)
-	seen := make(map[uint64]bool, R)
-	for j := B - R; j < B; j++ {
-		p := r.Bounded64(j + 1)
-		if seen[p] {
-			p = j
+	for done := uint64(0); done < count; {
+		B := min(count-done, lb.size())
+		if levelBatchOverride > 0 {
+			B = min(count-done, levelBatchOverride)
 		}
-		seen[p] = true
-		pos = append(pos, p)
+		lb.batch(r, B)
+		done += B
 	}
-	slices.Sort(pos)
-	shares := make([]uint64, L0)
-	moves := make([]uint64, 0, L0+1)
-	done := uint64(0)
-	for k := 0; k <= len(pos); k++ {
-		end := B
-		if k < len(pos) {
-			end = pos[k]
-		}
-		if g := end - done; g > 0 { // a run of g balls from Q/(1−ε)
-			r.Multinomial(shares, g, Q)
-			moves = moves[:0]
-			// Align to the current levels: level lo0+i is current index
-			// lo0+i−Min(); Q_i > 0 guarantees it exists.
-			cur := lv.Min()
-			for i, x := range shares {
-				load := lo0 + uint64(i)
-				if x == 0 {
-					continue
-				}
-				idx := int(load - cur)
-				for len(moves) <= idx {
-					moves = append(moves, 0)
-				}
-				moves[idx] = x
-			}
-			if len(moves) > 0 {
-				lv.MoveMany(moves)
-			}
-			done = end
-		}
-		if k < len(pos) { // a correction ball from (p(S) − Q)/ε
-			correction(lv, r, law, lo0, S0, Q, B)
-			done++
-		}
-	}
-	return B
-}
-
-// correction places one ball by the law (p(S) − Q)/ε in the current state.
-func correction(lv *kernels.Levels, r *kernels.PCG32, law levelLaw, lo0 uint64, S0 []uint64, Q []float64, B uint64) {
-	lo := min(lv.Min(), lo0)
-	hi := max(lv.Max(), lo0+uint64(len(Q))-1)
-	w := make([]float64, hi-lo+1)
-	total := 0.0
-	for k := lo; k <= hi; k++ {
-		sk, sk1 := lv.AtLeast(k), lv.AtLeast(k+1)
-		v := 0.0
-		if k >= lo0 && k < lo0+uint64(len(Q)) {
-			i := k - lo0
-			u := min(S0[i+1]+B, S0[i])
-			// p_k(S) − Q_k = [f(S_k) − f(S_k⁰)] + [f(U) − f(S_{k+1})]
-			v = law.diff(sk, S0[i]) + law.diff(u, sk1)
-		} else {
-			v = law.diff(sk, sk1) // Q_k = 0 outside the batch's first window
-		}
-		v = math.Max(0, v)
-		w[k-lo] = v
-		total += v
-	}
-	x := r.Float64() * total
-	k := 0
-	for k < len(w)-1 && x >= w[k] {
-		x -= w[k]
-		k++
-	}
-	for w[k] == 0 { // never land on a weightless level through rounding
-		k--
-	}
-	lv.Move(int(lo + uint64(k) - lv.Min()))
+	lb.store(lv)
+	return count
 }

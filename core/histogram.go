@@ -15,18 +15,13 @@ import (
 // How each process advances (see histbatch.go and histthrow.go):
 //   - one-choice: each segment of balls at once — a multinomial over levels
 //     by their counts, then an exact occupancy throw into each level's bins;
-//   - d-choice and (1+β): exact batches of about √(n/levels) balls by a
-//     lower-bound decomposition of the level law, per ball when n is small;
+//   - d-choice and (1+β): exact level batches of about 4·√n balls (a
+//     multinomial over the loads' ranges; the few balls within reach of a
+//     moving boundary one by one, in time order), per ball when n is small;
 //   - b-batch: each batch at once — a multinomial over the frozen levels by
 //     the two-choice level law, then an occupancy throw per level;
 //   - two-thinning, g-adv-comp, g-myopic-comp, sigma-noisy-load,
 //     rho-noisy-comp: ball by ball on ranks (kernels/levelsteps.go).
-
-// histogramAutoBins: from this many bins auto picks the histogram engine for
-// the processes it runs (and for one-choice from 64 balls per bin, where one
-// occupancy throw replaces m steps). Constants, so that the engine — and
-// with it the random draws of a trial — never depends on the machine.
-const histogramAutoBins = 1 << 20
 
 // maxHistogramBins keeps counts exact in the float64 arithmetic of the
 // binomial sampler.

@@ -46,8 +46,10 @@ func histogramVectors(t *testing.T, process string, params map[string]string, n,
 
 // The histogram engine against the exact law of the sorted load vector, for
 // every process it runs: ball by ball, and with the batched paths forced on
-// tiny n (batches of 2, 3 and 5 balls, and one-choice's occupancy throws of
-// ≥ 64 balls, which take the Poissonised path).
+// tiny n (level batches of 2 to 8 balls — up to the whole run in one batch,
+// where every width reaches its cap and new top levels chain — and
+// one-choice's occupancy throws of ≥ 64 balls, which take the Poissonised
+// path).
 func TestHistogramMatchesExactLaw(t *testing.T) {
 	const trials = 30000
 	phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
@@ -65,6 +67,11 @@ func TestHistogramMatchesExactLaw(t *testing.T) {
 		{"two-choice", nil, 3, 7, exactLaw(3, 7, dChoiceExact(3, 2)), 2},
 		{"two-choice", nil, 4, 7, exactLaw(4, 7, dChoiceExact(4, 2)), 3},
 		{"d-choice", map[string]string{"d": "3"}, 3, 6, exactLaw(3, 6, dChoiceExact(3, 3)), 5},
+		{"two-choice", nil, 2, 8, exactLaw(2, 8, dChoiceExact(2, 2)), 8},
+		{"two-choice", nil, 4, 6, exactLaw(4, 6, dChoiceExact(4, 2)), 6},
+		{"d-choice", map[string]string{"d": "3"}, 4, 6, exactLaw(4, 6, dChoiceExact(4, 3)), 4},
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, 4, 6, exactLaw(4, 6, mix(0.5, uniformChoice(4), dChoiceExact(4, 2))), 6},
+		{"one-plus-beta", map[string]string{"beta": "0.8"}, 2, 7, exactLaw(2, 7, mix(0.8, uniformChoice(2), dChoiceExact(2, 2))), 4},
 		{"one-plus-beta", map[string]string{"beta": "0.3"}, 3, 6, exactLaw(3, 6, mix(0.3, uniformChoice(3), dChoiceExact(3, 2))), 0},
 		{"one-plus-beta", map[string]string{"beta": "0.6"}, 3, 7, exactLaw(3, 7, mix(0.6, uniformChoice(3), dChoiceExact(3, 2))), 3},
 		{"two-thinning", map[string]string{"threshold": "0.5"}, 3, 6, exactLaw(3, 6, thinningExact(3, 0.5)), 0},
@@ -80,8 +87,8 @@ func TestHistogramMatchesExactLaw(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d,batch=%d", c.process, c.params, c.n, c.m, c.batch), func(t *testing.T) {
-			decomposedBatchOverride = c.batch
-			defer func() { decomposedBatchOverride = 0 }()
+			levelBatchOverride = c.batch
+			defer func() { levelBatchOverride = 0 }()
 			obs := histogramVectors(t, c.process, c.params, c.n, c.m, trials, uint64(3000+i))
 			stat, limit, df := stattest.Law(sortedLaw(c.law), obs, trials)
 			if stat > limit {
@@ -93,10 +100,10 @@ func TestHistogramMatchesExactLaw(t *testing.T) {
 
 // The histogram engine and the direct engine agree in distribution: the
 // final gap (two-sample χ², p = 1e-4) and the mean fraction of bins at each
-// load relative to m/n (Welch t, |t| < 4.5 per level), over 200 seeded
-// trials each, at n = 1000 and m = 50n. The batched d-choice and (1+β)
-// paths are forced with batches of 64 balls (they run ball by ball at this
-// n otherwise), and run with their own batch sizes at n = 2^17.
+// load relative to m/n (Welch t, |t| < 4.5 per level), over 150 seeded
+// trials each, at n = 1000 and m = 20n. The level batches of d-choice and
+// (1+β) are forced with 64 balls (they run ball by ball at this n
+// otherwise); their own sizes run in the fluid tests below.
 func TestHistogramAgreesWithDirect(t *testing.T) {
 	const n, m, trials = 1000, 20000, 150
 	cases := []struct {
@@ -120,47 +127,83 @@ func TestHistogramAgreesWithDirect(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprintf("%s%v/batch=%d", c.process, c.params, c.batch), func(t *testing.T) {
-			type sample struct {
-				gaps map[float64]int
-				frac map[int][]float64 // level − m/n → per-trial fraction ≥ level
-			}
-			run := func(engine Engine, seed uint64) sample {
-				decomposedBatchOverride = 0
-				if engine == EngineHistogram {
-					decomposedBatchOverride = c.batch
-				}
-				defer func() { decomposedBatchOverride = 0 }()
-				s := mustSpec(t, c.process, c.params, Common{Bins: n, Balls: m, Seed: seed, Engine: engine})
-				out := sample{gaps: map[float64]int{}, frac: map[int][]float64{}}
-				for k := range trials {
-					r := RunTrial(s, uint64(k), nil)
-					out.gaps[r.Gap]++
-					for rel := -6; rel <= 6; rel++ {
-						out.frac[rel] = append(out.frac[rel], fractionAtLeast(r.Histogram, float64(m/n+rel), n))
-					}
-				}
-				return out
-			}
-			d, h := run(EngineDirect, uint64(500+i)), run(EngineHistogram, uint64(700+i))
-			if stat, limit, df := stattest.TwoSample(d.gaps, h.gaps); stat > limit {
-				t.Errorf("gap distributions differ: χ² = %.1f on %d df > %.1f (direct %v, histogram %v)", stat, df, limit, d.gaps, h.gaps)
-			}
-			for rel, xs := range d.frac {
-				ys := h.frac[rel]
-				mx, vx := meanVar(xs)
-				my, vy := meanVar(ys)
-				se := math.Sqrt(vx/float64(len(xs)) + vy/float64(len(ys)))
-				if se == 0 {
-					if mx != my {
-						t.Errorf("level m/n%+d: fraction %v (direct) vs %v (histogram), both without spread", rel, mx, my)
-					}
-					continue
-				}
-				if tv := (mx - my) / se; math.Abs(tv) > 4.5 {
-					t.Errorf("level m/n%+d: fraction %.5f (direct) vs %.5f (histogram): t = %.2f", rel, mx, my, tv)
-				}
-			}
+			compareEngines(t, c.process, c.params, n, m, trials, c.batch, uint64(500+i), uint64(700+i))
 		})
+	}
+}
+
+// Heavy load, where the level batches are built to run: n = 1000 and
+// m = 1000·n, the histogram engine with level batches forced (at this n they
+// would go ball by ball) against the direct engine, by the same tests.
+// Batches of 500 balls hold about 200 uncertain balls each, with widths far
+// past their expected values: a wrong bridge or bound shows.
+func TestHistogramHeavyAgreesWithDirect(t *testing.T) {
+	const n, m = 1000, 1000 * 1000
+	trials := 120
+	if testing.Short() {
+		trials = 40
+	}
+	for i, c := range []struct {
+		process string
+		params  map[string]string
+		batch   uint64
+	}{
+		{"two-choice", nil, 500},
+		{"two-choice", nil, 64},
+		{"d-choice", map[string]string{"d": "3"}, 300},
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, 500},
+	} {
+		t.Run(fmt.Sprintf("%s%v/batch=%d", c.process, c.params, c.batch), func(t *testing.T) {
+			compareEngines(t, c.process, c.params, n, m, trials, c.batch, uint64(900+i), uint64(950+i))
+		})
+	}
+}
+
+// compareEngines runs trials of each engine (the histogram one with level
+// batches of the given size, 0 for its own) and compares the final gap
+// (two-sample χ², p = 1e-4) and the mean fraction of bins at each load
+// relative to m/n (Welch t, |t| < 4.5 per level).
+func compareEngines(t *testing.T, process string, params map[string]string, n, m uint64, trials int, batch, seedD, seedH uint64) {
+	t.Helper()
+	type sample struct {
+		gaps map[float64]int
+		frac map[int][]float64 // level − m/n → per-trial fraction ≥ level
+	}
+	run := func(engine Engine, seed uint64) sample {
+		levelBatchOverride = 0
+		if engine == EngineHistogram {
+			levelBatchOverride = batch
+		}
+		defer func() { levelBatchOverride = 0 }()
+		s := mustSpec(t, process, params, Common{Bins: n, Balls: m, Seed: seed, Engine: engine})
+		out := sample{gaps: map[float64]int{}, frac: map[int][]float64{}}
+		for k := range trials {
+			r := RunTrial(s, uint64(k), nil)
+			out.gaps[r.Gap]++
+			for rel := -6; rel <= 6; rel++ {
+				out.frac[rel] = append(out.frac[rel], fractionAtLeast(r.Histogram, float64(m/n)+float64(rel), n))
+			}
+		}
+		return out
+	}
+	d, h := run(EngineDirect, seedD), run(EngineHistogram, seedH)
+	if stat, limit, df := stattest.TwoSample(d.gaps, h.gaps); stat > limit {
+		t.Errorf("gap distributions differ: χ² = %.1f on %d df > %.1f (direct %v, histogram %v)", stat, df, limit, d.gaps, h.gaps)
+	}
+	for rel, xs := range d.frac {
+		ys := h.frac[rel]
+		mx, vx := meanVar(xs)
+		my, vy := meanVar(ys)
+		se := math.Sqrt(vx/float64(len(xs)) + vy/float64(len(ys)))
+		if se == 0 {
+			if mx != my {
+				t.Errorf("level m/n%+d: fraction %v (direct) vs %v (histogram), both without spread", rel, mx, my)
+			}
+			continue
+		}
+		if tv := (mx - my) / se; math.Abs(tv) > 4.5 {
+			t.Errorf("level m/n%+d: fraction %.5f (direct) vs %.5f (histogram): t = %.2f", rel, mx, my, tv)
+		}
 	}
 }
 
@@ -178,8 +221,8 @@ func meanVar(xs []float64) (float64, float64) {
 
 // The batched paths at the scale they are built for: at n = 10^8 (10^7 in
 // the fast suite) the fluid limit is exact to about 10^-8, and 12 trials
-// resolve each level's fraction to a few 10^-6, so a bias in the
-// decomposition would show.
+// resolve each level's fraction to a few 10^-6, so a bias in the level
+// batches would show.
 func TestHistogramBatchedMatchesFluidAtScale(t *testing.T) {
 	n := uint64(100_000_000)
 	if testing.Short() {
@@ -208,6 +251,37 @@ func TestHistogramBatchedMatchesFluidAtScale(t *testing.T) {
 	s := mustSpec(t, "two-choice", nil, Common{Bins: n, Balls: n, Seed: 17, Engine: EngineHistogram})
 	if worst, _ := fluidAgreement(s, FluidOnePlusBeta(0.99, 1), 12); worst < 3 {
 		t.Errorf("two-choice agrees with (1+β), β = 0.99 (worst %.2f): the test cannot tell them apart", worst)
+	}
+}
+
+// The level batches at heavy load, at the scale they are built for: n = 10^7
+// and m = 32·n (10^8 and 200·n in the long suite), against the fluid limit
+// as above; and the power check that a neighbouring law fails there.
+func TestHistogramHeavyMatchesFluidAtScale(t *testing.T) {
+	n, perBin := uint64(100_000_000), uint64(200)
+	if testing.Short() {
+		n, perBin = 10_000_000, 32
+	}
+	T := float64(perBin)
+	for _, c := range []struct {
+		process string
+		params  map[string]string
+		p       Profile
+	}{
+		{"two-choice", nil, FluidDChoice(2, T)},
+		{"d-choice", map[string]string{"d": "3"}, FluidDChoice(3, T)},
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, FluidOnePlusBeta(0.5, T)},
+	} {
+		s := mustSpec(t, c.process, c.params, Common{Bins: n, Balls: perBin * n, Seed: 23, Engine: EngineHistogram})
+		worst, levels := fluidAgreement(s, c.p, 12)
+		t.Logf("%s %v m = %dn: worst deviation %.2f of the tolerance over %d levels", c.process, c.params, perBin, worst, levels)
+		if levels < 5 || worst > 1 {
+			t.Errorf("%s %v m = %dn: worst deviation %.2f of the tolerance over %d levels", c.process, c.params, perBin, worst, levels)
+		}
+	}
+	s := mustSpec(t, "one-plus-beta", map[string]string{"beta": "0.5"}, Common{Bins: n, Balls: perBin * n, Seed: 23, Engine: EngineHistogram})
+	if worst, _ := fluidAgreement(s, FluidOnePlusBeta(0.45, T), 12); worst < 3 {
+		t.Errorf("(1+β), β = 0.5, agrees with β = 0.45 at m = %dn (worst %.2f): the test cannot tell them apart", perBin, worst)
 	}
 }
 

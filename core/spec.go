@@ -42,9 +42,10 @@ type Spec struct {
 	Process *Process
 	Params  Params
 	Common
-	engine   Engine            // resolved
-	rhoTable *kernels.RhoTable // rho-noisy-comp's exact coins, built once
-	ages     *kernels.Ages     // tau-delay --delay empirical: the law of an age
+	engine    Engine            // resolved
+	engineWhy string            // why auto chose it; empty when chosen by the user
+	rhoTable  *kernels.RhoTable // rho-noisy-comp's exact coins, built once
+	ages      *kernels.Ages     // tau-delay --delay empirical: the law of an age
 
 	graph *graph.Graph          // graphical
 	haar  *haar.Plan            // graphical --strategy haar
@@ -200,11 +201,10 @@ func (s *Spec) validate() error {
 	switch s.Engine {
 	case EngineAuto, "":
 		// From the spec alone, never from the machine: the engine decides
-		// which random draws a trial makes.
-		s.engine = EngineDirect
-		oneChoiceHeavy := s.Process.Kind == KindOneChoice && s.Balls/64 >= n
-		if hist && (n >= histogramAutoBins || oneChoiceHeavy) {
-			s.engine = EngineHistogram
+		// which random draws a trial makes (the cost model in engine.go).
+		s.engine, s.engineWhy = EngineDirect, "the histogram engine cannot run it: "+why
+		if hist {
+			s.engine, s.engineWhy = autoEngine(s)
 		}
 	case EngineDirect:
 		s.engine = EngineDirect
@@ -230,6 +230,10 @@ func (s *Spec) validate() error {
 
 // ResolvedEngine is the engine RunTrial uses (auto resolved).
 func (s *Spec) ResolvedEngine() Engine { return s.engine }
+
+// EngineReason says why auto chose the engine, in words (empty when the
+// user named it).
+func (s *Spec) EngineReason() string { return s.engineWhy }
 
 // ParamsMap returns the parameters the process uses, by name, for output.
 // Unit weights are left out, being the default everywhere.

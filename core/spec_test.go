@@ -95,28 +95,49 @@ func TestSpecDefaultsAndParams(t *testing.T) {
 	}
 }
 
-// auto is a function of the spec alone: histogram for the symmetric
-// processes it runs from 2^20 bins, direct otherwise.
+// auto is a function of the spec alone: the engine the cost model of
+// engine.go estimates faster among those that can run the spec.
 func TestAutoEngine(t *testing.T) {
 	for _, c := range []struct {
-		process string
-		params  map[string]string
-		bins    uint64
-		loads   bool
-		want    Engine
+		process     string
+		params      map[string]string
+		bins, balls uint64
+		loads       bool
+		want        Engine
 	}{
-		{"two-choice", nil, 1000, false, EngineDirect},
-		{"two-choice", nil, 1 << 20, false, EngineHistogram},
-		{"two-choice", nil, 1 << 20, true, EngineDirect},
-		{"two-choice", map[string]string{"weights": "exp:1"}, 1 << 20, false, EngineDirect},
-		{"two-choice", map[string]string{"weights": "const:2"}, 1 << 20, false, EngineHistogram},
-		{"always-go-left", nil, 1 << 20, false, EngineDirect},
-		{"b-batch", map[string]string{"batch": "1000"}, 1 << 30, false, EngineHistogram},
-		{"one-choice", nil, 1e12, false, EngineHistogram},
+		{"two-choice", nil, 1000, 10, false, EngineDirect},
+		{"two-choice", nil, 1 << 20, 10, false, EngineHistogram},
+		{"two-choice", nil, 1 << 20, 10, true, EngineDirect},
+		{"two-choice", map[string]string{"weights": "exp:1"}, 1 << 20, 10, false, EngineDirect},
+		{"two-choice", map[string]string{"weights": "const:2"}, 1 << 20, 10, false, EngineHistogram},
+		{"always-go-left", nil, 1 << 20, 10, false, EngineDirect},
+		{"b-batch", map[string]string{"batch": "1000"}, 1 << 30, 10, false, EngineHistogram},
+		{"one-choice", nil, 1e12, 10, false, EngineHistogram},
+		// The cost model's cases: m = 1000·n on level batches, few bins ball
+		// by ball, the b-batch run of issue 21 (99 s on direct, 0.5 s on
+		// histogram) and small batches, which are cheaper on direct.
+		{"two-choice", nil, 1e4, 1e8, false, EngineDirect},
+		{"two-choice", nil, 1e6, 1e9, false, EngineHistogram},
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, 1e4, 1e8, false, EngineDirect},
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, 1e6, 1e9, false, EngineHistogram},
+		{"b-batch", map[string]string{"batch": "1000000"}, 1e6, 1e9, false, EngineHistogram},
+		{"b-batch", map[string]string{"batch": "100"}, 1e4, 1e7, false, EngineDirect},
+		{"two-thinning", map[string]string{"threshold": "1"}, 1e4, 1e8, false, EngineDirect},
+		{"two-thinning", map[string]string{"threshold": "1"}, 1e8, 1e9, false, EngineHistogram},
+		{"one-choice", nil, 1e4, 1e8, false, EngineHistogram},
+		{"one-choice", nil, 1e3, 1e4, false, EngineDirect},
 	} {
-		s := mustSpec(t, c.process, c.params, Common{Bins: c.bins, Balls: 10, KeepLoads: c.loads})
+		s := mustSpec(t, c.process, c.params, Common{Bins: c.bins, Balls: c.balls, KeepLoads: c.loads})
 		if got := s.ResolvedEngine(); got != c.want {
-			t.Errorf("%s %v n=%d loads=%v: auto chose %s, want %s", c.process, c.params, c.bins, c.loads, got, c.want)
+			t.Errorf("%s %v n=%d m=%d loads=%v: auto chose %s (%s), want %s", c.process, c.params, c.bins, c.balls, c.loads, got, s.EngineReason(), c.want)
+		}
+		if s.EngineReason() == "" {
+			t.Errorf("%s %v n=%d m=%d: auto gives no reason", c.process, c.params, c.bins, c.balls)
+		}
+	}
+	for _, e := range []Engine{EngineDirect, EngineHistogram} {
+		if s := mustSpec(t, "two-choice", nil, Common{Bins: 1e6, Balls: 1e9, Engine: e}); s.EngineReason() != "" {
+			t.Errorf("--engine %s: a reason %q, as if auto had chosen", e, s.EngineReason())
 		}
 	}
 }

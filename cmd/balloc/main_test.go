@@ -394,3 +394,25 @@ func TestConcurrentCommand(t *testing.T) {
 		t.Errorf("emulated result: %v", conc)
 	}
 }
+
+// The table header says which engine auto chose and why, in one line, and
+// says nothing of the kind when the engine was named.
+func TestRunHeaderSaysAutoEngine(t *testing.T) {
+	code, out, _ := run(t, "run", "--process", "b-batch", "--batch", "1e4", "--bins", "1e4", "--balls", "1e6")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "auto engine: ") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], "b-batch histogram (est. ") || !strings.Contains(lines[0], "on direct)") {
+		t.Errorf("auto engine lines %q in\n%s", lines, out)
+	}
+	_, out, _ = run(t, "run", "--process", "b-batch", "--batch", "1e4", "--bins", "1e4", "--balls", "1e6", "--engine", "direct")
+	if strings.Contains(out, "auto engine") {
+		t.Errorf("--engine direct, yet the header says\n%s", out)
+	}
+}

@@ -245,6 +245,18 @@ func g(x float64) string {
 	return strconv.FormatFloat(x, 'g', 6, 64)
 }
 
+// autoReasons is the line saying which engine auto chose and why, per
+// process (once when all agree); empty when the user named the engine.
+func autoReasons(specs []*core.Spec) string {
+	var parts []string
+	for _, s := range specs {
+		if why := s.EngineReason(); why != "" {
+			parts = append(parts, fmt.Sprintf("%s %s (%s)", s.Process.Name, s.ResolvedEngine(), why))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
 func (w *writer) table() {
 	s0 := w.p.specs[0]
 	engines := string(s0.ResolvedEngine())
@@ -261,6 +273,9 @@ func (w *writer) table() {
 	fmt.Fprintf(w.w, "n = %s bins, m = %s balls (m/n = %s), %d trial(s) each, seed %d, engine %s, %d worker(s)\n\n",
 		core.FormatCount(s0.Bins), core.FormatCount(s0.Balls), g(float64(s0.Balls)/float64(s0.Bins)),
 		s0.Trials, s0.Seed, engines, w.p.workers)
+	if why := autoReasons(w.p.specs); why != "" {
+		fmt.Fprintf(w.w, "auto engine: %s\n\n", why)
+	}
 	w.structures()
 	tw := tabwriter.NewWriter(w.w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "process\tparams\tgap (mean ± 95% CI)\tgap min–max\tmax_gap\tmax load\tmin load\tballs/s")
