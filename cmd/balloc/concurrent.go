@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
@@ -505,16 +506,8 @@ func meanText(xs []float64) string {
 	case 1:
 		return g(xs[0])
 	}
-	m, ss := 0.0, 0.0
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
-	}
-	se := math.Sqrt(ss / float64(len(xs)-1) / float64(len(xs)))
-	return fmt.Sprintf("%.3g ± %.2g", m, 1.96*se)
+	m, sd := stat.MeanStdDev(xs, nil)
+	return fmt.Sprintf("%.3g ± %.2g", m, 1.96*sd/math.Sqrt(float64(len(xs))))
 }
 
 func distText(d concurrency.Dist) string {
