@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mathext"
+
+	"github.com/balloc/balloc/kernels"
 )
 
 // Fluid limits (mean-field ODEs). With t = m/n the number of balls per bin,
@@ -24,6 +26,9 @@ import (
 //	two-thinning   ds_i/dt = (s_{i-1} − s_i)·(1[i−1 < K] + s_K),  K = ⌈t + θ⌉
 //	               (the first bin is kept iff its load < t + θ, i.e. < K;
 //	               rejected with probability s_K, then a uniform second bin)
+//	g-adv-comp, g-myopic-comp, sigma-noisy-load, rho-noisy-comp (fluidcompare.go)
+//	               ds_i/dt = 2 p_{i-1} Σ_b p_b pick(i−1−b),  p_k = s_k − s_{k+1}
+//	               (pick(δ): the first of two samples, δ heavier, is taken)
 //
 // The right-hand side of level i depends on levels i−1 and i (and K), so the
 // system is solved on a window of levels that moves with the mass: below it
@@ -94,6 +99,14 @@ func FluidOf(s *Spec) (Profile, error) {
 		return FluidAlwaysGoLeft(s.Params.D, t), nil
 	case KindTwoThinning:
 		return FluidTwoThinning(s.Params.Threshold, t), nil
+	case KindGAdvComp, KindGMyopicComp:
+		// Random within g (myopic, adversary random), else the heavier
+		// (greedy-reverse, max-target): see fluidcompare.go.
+		return FluidGComp(int(math.Floor(s.Params.G)), s.gRule() != kernels.GRandom, t), nil
+	case KindSigmaNoisyLoad:
+		return FluidSigmaNoisyLoad(s.Params.Sigma, t), nil
+	case KindRhoNoisyComp:
+		return FluidRhoNoisyComp(s.Params.Rho, t), nil
 	}
 	return Profile{}, fmt.Errorf("no fluid limit for %s", s.Process.Name)
 }

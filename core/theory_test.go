@@ -1,8 +1,11 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"testing"
+
+	"github.com/balloc/balloc/kernels"
 )
 
 type fluidCase struct {
@@ -19,6 +22,12 @@ var fluidCases = []fluidCase{
 	{"always-go-left d=3", func(t float64) Profile { return FluidAlwaysGoLeft(3, t) }},
 	{"two-thinning 0.5", func(t float64) Profile { return FluidTwoThinning(0.5, t) }},
 	{"two-thinning 2", func(t float64) Profile { return FluidTwoThinning(2, t) }},
+	{"g-myopic-comp g=2", func(t float64) Profile { return FluidGComp(2, false, t) }},
+	{"g-adv-comp g=2 heavier", func(t float64) Profile { return FluidGComp(2, true, t) }},
+	{"sigma-noisy-load 1.5", func(t float64) Profile { return FluidSigmaNoisyLoad(1.5, t) }},
+	{"rho-noisy-comp step:1,0.7", func(t float64) Profile {
+		return FluidRhoNoisyComp(kernels.Rho{Kind: kernels.RhoStep, A: 1, B: 0.7}, t)
+	}},
 }
 
 func maxDiff(a, b Profile) float64 {
@@ -97,5 +106,77 @@ func TestFluidHeavyLoadWindow(t *testing.T) {
 	}
 	if p.At(10000) < 0.5 || p.At(10004) > 1e-3 || p.At(9990) < 1-1e-6 {
 		t.Errorf("two-choice profile at t = 1e4 not concentrated at the mean: %v from %d", p.S, p.Base)
+	}
+}
+
+// The noisy comparisons reduce to two-choice without noise, and ρ-Noisy-Comp
+// with ρ = gauss:σ is σ-Noisy-Load by definition (kernels.RhoGauss).
+func TestFluidCompareReductions(t *testing.T) {
+	for _, tt := range []float64{1, 30} {
+		two := FluidDChoice(2, tt)
+		for name, p := range map[string]Profile{
+			"g-myopic-comp g=0":   FluidGComp(0, false, tt),
+			"g-adv-comp g=0":      FluidGComp(0, true, tt),
+			"sigma-noisy-load 0":  FluidSigmaNoisyLoad(0, tt),
+			"rho-noisy-comp step": FluidRhoNoisyComp(kernels.Rho{Kind: kernels.RhoStep, A: 3, B: 1}, tt),
+		} {
+			if d := maxDiff(p, two); d > 1e-9 {
+				t.Errorf("t = %v: %s differs from two-choice by %g", tt, name, d)
+			}
+		}
+		if d := maxDiff(FluidRhoNoisyComp(kernels.Rho{Kind: kernels.RhoGauss, A: 2}, tt), FluidSigmaNoisyLoad(2, tt)); d > 1e-12 {
+			t.Errorf("t = %v: rho gauss:2 differs from sigma-noisy-load 2 by %g", tt, d)
+		}
+		// Within g the myopic rule is one-choice on pairs of equal-ish
+		// loads, so g = 10^6 is one-choice at every t here.
+		if d := maxDiff(FluidGComp(1e6, false, tt), FluidOneChoice(tt)); d > 1e-7 {
+			t.Errorf("t = %v: g-myopic-comp g=1e6 differs from one-choice by %g", tt, d)
+		}
+	}
+}
+
+// The limits of fluidcompare.go against simulation at n = 2·10^5, m = 4n:
+// every level with at least 100 predicted bins within the Student-t bound
+// of fluidAgreement over 16 trials; and each told apart from a neighbouring
+// parameter by the same simulation (a wrong g, rule, σ or ρ fails).
+func TestFluidCompareMatchesSimulation(t *testing.T) {
+	const T = 4
+	rho := func(v string) kernels.Rho {
+		r, err := ParseRho(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	cases := []struct {
+		process      string
+		params       map[string]string
+		right, wrong Profile
+	}{
+		{"g-myopic-comp", map[string]string{"g": "2"}, FluidGComp(2, false, T), FluidGComp(1, false, T)},
+		{"g-adv-comp", map[string]string{"g": "2", "adversary": "greedy-reverse"}, FluidGComp(2, true, T), FluidGComp(2, false, T)},
+		{"g-adv-comp", map[string]string{"g": "1.5", "adversary": "random"}, FluidGComp(1, false, T), FluidGComp(1, true, T)},
+		{"g-adv-comp", map[string]string{"g": "1", "adversary": "max-target"}, FluidGComp(1, true, T), FluidGComp(2, true, T)},
+		{"sigma-noisy-load", map[string]string{"sigma": "1.5"}, FluidSigmaNoisyLoad(1.5, T), FluidSigmaNoisyLoad(1.2, T)},
+		{"rho-noisy-comp", map[string]string{"rho": "step:1,0.7"}, FluidRhoNoisyComp(rho("step:1,0.7"), T), FluidRhoNoisyComp(rho("step:1,0.8"), T)},
+		{"rho-noisy-comp", map[string]string{"rho": "logistic:1"}, FluidRhoNoisyComp(rho("logistic:1"), T), FluidRhoNoisyComp(rho("logistic:0.7"), T)},
+	}
+	for i, c := range cases {
+		t.Run(fmt.Sprint(c.process, c.params), func(t *testing.T) {
+			s := mustSpec(t, c.process, c.params, Common{Bins: 200000, Balls: T * 200000, Seed: uint64(60 + i)})
+			if p, err := FluidOf(s); err != nil || maxDiff(p, c.right) != 0 {
+				t.Fatalf("FluidOf gives another limit (%v)", err)
+			}
+			worst, levels := fluidAgreement(s, c.right, 16)
+			t.Logf("worst deviation %.2f of the tolerance over %d levels", worst, levels)
+			if levels < 3 || worst > 1 {
+				t.Errorf("worst deviation %.2f of the tolerance over %d levels", worst, levels)
+			}
+			wrong, _ := fluidAgreement(s, c.wrong, 16)
+			t.Logf("against the neighbouring limit: worst %.2f of the tolerance", wrong)
+			if wrong < 3 {
+				t.Errorf("agrees with a neighbouring limit too (worst %.2f of the tolerance)", wrong)
+			}
+		})
 	}
 }
