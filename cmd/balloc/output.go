@@ -78,21 +78,25 @@ func newWriter(p *plan, out io.Writer) *writer {
 	return w
 }
 
-func (w *writer) profile(spec int) core.Profile {
+// profile is the fluid limit of spec, false when it has none (a mixed
+// --theory list: validate refused a list where no spec has one).
+func (w *writer) profile(spec int) (core.Profile, bool) {
 	if w.profiles[spec] == nil {
 		prof, err := core.FluidOf(w.p.specs[spec])
 		if err != nil {
-			panic(err) // validate checked that every spec has one
+			return core.Profile{}, false
 		}
 		w.profiles[spec] = &prof
 	}
-	return *w.profiles[spec]
+	return *w.profiles[spec], true
 }
 
 func (w *writer) add(spec int, r *core.Result) error {
 	s := w.p.specs[spec]
 	if w.p.theory && w.p.format != "table" {
-		r.Theory = core.CompareTheory(w.profile(spec), s.Bins, []core.Histogram{r.Histogram})
+		if prof, ok := w.profile(spec); ok {
+			r.Theory = core.CompareTheory(prof, s.Bins, []core.Histogram{r.Histogram})
+		}
 	}
 	w.count++
 	if w.p.plot != "" {
@@ -304,6 +308,11 @@ func (w *writer) table() {
 	if w.p.theory {
 		for i, sm := range w.sums {
 			s := w.p.specs[i]
+			prof, ok := w.profile(i)
+			if !ok {
+				fmt.Fprintf(w.w, "\n%s: fluid limit –\n", strings.TrimSpace(s.Process.Name+" "+s.ParamsText()))
+				continue
+			}
 			// CompareTheory picks the levels from the least and largest
 			// load of any trial; the simulated fractions are the sums kept.
 			loads := slices.Sorted(maps.Keys(sm.levels))
@@ -311,7 +320,7 @@ func (w *writer) table() {
 			if len(loads) > 0 {
 				ends = core.Histogram{{Load: loads[0], Count: 1}, {Load: loads[len(loads)-1], Count: 1}}
 			}
-			th := core.CompareTheory(w.profile(i), s.Bins, []core.Histogram{ends})
+			th := core.CompareTheory(prof, s.Bins, []core.Histogram{ends})
 			for k := range th.Levels {
 				sim := 0.0
 				for _, load := range loads {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -253,6 +254,8 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	// Two combinations that make one spec are one experiment listed twice
 	// under two spellings (--beta 0.5,0.50): refused, as a sweep file's are.
 	byHash := map[string]map[string]string{}
+	var anyTheory bool
+	var noTheory error // the first spec without a fluid limit
 	for _, name := range names {
 		proc, err := core.LookupProcess(name)
 		if err != nil {
@@ -279,12 +282,19 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 				return nil, fmt.Errorf("--theory: no fluid limit for balls of --dims 2 or more")
 			}
 			if f.theory {
+				// A mixed list shows "–" for a process without a fluid
+				// limit; only a list where none has one is refused.
 				if _, err := core.FluidOf(s); err != nil {
-					return nil, fmt.Errorf("--theory: %v (balloc has fluid limits for unit-weight %s)", err, fluidNames())
+					noTheory = cmp.Or(noTheory, err)
+				} else {
+					anyTheory = true
 				}
 			}
 			p.specs = append(p.specs, s)
 		}
+	}
+	if f.theory && !anyTheory {
+		return nil, fmt.Errorf("--theory: %v (balloc has fluid limits for unit-weight %s)", noTheory, fluidNames())
 	}
 	for _, def := range core.ParamDefs() {
 		if _, ok := set[def.Name]; ok && !used[def.Name] {

@@ -188,3 +188,39 @@ func TestRunListsOneValueTwice(t *testing.T) {
 		t.Errorf("--beta 0.5,0.6: exit %d: %s", code, errs)
 	}
 }
+
+// A --theory list where some processes have no fluid limit runs, shows "–"
+// for those, and the comparison for the others (two-choice, and
+// g-myopic-comp, which has one since fluidcompare.go).
+func TestTheoryMixedListShowsDash(t *testing.T) {
+	code, out, errOut := run(t, "run", "--process", "two-choice,g-myopic-comp,b-batch", "--g", "1", "--batch", "50",
+		"--bins", "1000", "--balls", "2000", "--trials", "2", "--seed", "1", "--theory")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"two-choice d=2: fraction of bins with load ≥ i",
+		"g-myopic-comp g=1: fraction of bins with load ≥ i",
+		"b-batch batch=50: fluid limit –",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = run(t, "run", "--process", "two-choice,b-batch", "--batch", "50",
+		"--bins", "100", "--balls", "200", "--format", "jsonl", "--theory")
+	if code != 0 {
+		t.Fatalf("jsonl: exit %d: %s", code, errOut)
+	}
+	var with, without int
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if strings.Contains(line, `"theory":`) {
+			with++
+		} else {
+			without++
+		}
+	}
+	if with != 1 || without != 1 {
+		t.Errorf("jsonl: %d lines with a theory and %d without, want 1 and 1:\n%s", with, without, out)
+	}
+}
