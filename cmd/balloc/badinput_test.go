@@ -97,6 +97,8 @@ func commandBase(f *fixtures) map[string]struct{ pos, flags []string } {
 		"hypergraph-stats": {nil, []string{"--hyperedges", "random:4,2", "--bins", "8"}},
 		"haar-info":        {nil, []string{"--graph", "cycle:8"}},
 		"info":             {nil, nil},
+		"version":          {nil, nil},
+		"completion":       {[]string{"bash"}, nil},
 	}
 }
 

@@ -33,6 +33,7 @@ func printInfo(w io.Writer) {
 		}
 		return core.FormatBytes(float64(b))
 	}
+	fmt.Fprintf(w, "version      %s\n", versionLine())
 	fmt.Fprintf(w, "CPU          %s (%s, family %d model %d)\n", c.BrandName, c.VendorString, c.Family, c.Model)
 	fmt.Fprintf(w, "cores        %d physical, %d logical; GOMAXPROCS %d; %s %s/%s\n",
 		c.PhysicalCores, c.LogicalCores, runtime.GOMAXPROCS(0), runtime.Version(), runtime.GOOS, runtime.GOARCH)

@@ -23,6 +23,9 @@ func (f failure) Unwrap() error { return f.error }
 // Main runs balloc with the given arguments and returns its exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
 	root := newRoot(stdout, stderr)
+	if completing(args) {
+		looseFlags(root)
+	}
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
@@ -42,6 +45,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "balloc",
 		Short:         "balloc simulates balanced allocations (balls into bins), exactly and fast",
+		Version:       Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		CompletionOptions: cobra.CompletionOptions{
@@ -50,6 +54,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	root.SetVersionTemplate(versionLine() + "\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		var fe flagError
 		if errors.As(err, &fe) {
@@ -59,10 +64,12 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	})
 	root.AddCommand(newRunCommand(stdout, stderr), newInfoCommand(stdout), newConcurrentCommand(stdout),
 		newSweepCommand(stdout, stderr), newMergeCommand(stdout, stderr), newSlurmCommand(stdout), newSummarizeCommand(stdout), newPlotCommand(stdout),
-		newGraphStatsCommand(stdout), newHypergraphStatsCommand(stdout), newHaarInfoCommand(stdout))
+		newGraphStatsCommand(stdout), newHypergraphStatsCommand(stdout), newHaarInfoCommand(stdout),
+		newVersionCommand(stdout), newCompletionCommand(stdout))
 	strictFlags(root)
 	for _, c := range root.Commands() {
 		nameArgs(c)
+		completeProcesses(c)
 	}
 	return root
 }

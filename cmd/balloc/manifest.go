@@ -16,7 +16,7 @@ import (
 
 // Version is balloc's version; commit is set at build time by the Makefile
 // (-ldflags "-X main.commit=...") or read from the build info.
-const Version = "0.1.0"
+const Version = "0.3.0"
 
 var commit = ""
 
