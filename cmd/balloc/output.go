@@ -347,11 +347,24 @@ func (w *writer) table() {
 			tw = tabwriter.NewWriter(w.w, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "  i\ti − m/n\tsimulated\tfluid\t")
 			for _, l := range th.Levels {
-				fmt.Fprintf(tw, "  %s\t%s\t%.6f\t%.6f\t\n", g(l.Load), g(l.Load-avg), l.Simulated, l.Fluid)
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t\n", g(l.Load), g(l.Load-avg), fraction(l.Simulated), fraction(l.Fluid))
 			}
 			tw.Flush()
 		}
 	}
+}
+
+// fraction writes a fraction of bins for the theory table with at least
+// four significant digits: fixed-point down to 10^-3, scientific below (the
+// tail levels, 7.300e-05, that fixed-point would print as 0.000073 or 0.000000).
+func fraction(x float64) string {
+	switch {
+	case x == 0:
+		return "0"
+	case x >= 1e-3:
+		return strconv.FormatFloat(x, 'f', 6, 64)
+	}
+	return strconv.FormatFloat(x, 'e', 3, 64)
 }
 
 // gapKey is the value a final gap is tabulated under: itself, or rounded

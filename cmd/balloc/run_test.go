@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -186,5 +187,22 @@ func TestRunListsOneValueTwice(t *testing.T) {
 	refused(t, `--g lists 1.0 twice`, "run", "--process", "g-adv-comp", "--g", "1,1.0", "--bins", "10", "--balls", "10")
 	if code, _, errs := run(t, "run", "--process", "one-plus-beta", "--beta", "0.5,0.6", "--bins", "10", "--balls", "10"); code != 0 {
 		t.Errorf("--beta 0.5,0.6: exit %d: %s", code, errs)
+	}
+}
+
+// The theory table's tail levels keep their digits: 7.275e-05, not 0.000073
+// or 0.000000.
+func TestTheoryTailScientific(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		want string
+	}{{0, "0"}, {1, "1.000000"}, {0.024668, "0.024668"}, {1e-3, "0.001000"}, {9.99e-4, "9.990e-04"}, {7.2754e-05, "7.275e-05"}, {3.2e-12, "3.200e-12"}} {
+		if got := fraction(c.x); got != c.want {
+			t.Errorf("fraction(%g) = %q, want %q", c.x, got, c.want)
+		}
+	}
+	code, out, _ := run(t, "run", "--process", "two-choice", "--bins", "1000", "--balls", "1e5", "--trials", "3", "--theory")
+	if code != 0 || strings.Contains(out, "0.000000") || !regexp.MustCompile(`\n +103 +3 +0 +7\.275e-05\n`).MatchString(out) {
+		t.Errorf("theory tail not in scientific notation:\n%s", out)
 	}
 }
