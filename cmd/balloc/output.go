@@ -116,7 +116,7 @@ func (w *writer) add(spec int, r *core.Result) error {
 			}
 			w.w.WriteString("\n")
 			w.w.Write(b)
-			return nil
+			return w.w.Flush() // whole objects so far, should the run be interrupted
 		}
 		w.w.Write(b)
 		w.w.WriteByte('\n')
