@@ -87,6 +87,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) to this file")
 	fl.StringVar(&f.memprofile, "memprofile", "", "write a heap profile (pprof) to this file")
 	fl.StringVar(&f.trace, "trace", "", "write an execution trace (go tool trace) to this file")
+	groupRunFlags(c)
 	return c
 }
 

@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 
 	"github.com/balloc/balloc/core"
 )
@@ -204,5 +207,47 @@ func TestTheoryTailScientific(t *testing.T) {
 	code, out, _ := run(t, "run", "--process", "two-choice", "--bins", "1000", "--balls", "1e5", "--trials", "3", "--theory")
 	if code != 0 || strings.Contains(out, "0.000000") || !regexp.MustCompile(`\n +103 +3 +0 +7\.275e-05\n`).MatchString(out) {
 		t.Errorf("theory tail not in scientific notation:\n%s", out)
+	}
+}
+
+// run --help gives its flags in groups, common ones first, then one group
+// per process family, each flag in exactly one group.
+func TestRunHelpGroupsFlags(t *testing.T) {
+	code, out, _ := run(t, "run", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	groups := map[string]string{} // flag: its group's title
+	group := ""
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasSuffix(l, "flags:") || strings.HasPrefix(l, "Flags of ") {
+			group = l
+			continue
+		}
+		if m := regexp.MustCompile(`^  (?:-\w, )? *--([a-z-]+)`).FindStringSubmatch(l); m != nil && group != "" {
+			if g, ok := groups[m[1]]; ok {
+				t.Errorf("--%s is in %q and %q", m[1], g, group)
+			}
+			groups[m[1]] = group
+		}
+	}
+	c := newRunCommand(io.Discard, io.Discard)
+	c.InitDefaultHelpFlag()
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if _, ok := groups[f.Name]; !ok {
+			t.Errorf("--%s is in no group", f.Name)
+		}
+	})
+	for flag, want := range map[string]string{
+		"process": "Common flags:", "trials": "Common flags:", "plot": "Common flags:", "weights": "Common flags:", "help": "Common flags:",
+		"d": "Flags of d-choice (also always-go-left, hypergraph, idea):", "g": "Flags of g-adv-comp (also g-myopic-comp):",
+		"delay": "Flags of tau-delay:", "retries": "Flags of idea:", "graph-clean": "Flags of graphical (also hypergraph):",
+	} {
+		if groups[flag] != want {
+			t.Errorf("--%s in %q, want %q", flag, groups[flag], want)
+		}
+	}
+	if strings.Index(out, "Common flags:") > strings.Index(out, "Flags of ") {
+		t.Error("the common flags do not come first")
 	}
 }
