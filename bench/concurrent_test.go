@@ -52,7 +52,7 @@ func bareAtomic(cells []atomic.Uint32, r *kernels.PCG32, m int) {
 // 3 rounds (best of each kept), 2^24 balls of two-choice on n = 2^20 bins
 // by: the bare atomic loop, the sequential direct engine, racy with one and
 // two workers, sharded with one and two, all measuring every 256th ball;
-// and reports each speed and the ratios issue 15 asks for (racy W=1 / bare
+// and reports each speed and the ratios it is held to (racy W=1 / bare
 // ≥ 0.8; sharded W=2 / sharded W=1 ≥ 1.8; sharded W=2 / sequential ≥ 1).
 // Two-worker figures need two idle cores. Run with -benchtime 1x.
 func BenchmarkConcurrentRatios(b *testing.B) {

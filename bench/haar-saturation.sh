@@ -1,5 +1,5 @@
 #!/bin/sh
-# Haar drift against greedy on cycle:n at stationarity (issue 8).
+# Haar drift against greedy on cycle:n at stationarity.
 #
 # Greedy on a cycle is a one-dimensional surface grown by noise and local
 # smoothing (Edwards–Wilkinson): its longest mode relaxes after Θ(n³) balls

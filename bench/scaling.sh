@@ -1,5 +1,5 @@
 #!/bin/sh
-# Scaling of balloc concurrent (issue 15): 1, 2, 4, 8, 16 workers, each run
+# Scaling of balloc concurrent: 1, 2, 4, 8, 16 workers, each run
 # pinned to as many cores (taskset -c 0..W−1; fewer when the machine has
 # fewer, which the table says), two-choice on n bins, m balls, one mode.
 # Beside each goroutine run, the emulated run with as many virtual workers

@@ -144,7 +144,7 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 		}
 	}
 	if batch != nil {
-		// max_gap of b-batch also covers every batch end (DESIGN.md).
+		// max_gap of b-batch also covers every batch end (when the batch's loads are published).
 		if ends, g := batch.BatchEnds(len(loads)); ends > 0 {
 			res.MaxGap = max(res.MaxGap, g*scale)
 		}

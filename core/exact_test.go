@@ -10,7 +10,7 @@ import (
 )
 
 // Exact enumeration. For tiny n the law of the whole load vector after m
-// balls is computed exactly from DESIGN.md's definition of each process,
+// balls is computed exactly from each process's definition (README, Processes),
 // with ties broken by an explicit uniform choice among the tied samples
 // (not the fast loops' first-minimum rule), and the direct engine's final
 // vectors over many seeded trials are tested against it with a χ² test.

@@ -44,7 +44,7 @@ func TestHaarStaleOneIsFresh(t *testing.T) {
 // power check: staleness must matter to the loop).
 //
 // What this test does not claim, because it does not hold at these sizes
-// (see the closing note): that haar beats greedy. Measured at
+// (bench/README.md, "Haar against greedy"): that haar beats greedy. Measured at
 // m = 100·n it is several times greedy's gap on every family. The growth
 // of the gap in n is kernels' TestHaarGapGrowsPolylogarithmically.
 func TestHaarBalancesAndToleratesStaleAverages(t *testing.T) {

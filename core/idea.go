@@ -53,7 +53,7 @@ import (
 //     output (kernels.boundedPair, exact); this is a stream convention, so
 //     idea --variant oracle --retries 1 equals d-choice ball for ball there
 //     only for d ≠ 2 or n > 2^16.
-//   - Samples are with replacement (DESIGN.md); a bin drawn twice in the
+//   - Samples are with replacement, as in d-choice; a bin drawn twice in the
 //     final round gets two shares of 1/d, so Σ Â grows by exactly w per ball
 //     unless a hold applies.
 //   - "Reached α" in the sampling rule is mean ≥ α (--sample-rule reached);

@@ -11,8 +11,8 @@ import (
 // Exact laws for the noisy and outdated-information processes. Their next
 // step can depend on the past (τ-Delay, b-Batch), so the law is computed over
 // whole allocation sequences: for tiny n and m, every sequence of bins is
-// followed with its exact probability from the definitions of DESIGN.md and
-// the paper, with ties between equal readings broken uniformly at random.
+// followed with its exact probability from the process's definition in its
+// paper, with ties between equal readings broken uniformly at random.
 
 // histTransition is the law of the next bin given the bins of all balls so far.
 type histTransition func(hist []int, n int) []float64

@@ -60,7 +60,7 @@ var catalogue = []Process{
 	{
 		Name: "one-choice", Kind: KindOneChoice,
 		Summary:  "each ball into a uniform bin",
-		Source:   "classical; DESIGN.md",
+		Source:   "classical",
 		Weighted: true, Symmetric: true, Fluid: true,
 	},
 	{

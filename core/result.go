@@ -6,7 +6,7 @@ import (
 	"strconv"
 )
 
-// Result is one trial's outcome, with the JSON fields of DESIGN.md.
+// Result is one trial's outcome, with the JSON fields of the README's Output table.
 type Result struct {
 	Process     string         `json:"process"`
 	Params      map[string]any `json:"params"`

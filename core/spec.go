@@ -13,7 +13,7 @@ import (
 	"github.com/balloc/balloc/kernels"
 )
 
-// Engine names a way to run a trial (DESIGN.md, Engines).
+// Engine names a way to run a trial (README, Engines).
 type Engine string
 
 const (

@@ -114,7 +114,7 @@ func TestAutoEngine(t *testing.T) {
 		{"b-batch", map[string]string{"batch": "1000"}, 1 << 30, 10, false, EngineHistogram},
 		{"one-choice", nil, 1e12, 10, false, EngineHistogram},
 		// The cost model's cases: m = 1000·n on level batches, few bins ball
-		// by ball, the b-batch run of issue 21 (99 s on direct, 0.5 s on
+		// by ball, a b-batch run at heavy load (99 s on direct, 0.5 s on
 		// histogram) and small batches, which are cheaper on direct.
 		{"two-choice", nil, 1e4, 1e8, false, EngineDirect},
 		{"two-choice", nil, 1e6, 1e9, false, EngineHistogram},

@@ -4,7 +4,7 @@ import "unsafe"
 
 // Ties between equally loaded samples.
 //
-// DESIGN.md breaks ties uniformly at random. The loops below keep the first
+// The process breaks ties uniformly at random (README, Processes). The loops below keep the first
 // of the least loaded samples instead, which gives the same process in law at
 // no cost: the d samples are i.i.d., so their vector is exchangeable, and the
 // first minimiser under a uniformly random relabelling of the positions is a

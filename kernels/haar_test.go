@@ -483,14 +483,14 @@ func saturatedGap(loads []uint32, burn, every uint64, samples int, advance func(
 	return s / float64(samples)
 }
 
-// TestGreedyOutgrowsHaarOnCycleAtSaturation is the claim that on a
+// TestGreedyOutgrowsHaarOnCycleAtSaturation checks the claim that on a
 // cycle greedy's gap grows faster in n than haar's, checked where it is a
 // claim about the process: at stationarity. Greedy on cycle:n is a
 // one-dimensional surface grown by noise and local smoothing
 // (Edwards–Wilkinson): its stationary load profile is a random-walk bridge
 // of variance ≈ n/6 per bin, so its gap grows like √n, but the longest mode
 // relaxes only after Θ(n³) balls (at n = 256 the variance levels off after
-// about n³/8), which is why at m = 1000·n (the table) greedy still
+// about n³/8), which is why at m = 1000·n (bench/README.md's table) greedy still
 // looks polylogarithmic. Haar's sibling difference at a node with children
 // of k bins moves toward zero by λ_i/(C·n·k) per ball against noise of
 // variance 2/(n·k), so it settles at O(C) after O(C²·n·k) balls: about 31·n² at the root (λ_i/C ≈ 0.13, see

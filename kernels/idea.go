@@ -31,7 +31,7 @@ import "math"
 // event in both: an increment that does not go in whole at its ball.
 //
 // Ties among a round's samples go to the first least one, which is the
-// random tie-break of DESIGN.md in law for the reason given in dchoice.go:
+// uniformly random tie-break of the definition, in law, for the reason given in dchoice.go:
 // the samples are i.i.d., and the estimates that grow are the round's d
 // bins whichever of them gets the ball.
 

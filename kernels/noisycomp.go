@@ -9,8 +9,8 @@ import (
 // Noise", §2): a ball samples two bins i, j uniformly, and a comparison of
 // loads that differ by δ > 0 is correct — the ball goes to the lighter —
 // with probability ρ(δ), wrong otherwise. Equal loads (δ = 0) have no wrong
-// answer: the ball goes to a uniformly random one of the two, as DESIGN.md
-// breaks ties.
+// answer: the ball goes to a uniformly random one of the two, as every process
+// here breaks ties.
 
 // RhoKind names a family of ρ.
 type RhoKind int

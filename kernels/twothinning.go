@@ -4,7 +4,7 @@ package kernels
 // limit: a ball's first uniform bin is kept when its load is below limit,
 // otherwise the ball goes to a second uniform bin, whatever its load.
 //
-// The process of DESIGN.md compares with t/n + θ, which moves with the number
+// Two-Thinning as the README defines it compares with t/n + θ, which moves with the number
 // of balls t; core splits a run into stretches on which ⌈t/n + θ⌉ is constant
 // and passes that integer here (for integer loads, load < x ⇔ load < ⌈x⌉).
 //

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -314,12 +315,38 @@ type concurrentRow struct {
 	TauDelayGap *float64 `json:"tau_delay_gap"`
 	BBatchGap   *float64 `json:"b_batch_gap"`
 
-	Concurrent *concurrency.Result `json:"concurrent"`
-	Replay     *core.Result        `json:"replay,omitempty"`
-	Model      *core.Result        `json:"delay_model,omitempty"`
-	TwoChoice  *core.Result        `json:"two_choice,omitempty"`
-	TauDelay   *core.Result        `json:"tau_delay,omitempty"`
-	BBatch     *core.Result        `json:"b_batch,omitempty"`
+	Concurrent concurrentResult `json:"concurrent"`
+	Replay     *core.Result     `json:"replay,omitempty"`
+	Model      *core.Result     `json:"delay_model,omitempty"`
+	TwoChoice  *core.Result     `json:"two_choice,omitempty"`
+	TauDelay   *core.Result     `json:"tau_delay,omitempty"`
+	BBatch     *core.Result     `json:"b_batch,omitempty"`
+}
+
+// concurrentResult is a concurrent run's result as the JSON gives it: its
+// shard totals (64 ranges of bins, most of them empty when n is small) as
+// {"shard": balls} of the shards that got balls.
+type concurrentResult struct {
+	*concurrency.Result
+	ShardTotals shardTotals `json:"shard_totals"`
+}
+
+// shardTotals are the balls in each shard, written as a JSON object of the
+// non-zero ones, keyed by shard index in ascending order ({"0": 1601, ...}).
+type shardTotals []uint64
+
+func (st shardTotals) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, x := range st {
+		if x == 0 {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, "%q:%d", strconv.Itoa(i), x)
+	}
+	return append(b, '}'), nil
 }
 
 // compareRun sets the sequential models beside a concurrent run (when
@@ -333,7 +360,8 @@ func compareRun(res *concurrency.Result, spec *core.Spec, com core.Common, tr ui
 	}
 	row := concurrentRow{Workers: res.Workers, Trial: tr, Gap: res.Gap, BallsPerS: res.BallsPerS, AgesOf: of,
 		AgeMean: law.Mean, AgeP50: law.P50, AgeP90: law.P90, AgeP99: law.P99, AgeP999: law.P999, AgeMax: law.Max,
-		Tau: law.P99, Descheduled: res.Descheduled.Count, DescheduledAgeMax: res.Descheduled.Max, Concurrent: res}
+		Tau: law.P99, Descheduled: res.Descheduled.Count, DescheduledAgeMax: res.Descheduled.Max,
+		Concurrent: concurrentResult{res, shardTotals(res.ShardTotals)}}
 	if !compare || law.Count == 0 {
 		return row, nil
 	}

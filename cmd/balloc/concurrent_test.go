@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -69,5 +70,44 @@ func TestConcurrentSaveAgesReplays(t *testing.T) {
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, %q; want one line naming %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// The JSON's shard totals are {"shard": balls} of the shards that got balls:
+// with n = 10 the ten shards holding a bin, not 64 entries of which 54 are 0;
+// with n = 1000 (16 bins a shard) the 63 holding one, keyed in numeric order.
+func TestConcurrentJSONShardTotalsNonZero(t *testing.T) {
+	for _, n := range []int{10, 1000} {
+		concurrentShards(t, n)
+	}
+}
+
+func concurrentShards(t *testing.T, n int) {
+	code, out, errs := run(t, "concurrent", "--process", "two-choice", "--bins", strconv.Itoa(n), "--balls", "100000", "--workers", "2", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []struct {
+		Concurrent struct {
+			ShardTotals map[string]uint64 `json:"shard_totals"`
+		} `json:"concurrent"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	st, sum := rows[0].Concurrent.ShardTotals, uint64(0)
+	held := min(n, 63)
+	for i := range held {
+		x, ok := st[strconv.Itoa(i)]
+		if !ok || x == 0 {
+			t.Errorf("shard %d: %d, present %v", i, x, ok)
+		}
+		sum += x
+	}
+	if len(st) != held || sum != 100000 {
+		t.Errorf("n = %d: shard totals %v: %d entries adding up to %d, want %d adding up to 100000", n, st, len(st), sum, held)
+	}
+	if n == 1000 && strings.Index(out, `"10": `) < strings.Index(out, `"9": `) {
+		t.Errorf("shard keys out of numeric order:\n%s", out)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -188,8 +189,26 @@ func TestIdeaSameResultsForAnyWorkers(t *testing.T) {
 	}
 	code, out, _ = run(t, "run", "--process", "idea", "--bins", "100", "--balls", "1000", "--format", "csv")
 	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if code != 0 || err != nil || len(rows) != 2 || rows[1][len(csvHeader)-6] == "" || rows[1][len(csvHeader)-1] == "" {
+	if code != 0 || err != nil || len(rows) != 2 || len(rows[1]) != len(csvHeader)+6 || rows[1][len(csvHeader)] == "" || rows[1][len(csvHeader)+5] == "" {
 		t.Errorf("csv lacks the retries and estimates columns: %v %v", err, rows)
+	}
+}
+
+// A run's csv has one schema: the six idea columns only when an idea process
+// is in the run, and then on every row (empty for the other processes).
+func TestCSVIdeaColumnsOnlyWithIdea(t *testing.T) {
+	code, out, _ := run(t, "run", "--process", "two-choice", "--bins", "100", "--balls", "1000", "--format", "csv")
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 0 || err != nil || len(rows) != 2 || !slices.Equal(rows[0], csvHeader) || slices.Contains(rows[0], "retries_mean") {
+		t.Errorf("two-choice csv: exit %d, %v, header %v", code, err, rows)
+	}
+	code, out, _ = run(t, "run", "--process", "idea,d-choice", "--bins", "100", "--balls", "1000", "--format", "csv")
+	rows, err = csv.NewReader(strings.NewReader(out)).ReadAll() // ReadAll refuses rows of unequal length
+	if code != 0 || err != nil || len(rows) != 3 || rows[0][len(csvHeader)] != "retries_mean" {
+		t.Fatalf("idea,d-choice csv: exit %d, %v, %v", code, err, rows)
+	}
+	if rows[1][0] != "idea" || rows[1][len(csvHeader)] == "" || rows[2][0] != "d-choice" || rows[2][len(csvHeader)] != "" {
+		t.Errorf("idea columns: %v / %v", rows[1], rows[2])
 	}
 }
 

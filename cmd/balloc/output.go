@@ -30,6 +30,7 @@ type writer struct {
 	kept     [][]*core.Result // by spec, for --plot
 	profiles []*core.Profile  // fluid limits, computed on first use
 	count    int
+	ideaCSV  bool // an idea process is in the run: csv carries its columns
 }
 
 // summary is what the table reports of one spec's trials, accumulated.
@@ -74,6 +75,9 @@ func newWriter(p *plan, out io.Writer) *writer {
 		kept: make([][]*core.Result, len(p.specs)), profiles: make([]*core.Profile, len(p.specs))}
 	if p.format == "csv" {
 		w.csv = csv.NewWriter(w.w)
+		for _, s := range p.specs {
+			w.ideaCSV = w.ideaCSV || s.Process.Name == "idea"
+		}
 	}
 	return w
 }
@@ -116,16 +120,16 @@ func (w *writer) add(spec int, r *core.Result) error {
 			}
 			w.w.WriteString("\n")
 			w.w.Write(b)
-			return nil
+			return w.w.Flush() // whole objects so far, should the run be interrupted
 		}
 		w.w.Write(b)
 		w.w.WriteByte('\n')
 		return w.w.Flush()
 	case "csv":
 		if w.count == 1 {
-			w.csv.Write(csvHeader)
+			w.csv.Write(csvColumns(w.ideaCSV))
 		}
-		csvRows(r, func(row []string) { w.csv.Write(row) })
+		csvRows(r, w.ideaCSV, func(row []string) { w.csv.Write(row) })
 		w.csv.Flush()
 		return w.csv.Error()
 	}
@@ -188,18 +192,32 @@ var csvHeader = []string{
 	"process", "params", "bins", "balls", "trial", "seed", "engine", "at_balls",
 	"gap", "max_load", "min_load", "underload", "quadratic_potential", "alpha", "log_exp_potential",
 	"max_gap", "elapsed_s", "balls_per_s",
-	"retries_mean", "retries_max", "fallbacks", "estimate_spread", "estimate_lag", "estimates_held",
+}
+
+// csvIdeaHeader are the columns of ideaColumns, after csvHeader's.
+var csvIdeaHeader = []string{"retries_mean", "retries_max", "fallbacks", "estimate_spread", "estimate_lag", "estimates_held"}
+
+// csvColumns is the header of a run's csv: one schema a run, with the idea
+// columns only when an idea process is in it (empty in other processes' rows).
+func csvColumns(idea bool) []string {
+	if idea {
+		return slices.Concat(csvHeader, csvIdeaHeader)
+	}
+	return csvHeader
 }
 
 // csvRows gives one row per checkpoint (at_balls < balls) and one for the
 // final state (at_balls = balls), so checkpoints survive in a flat file,
 // handing each to emit as it is made (a row's slice is reused after).
-func csvRows(r *core.Result, emit func(row []string)) {
+// With idea set each row ends in ideaColumns.
+func csvRows(r *core.Result, idea bool, emit func(row []string)) {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
 	head := []string{r.Process, paramsText(r.Params), u(r.Bins), u(r.Balls), u(r.Trial), u(r.Seed), r.Engine}
 	tail := []string{f(r.MaxGap), f(r.ElapsedS), f(r.BallsPerS)}
-	tail = append(tail, ideaColumns(r)...)
+	if idea {
+		tail = append(tail, ideaColumns(r)...)
+	}
 	row := make([]string, 0, len(head)+8+len(tail))
 	for _, c := range r.Checkpoints {
 		if c.Balls == r.Balls {
@@ -338,11 +356,24 @@ func (w *writer) table() {
 			tw = tabwriter.NewWriter(w.w, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "  i\ti − m/n\tsimulated\tfluid\t")
 			for _, l := range th.Levels {
-				fmt.Fprintf(tw, "  %s\t%s\t%.6f\t%.6f\t\n", g(l.Load), g(l.Load-avg), l.Simulated, l.Fluid)
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t\n", g(l.Load), g(l.Load-avg), fraction(l.Simulated), fraction(l.Fluid))
 			}
 			tw.Flush()
 		}
 	}
+}
+
+// fraction writes a fraction of bins for the theory table with at least
+// four significant digits: fixed-point down to 10^-3, scientific below (the
+// tail levels, 7.300e-05, that fixed-point would print as 0.000073 or 0.000000).
+func fraction(x float64) string {
+	switch {
+	case x == 0:
+		return "0"
+	case x >= 1e-3:
+		return strconv.FormatFloat(x, 'f', 6, 64)
+	}
+	return strconv.FormatFloat(x, 'e', 3, 64)
 }
 
 // gapKey is the value a final gap is tabulated under: itself, or rounded

@@ -230,7 +230,7 @@ func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
 			}
 		}
 		if len(lost) > 0 {
-			missing = append(missing, fmt.Sprintf("%s %v n=%d m=%d (%s): trials %s", gp.Process, gp.Params, gp.Bins, gp.Balls, gp.SpecHash, strings.Join(lost, ",")))
+			missing = append(missing, fmt.Sprintf("%s (spec %s): trials %s", gp.describe(), gp.SpecHash, strings.Join(lost, ",")))
 		}
 	}
 	man := *first

@@ -88,6 +88,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) to this file")
 	fl.StringVar(&f.memprofile, "memprofile", "", "write a heap profile (pprof) to this file")
 	fl.StringVar(&f.trace, "trace", "", "write an execution trace (go tool trace) to this file")
+	groupRunFlags(c)
 	return c
 }
 
@@ -445,14 +446,25 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 	// After the first failed write (a full disk, a closed pipe) no more
 	// trials start: their results could not be written either.
 	var writeErr error
+	done := 0
+	intr := onInterrupt(stderr, func() string {
+		if bar != nil {
+			_ = bar.Clear()
+		}
+		return interruptedRun(p, done)
+	})
 	concurrency.Ordered(p.jobs(), p.workers, func(i int) *core.Result {
 		spec, trial := p.job(i)
 		return core.RunTrial(p.specs[spec], trial, progress)
 	}, func(i int, r *core.Result) bool {
+		intr.mu.Lock()
+		defer intr.mu.Unlock()
 		spec, _ := p.job(i)
 		writeErr = out.add(spec, r)
+		done++
 		return writeErr == nil
 	})
+	intr.stop()
 	if bar != nil {
 		_ = bar.Finish()
 	}
@@ -483,6 +495,24 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "\nplot: %s\n", p.plot)
 	}
 	return nil
+}
+
+// interruptedRun is the line Ctrl-C leaves: what of a run was lost. The
+// streaming formats wrote each trial whole as it ended; the table (and
+// --plot, --theory) come only at the end. A run is a function of its seed,
+// so the same command gives the lost trials' numbers exactly.
+func interruptedRun(p *plan, done int) string {
+	lost := "nothing was printed: the table comes at the end"
+	switch p.format {
+	case "jsonl", "csv":
+		lost = fmt.Sprintf("the %d above are whole, the rest are lost", done)
+	case "json":
+		lost = fmt.Sprintf("the JSON array above holds the %d, unclosed; the rest are lost", done)
+	}
+	if p.plot != "" {
+		lost += ", and no plot was drawn"
+	}
+	return fmt.Sprintf("balloc run: interrupted after %d of %d trials: %s; the same command reruns them with the same numbers", done, p.jobs(), lost)
 }
 
 // standAloneArgs refuses positional arguments. The likeliest one is the value

@@ -2,11 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 
 	"github.com/balloc/balloc/core"
 )
@@ -222,5 +226,64 @@ func TestTheoryMixedListShowsDash(t *testing.T) {
 	}
 	if with != 1 || without != 1 {
 		t.Errorf("jsonl: %d lines with a theory and %d without, want 1 and 1:\n%s", with, without, out)
+	}
+}
+
+// The theory table's tail levels keep their digits: 7.275e-05, not 0.000073
+// or 0.000000.
+func TestTheoryTailScientific(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		want string
+	}{{0, "0"}, {1, "1.000000"}, {0.024668, "0.024668"}, {1e-3, "0.001000"}, {9.99e-4, "9.990e-04"}, {7.2754e-05, "7.275e-05"}, {3.2e-12, "3.200e-12"}} {
+		if got := fraction(c.x); got != c.want {
+			t.Errorf("fraction(%g) = %q, want %q", c.x, got, c.want)
+		}
+	}
+	code, out, _ := run(t, "run", "--process", "two-choice", "--bins", "1000", "--balls", "1e5", "--trials", "3", "--theory")
+	if code != 0 || strings.Contains(out, "0.000000") || !regexp.MustCompile(`\n +103 +3 +0 +7\.275e-05\n`).MatchString(out) {
+		t.Errorf("theory tail not in scientific notation:\n%s", out)
+	}
+}
+
+// run --help gives its flags in groups, common ones first, then one group
+// per process family, each flag in exactly one group.
+func TestRunHelpGroupsFlags(t *testing.T) {
+	code, out, _ := run(t, "run", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	groups := map[string]string{} // flag: its group's title
+	group := ""
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasSuffix(l, "flags:") || strings.HasPrefix(l, "Flags of ") {
+			group = l
+			continue
+		}
+		if m := regexp.MustCompile(`^  (?:-\w, )? *--([a-z-]+)`).FindStringSubmatch(l); m != nil && group != "" {
+			if g, ok := groups[m[1]]; ok {
+				t.Errorf("--%s is in %q and %q", m[1], g, group)
+			}
+			groups[m[1]] = group
+		}
+	}
+	c := newRunCommand(io.Discard, io.Discard)
+	c.InitDefaultHelpFlag()
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if _, ok := groups[f.Name]; !ok {
+			t.Errorf("--%s is in no group", f.Name)
+		}
+	})
+	for flag, want := range map[string]string{
+		"process": "Common flags:", "trials": "Common flags:", "plot": "Common flags:", "weights": "Common flags:", "help": "Common flags:",
+		"d": "Flags of d-choice (also always-go-left, hypergraph, idea):", "g": "Flags of g-adv-comp (also g-myopic-comp):",
+		"delay": "Flags of tau-delay:", "retries": "Flags of idea:", "graph-clean": "Flags of graphical (also hypergraph):",
+	} {
+		if groups[flag] != want {
+			t.Errorf("--%s in %q, want %q", flag, groups[flag], want)
+		}
+	}
+	if strings.Index(out, "Common flags:") > strings.Index(out, "Flags of ") {
+		t.Error("the common flags do not come first")
 	}
 }

@@ -216,12 +216,23 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	// started are not run, and the lines written so far stay whole.
 	var writeErr error
 	written := 0
+	// Ctrl-C: every trial written is a whole synced line, so say how many
+	// and that the same command resumes from them.
+	intr := onInterrupt(stderr, func() string {
+		if pb != nil {
+			_ = pb.Clear()
+		}
+		return fmt.Sprintf("balloc sweep: interrupted: %d of %d trials saved in %s (%d were there before); run the same command to resume",
+			written, njobs, resultsPath, len(kept))
+	})
 	concurrency.Ordered(njobs, workers, func(i int) *core.Result {
 		p, trial := jobs.at(uint64(i))
 		r := deps.trial(g.Specs[p], trial)
 		r.SpecHash = g.Hashes[p]
 		return r
 	}, func(i int, r *core.Result) bool {
+		intr.mu.Lock()
+		defer intr.mu.Unlock()
 		if writeErr = rw.Write(r); writeErr != nil {
 			return false
 		}
@@ -231,6 +242,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		}
 		return true
 	})
+	intr.stop()
 	if pb != nil {
 		_ = pb.Finish()
 	}

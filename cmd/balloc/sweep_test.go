@@ -200,6 +200,10 @@ func TestShardsMergeToTheWholeSweep(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "missing: ") {
 		t.Errorf("merge without shard 1: exit %d, %s", code, out)
 	}
+	// The missing points read as words ("g-myopic-comp g=2 n=100 m=5000"), not Go map syntax.
+	if strings.Contains(out, "map[") || !regexp.MustCompile(`missing: g-myopic-comp g=\d+ n=\d+ m=\d+ \(spec [0-9a-f]+\): trials \d`).MatchString(out) {
+		t.Errorf("merge's missing lines are not plain words: %s", out)
+	}
 	// A copy of shard 0 with one trial's gap changed is a conflict, not a duplicate.
 	forged := filepath.Join(dir, "forged")
 	if err := os.MkdirAll(forged, 0o755); err != nil {

@@ -27,8 +27,8 @@ func peakHeap(stop <-chan struct{}, out chan<- uint64) {
 	}
 }
 
-// TestPreprocessingBudget builds the three sized cases once and
-// checks its limits: cycle and torus with n = 2^20 in at most 60 s and
+// TestPreprocessingBudget builds three sized cases once and
+// checks their limits: cycle and torus with n = 2^20 in at most 60 s and
 // 4 GiB, a random 3-regular graph with n = 2^16 in at most 60 s. Memory is
 // the peak of the heap's objects during the build (peakHeap), the graph
 // included; it must not exceed EstimateBytes, by which balloc refuses runs,

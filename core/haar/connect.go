@@ -11,8 +11,8 @@ import (
 // cut of a sparse graph, a random 3-regular one above all, often leaves
 // stray fragments on either side, and every set below a fragmented one
 // inherits the problem. So a split is repaired to make both sides connected
-// when that keeps them within the depth budget; near-equal sizes are what
-// the issue asks, and the budget allows a little slack for connectivity.
+// when that keeps them within the depth budget; near-equal sizes keep the
+// tree shallow, and the budget allows a little slack for connectivity.
 
 // depthSlack is how many levels beyond ⌈log2 n⌉ general graphs may use: a
 // set at depth d may hold up to 2^(⌈log2 n⌉+depthSlack−d) vertices, so the

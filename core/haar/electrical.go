@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Electrical flows for general graphs (the issue's §3): solve L φ = b on the
+// Electrical flows for general graphs: solve L φ = b on the
 // routing set by preconditioned conjugate gradients, take f(x→y) = φ_x − φ_y,
 // and route what the solver left of the demand (b − Lφ) on a BFS spanning
 // tree, so that the flow meets its demand up to rounding however CG ended.
@@ -20,8 +20,8 @@ const (
 )
 
 // electricalFlow routes node nd's demand (S_l = positions [lo, mid),
-// S_r = [mid, hi)). The paper's flow templates may use all of G; the issue
-// asks for G[S_i], which keeps each edge's support to the nodes whose sets
+// S_r = [mid, hi)). The paper's flow templates may use all of G; balloc's
+// default (--haar-route set) is G[S_i], which keeps each edge's support to the nodes whose sets
 // hold it. When S_i is split across components of G[S_i] (spectral halves
 // of a connected set need not be connected) the demand cannot be met
 // there, and the flow is routed in the nearest ancestor set A with S_i in

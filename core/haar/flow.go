@@ -7,8 +7,8 @@ import (
 )
 
 // Closed-form flows. Node i's Haar demand gives every vertex of S_l a net
-// inflow of 1/|S_l| and takes 1/|S_r| from every vertex of S_r (the issue's
-// §3; the paper's "divide the drift evenly among all vertices"), so a unit
+// inflow of 1/|S_l| and takes 1/|S_r| from every vertex of S_r (the
+// paper's "divide the drift evenly among all vertices"), so a unit
 // flow goes from S_r to S_l. For the families below the electrical flow in
 // G[S_i] has a closed form, which is what these functions emit: the same flow
 // conjugate gradients would find, exactly and in O(|S_i|) (O(|S_l||S_r|) for

@@ -26,7 +26,7 @@ const (
 	// hypercube and complete graph the cut's edge count) and the natural
 	// stand-in for electrical flows elsewhere.
 	ScaleCongestion Scale = iota
-	// ScaleUnit gives every node one unit of demand (the text).
+	// ScaleUnit gives every node one unit of demand.
 	// On dense graphs this is far below Ω(d/polylog n): on complete:n the
 	// root's drift is 1/C with C = 1, so the strategy is nearly one-choice.
 	ScaleUnit
@@ -36,7 +36,7 @@ const (
 type Route int
 
 const (
-	// RouteSet (the default; the issue's §3) routes f_i inside G[S_i]:
+	// RouteSet (the default) routes f_i inside G[S_i]:
 	// each edge's law holds only nodes whose sets hold the edge, O(log n)
 	// of them. On dense graphs this starves the small sets: on complete:n
 	// two sibling vertices share one edge of G[S_i], so their difference

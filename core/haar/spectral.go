@@ -11,7 +11,7 @@ import (
 	"github.com/balloc/balloc/kernels"
 )
 
-// General graphs: recursive spectral bisection (the issue's §1) with a BFS
+// General graphs: recursive spectral bisection with a BFS
 // fallback, and electrical flows (electrical.go). Sets are position ranges
 // of Order; G[S] is read from an incidence list by testing each
 // neighbour's position, so no subgraph is ever copied.
@@ -122,7 +122,7 @@ func (b *builder) bfs(start, lo, hi uint32) {
 // disconnected G[S] is split along whole components (componentSplit). When
 // neither applies, or the eigensolver fails, the left child is the first
 // ⌈s/2⌉ vertices in BFS order from a pseudo-peripheral vertex, components
-// one after another: the BFS fallback.
+// one after another: the BFS fallback.
 func (b *builder) splitSpectral(h, lo, hi uint32, depth int) (uint32, Split) {
 	gs := &b.gen
 	s := hi - lo

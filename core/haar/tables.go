@@ -8,8 +8,7 @@ import (
 	"github.com/balloc/balloc/kernels"
 )
 
-// tables normalises the flows once and builds every edge's alias table (the
-// issue's §3): with λ_i the node's demand (see Scale) and
+// tables normalises the flows once and builds every edge's alias table: with λ_i the node's demand (see Scale) and
 // C = max_e Σ_i λ_i|f_i(e)|, edge e uses node i with probability
 // P_e(i) = λ_i|f_i(e)|/C and ∅ with the rest, 1 − Σ_i P_e(i) ≥ 0.
 //

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/balloc/balloc/core"
+)
+
+// Ctrl-C during a sweep: exit 130 and one stderr line saying how many
+// trials were saved (exactly the lines in results.jsonl) and how to resume;
+// the same command then runs only the rest.
+func TestSweepInterruptSaysSavedAndResume(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s.toml")
+	writeFile(t, file, "processes = [\"two-choice\"]\nbins = [2000]\nballs_per_bin = [150]\ntrials = 3000\nseed = 3\n")
+	out := filepath.Join(dir, "s")
+	cmd, errs := balloc("sweep", file, "--out", out, "--workers", "1", "--progress", "never")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(out, "results.jsonl")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if b, _ := os.ReadFile(results); strings.Count(string(b), "\n") >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the sweep wrote no trial in 30 s")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	line := errs.String()
+	m := regexp.MustCompile(`^balloc sweep: interrupted: (\d+) of 3000 trials saved in (.+) \(0 were there before\); run the same command to resume\n$`).FindStringSubmatch(line)
+	if code := cmd.ProcessState.ExitCode(); code != interruptExit || m == nil || m[2] != results {
+		t.Fatalf("interrupted sweep: exit %d, stderr %q; want exit 130 and one line of the trials saved", code, line)
+	}
+	saved, _ := strconv.Atoi(m[1])
+	if n := len(resultLines(t, out)); n != saved || saved == 0 || saved == 3000 {
+		t.Fatalf("the line says %d saved, results.jsonl holds %d", saved, n)
+	}
+	code, stdout, stderr := run(t, "sweep", file, "--out", out)
+	if want := fmt.Sprintf("%d trials run, %d were already there", 3000-saved, saved); code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("resume: exit %d, %q %q; want %q", code, stdout, stderr, want)
+	}
+}
+
+// Ctrl-C during a run: exit 130 and one stderr line saying what was lost;
+// with jsonl, the trials it counts are the whole lines written.
+func TestRunInterruptSaysWhatWasLost(t *testing.T) {
+	cmd, errs := balloc("run", "--process", "two-choice", "--bins", "2000", "--balls", "3e5", "--trials", "5000",
+		"--workers", "1", "--progress", "never", "--format", "jsonl")
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(pipe)
+	sc.Buffer(nil, 1<<20)
+	if !sc.Scan() {
+		cmd.Process.Kill()
+		t.Fatal("the run wrote no trial")
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	lines := 1
+	for sc.Scan() {
+		if !strings.HasSuffix(sc.Text(), "}") {
+			t.Errorf("a torn line: %q", sc.Text())
+		}
+		lines++
+	}
+	cmd.Wait()
+	line := errs.String()
+	m := regexp.MustCompile(`^balloc run: interrupted after (\d+) of 5000 trials: the (\d+) above are whole, the rest are lost; the same command reruns them with the same numbers\n$`).FindStringSubmatch(line)
+	if code := cmd.ProcessState.ExitCode(); code != interruptExit || m == nil || m[1] != m[2] || m[1] != strconv.Itoa(lines) {
+		t.Errorf("interrupted run: exit %d, %d lines, stderr %q; want exit 130 and one line counting them", code, lines, line)
+	}
+	// The table prints nothing before the end: the line says so.
+	if got := interruptedRun(&plan{format: "table", specs: make([]*core.Spec, 2), trials: 3, plot: "x.png"}, 4); got != "balloc run: interrupted after 4 of 6 trials: nothing was printed: the table comes at the end, and no plot was drawn; the same command reruns them with the same numbers" {
+		t.Errorf("table: %q", got)
+	}
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/balloc/balloc/core"
+)
+
+// groupAnnotation names the help group of a run flag; flags without it are
+// common to every process.
+const groupAnnotation = "balloc_group"
+
+// groupRunFlags sorts run's ~50 flags, for --help, into the common ones and
+// one group per process family: a process flag goes to the first process of
+// the catalogue that takes it, whose group title names the other processes
+// that take any of its flags (each flag's usage says which). --weights,
+// which every weighted process takes, stays common.
+func groupRunFlags(c *cobra.Command) {
+	owner := map[string]int{} // flag: index of its process in the catalogue
+	procs := core.Processes()
+	for i, p := range procs {
+		for _, q := range p.Params {
+			if _, ok := owner[q]; !ok {
+				owner[q] = i
+			}
+		}
+	}
+	titles := make([]string, len(procs))
+	for i, p := range procs {
+		var also []string
+		for _, o := range procs {
+			if o.Name == p.Name {
+				continue
+			}
+			for _, q := range o.Params {
+				if owner[q] == i && p.Takes(q) && !slices.Contains(also, o.Name) {
+					also = append(also, o.Name)
+				}
+			}
+		}
+		titles[i] = p.Name
+		if len(also) > 0 {
+			titles[i] += " (also " + strings.Join(also, ", ") + ")"
+		}
+	}
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if i, ok := owner[f.Name]; ok {
+			_ = c.Flags().SetAnnotation(f.Name, groupAnnotation, []string{titles[i], strconv.Itoa(i)})
+		}
+	})
+	c.SetUsageFunc(groupedUsage)
+}
+
+// groupedUsage writes a command's usage with its flags in the groups of
+// groupRunFlags: common flags first, then the processes' in catalogue order,
+// the flags of each group in the order of definition.
+func groupedUsage(c *cobra.Command) error {
+	var order []string
+	rank := map[string]int{}
+	sets := map[string]*pflag.FlagSet{}
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		g, r := "Common flags", -1
+		if t := f.Annotations[groupAnnotation]; len(t) == 2 {
+			g = "Flags of " + t[0]
+			r, _ = strconv.Atoi(t[1])
+		}
+		if sets[g] == nil {
+			order = append(order, g)
+			rank[g] = r
+			sets[g] = pflag.NewFlagSet(g, pflag.ContinueOnError)
+			sets[g].SortFlags = false
+		}
+		sets[g].AddFlag(f)
+	})
+	slices.SortStableFunc(order, func(a, b string) int { return rank[a] - rank[b] })
+	w := c.OutOrStderr()
+	fmt.Fprintf(w, "Usage:\n  %s\n", c.UseLine())
+	for _, g := range order {
+		fmt.Fprintf(w, "\n%s:\n%s", g, sets[g].FlagUsages())
+	}
+	return nil
+}
