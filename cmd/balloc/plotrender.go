@@ -105,6 +105,16 @@ func renderFigure(f *figure, out string) error {
 	} else if err := renderLines(p, f); err != nil {
 		return err
 	}
+	// Marks and error bars at the ends of the x range are drawn whole.
+	if hasMarks(f) && p.X.Max > p.X.Min {
+		if f.logX {
+			r := math.Pow(p.X.Max/p.X.Min, 0.03)
+			p.X.Min, p.X.Max = p.X.Min/r, p.X.Max*r
+		} else {
+			d := 0.03 * (p.X.Max - p.X.Min)
+			p.X.Min, p.X.Max = p.X.Min-d, p.X.Max+d
+		}
+	}
 	// The legend sits top right: make the canvas taller for a long legend and
 	// raise the top of the y axis so that no line or bar runs under it.
 	width, height := 8*vg.Inch, 5*vg.Inch
@@ -123,6 +133,15 @@ func renderFigure(f *figure, out string) error {
 		}
 	}
 	return p.Save(width, height, out)
+}
+
+func hasMarks(f *figure) bool {
+	for _, s := range f.series {
+		if s.marks && !f.bars {
+			return true
+		}
+	}
+	return false
 }
 
 func renderLines(p *plot.Plot, f *figure) error {
@@ -297,11 +316,11 @@ func logTicks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// tickLabel writes a round value without trailing zeros, a large count as
+// tickLabel writes a round value without trailing zeros, from 10^5 on as
 // 1e6 or 2.5e6.
 func tickLabel(v, step float64) string {
-	if v == math.Trunc(v) && math.Abs(v) >= 1e4 {
-		// 1e4, 1.5e6: the mantissa and exponent as balloc writes counts.
+	if v == math.Trunc(v) && math.Abs(v) >= 1e5 {
+		// 1e5, 1.5e6: the mantissa and exponent as balloc writes counts.
 		m, e, _ := strings.Cut(strconv.FormatFloat(math.Abs(v), 'e', -1, 64), "e")
 		s := m + "e" + strings.TrimLeft(strings.TrimPrefix(e, "+"), "0")
 		if v < 0 {
