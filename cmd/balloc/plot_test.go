@@ -318,6 +318,8 @@ func TestRoundTicks(t *testing.T) {
 		{200, 10000, true, []string{"200", "500", "1000", "2000", "5000", "10000"}},
 		{10, 1e8, true, []string{"10", "100", "1000", "10000", "1e5", "1e6", "1e7", "1e8"}},
 		{3, 8, true, []string{"3", "4", "5", "6", "7", "8"}},
+		{0.92, 17.4, true, []string{"1", "2", "5", "10"}},
+		{3, 13, true, []string{"3", "4", "5", "6", "7", "8", "9", "10"}},
 	} {
 		if got := labels(c.lo, c.hi, c.log); !slices.Equal(got, c.want) {
 			t.Errorf("ticks %v–%v (log %v): %q, want %q", c.lo, c.hi, c.log, got, c.want)

@@ -245,7 +245,8 @@ func renderBars(p *plot.Plot, f *figure) error {
 
 // roundTicks puts labelled ticks at round values: 1, 2 or 5 × 10^k apart
 // on a linear axis, 4 to 10 of them; on a log axis at the powers of ten,
-// or at 1, 2 and 5 × 10^k when the axis spans fewer than three decades.
+// or at 1, 2 and 5 × 10^k when the axis spans under 2.5 decades (at
+// every integer × 10^k when that leaves fewer than three).
 type roundTicks struct{ log bool }
 
 func (t roundTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -284,7 +285,7 @@ func (t roundTicks) Ticks(lo, hi float64) []plot.Tick {
 func logTicks(lo, hi float64) []plot.Tick {
 	kLo, kHi := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
 	labelled := func(m int) bool { return m == 1 }
-	if kHi-kLo < 3 {
+	if math.Log10(hi/lo) < 2.5 {
 		labelled = func(m int) bool { return m == 1 || m == 2 || m == 5 }
 	}
 	in := func(v float64) bool { return v >= lo*(1-1e-9) && v <= hi*(1+1e-9) }
@@ -296,7 +297,7 @@ func logTicks(lo, hi float64) []plot.Tick {
 			}
 		}
 	}
-	if count < 2 { // less than a decade with fewer than two round values: label them all
+	if count < 3 { // less than a decade with fewer than three round values: label them all
 		labelled = func(int) bool { return true }
 	}
 	var ticks []plot.Tick
