@@ -164,6 +164,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/loads":       {kind: kBool, legal: "true", base: []string{"--format", "json"}},
 		"run/plot":        {kind: kPathOut, legal: filepath.Join(f.dir, "r.png"), base: []string{"--checkpoints", "2"}, bad: []string{filepath.Join(f.dir, "r.jpg"), filepath.Join(f.dir, "r")}},
 		"run/plot-kind":   {kind: kEnum, legal: "gap-distribution", base: []string{"--plot", filepath.Join(f.dir, "r.png")}},
+		"run/title":       {kind: kText, legal: "a title", base: []string{"--plot", filepath.Join(f.dir, "r.png"), "--plot-kind", "gap-distribution"}},
 		"run/workers":     {kind: kCount0, legal: "1"},
 		"run/progress":    {kind: kEnum, legal: "never"},
 		"run/cpuprofile":  {kind: kPathOut, legal: filepath.Join(f.dir, "c.pprof")},
@@ -178,9 +179,15 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"summarize/format":  {kind: kEnum, legal: "csv", bad: []string{"csv,latex", "json"}},
 		"summarize/compare": {kind: kPathIn, legal: f.compare, bad: []string{f.toml, f.regular}}, // a sweep file, not TOML
 
-		"plot/kind":  {kind: kEnum, legal: "gap-vs-bins"},
-		"plot/out":   {kind: kPathOut, legal: filepath.Join(f.dir, "q.svg"), bad: []string{filepath.Join(f.dir, "q.jpg"), filepath.Join(f.dir, "q"), f.dir}},
-		"plot/title": {kind: kText, legal: "a title"},
+		"plot/kind":   {kind: kEnum, legal: "gap-vs-bins"},
+		"plot/out":    {kind: kPathOut, legal: filepath.Join(f.dir, "q.svg"), bad: []string{filepath.Join(f.dir, "q.jpg"), filepath.Join(f.dir, "q"), f.dir}},
+		"plot/title":  {kind: kText, legal: "a title"},
+		"plot/log-x":  {kind: kBool, legal: "true", base: []string{"--kind", "gap-vs-bins"}},
+		"plot/log-y":  {kind: kBool, legal: "true", base: []string{"--kind", "load-histogram"}},
+		"plot/bands":  {kind: kBool, legal: "true", base: []string{"--kind", "gap-vs-bins"}},
+		"plot/theory": {kind: kBool, legal: "true", base: []string{"--kind", "load-histogram"}},
+		"plot/x":      {kind: kEnum, legal: "bins", base: []string{"--kind", "gap-vs-param"}},
+		"plot/y":      {kind: kEnum, legal: "max-gap", base: []string{"--kind", "gap-vs-param", "--x", "bins"}},
 
 		"merge/out": {kind: kDirOut, legal: filepath.Join(f.dir, "merged2"), bad: []string{f.sweep, f.foreign, notDir, f.regular}},
 

@@ -104,7 +104,7 @@ func (w *writer) add(spec int, r *core.Result) error {
 	}
 	w.count++
 	if w.p.plot != "" {
-		w.kept[spec] = append(w.kept[spec], plotted(r, w.p.plotKind))
+		w.kept[spec] = append(w.kept[spec], plotted(r, w.p.plotOpts.kind))
 	}
 	switch w.p.format {
 	case "jsonl", "json":
@@ -165,7 +165,7 @@ func (w *writer) summarize(spec int, r *core.Result) {
 // plotted is what --plot reads of a result: the gaps, the average, the bins,
 // and the checkpoints or histogram where the kind draws them.
 func plotted(r *core.Result, kind string) *core.Result {
-	k := &core.Result{Gap: r.Gap, Average: r.Average, Bins: r.Bins}
+	k := &core.Result{Gap: r.Gap, MaxGap: r.MaxGap, Average: r.Average, Bins: r.Bins}
 	switch kind {
 	case "gap-vs-balls":
 		k.Checkpoints = r.Checkpoints

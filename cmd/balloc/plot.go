@@ -2,34 +2,45 @@ package main
 
 import (
 	"fmt"
-	"image/color"
 	"io"
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/balloc/balloc/core"
 )
 
-var plotKinds = []string{"gap-vs-balls", "gap-vs-bins", "gap-distribution", "load-histogram"}
+var plotKinds = []string{"gap-vs-balls", "gap-vs-bins", "gap-vs-param", "gap-distribution", "load-histogram"}
+
+// plotOptions is how a figure is drawn, beside its kind.
+type plotOptions struct {
+	kind, title string
+	logX, logY  bool
+	bands       bool   // shade min–max of the trials around each line
+	theory      bool   // draw the fluid limit beside the simulation
+	x           string // gap-vs-param: the parameter on the x axis ("" picks the one that varies)
+	y           string // gap or max-gap
+	// The flags that set the kind, x and y, for messages; flagX is empty
+	// where no flag names x (run --plot).
+	flagKind, flagX, flagY string
+}
 
 func newPlotCommand(stdout io.Writer) *cobra.Command {
-	var kind, out, title string
+	var out string
+	o := plotOptions{flagKind: "kind", flagX: "x", flagY: "y"}
 	c := &cobra.Command{
-		Use:   "plot DIR --kind K --out FILE.png|FILE.svg",
-		Short: "Plot a sweep: gap-vs-balls, gap-vs-bins, gap-distribution or load-histogram",
+		Use:   "plot DIR --kind K --out FILE.png|FILE.svg|FILE.tex",
+		Short: "Plot a sweep: " + strings.Join(plotKinds, ", "),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := checkPlotFlags("kind", kind, "out", out); err != nil {
+			if err := checkPlotFlags("kind", o.kind, "out", out); err != nil {
+				return err
+			}
+			if err := o.check(); err != nil {
 				return err
 			}
 			if err := checkWritable("out", out); err != nil {
@@ -37,6 +48,13 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 			}
 			sd, err := readSweep(args[0], "plot", c.ErrOrStderr())
 			if err != nil {
+				return err
+			}
+			var points []gridPoint
+			for _, gp := range sd.man.Grid {
+				points = append(points, gp)
+			}
+			if err := o.checkGrid(points, c.ErrOrStderr()); err != nil {
 				return err
 			}
 			var series []plotSeries
@@ -48,16 +66,23 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 			if len(series) == 0 {
 				return fmt.Errorf("%s holds no results to plot", args[0])
 			}
-			if err := drawPlot(kind, series, title, out); err != nil {
+			if err := drawPlot(o, series, out); err != nil {
 				return err
 			}
 			fmt.Fprintln(stdout, out)
 			return nil
 		},
 	}
-	c.Flags().StringVar(&kind, "kind", "", strings.Join(plotKinds, ", ")+" (required)")
-	c.Flags().StringVar(&out, "out", "", "the picture: .png or .svg (required)")
-	c.Flags().StringVar(&title, "title", "", "title (default: from the kind and the sweep)")
+	fl := c.Flags()
+	fl.StringVar(&o.kind, "kind", "", strings.Join(plotKinds, ", ")+" (required)")
+	fl.StringVar(&out, "out", "", "the picture: .png or .svg, or .tex (a standalone pgfplots file) (required)")
+	fl.StringVar(&o.title, "title", "", "title (default: from the kind and the sweep)")
+	fl.BoolVar(&o.logX, "log-x", false, "logarithmic x axis (gap-vs-balls, gap-vs-param; gap-vs-bins always is)")
+	fl.BoolVar(&o.logY, "log-y", false, "logarithmic y axis (not for gap-distribution)")
+	fl.BoolVar(&o.bands, "bands", false, "shade the least to the largest trial around each line")
+	fl.BoolVar(&o.theory, "theory", false, "draw the fluid limit beside the simulation, where balloc has one")
+	fl.StringVar(&o.x, "x", "", "gap-vs-param: the parameter on the x axis, or bins or balls (default: the one the sweep varies)")
+	fl.StringVar(&o.y, "y", "gap", "gap-vs-param, gap-vs-bins: gap (final) or max-gap (largest over the checkpoints)")
 	return c
 }
 
@@ -67,11 +92,184 @@ func checkPlotFlags(kindFlag, kind, outFlag, out string) error {
 		return fmt.Errorf("--%s %q: want %s", kindFlag, kind, strings.Join(plotKinds, ", "))
 	}
 	switch strings.ToLower(filepath.Ext(out)) {
-	case ".png", ".svg":
+	case ".png", ".svg", ".tex":
 	default:
-		return fmt.Errorf("--%s %q: want a .png or .svg file", outFlag, out)
+		return fmt.Errorf("--%s %q: want a .png, .svg or .tex file", outFlag, out)
 	}
 	return nil
+}
+
+// check refuses options that the kind cannot honour, before any data is
+// read or any trial run.
+func (o *plotOptions) check() error {
+	kindFlag := o.flagKind
+	switch o.kind {
+	case "gap-distribution":
+		if o.logX {
+			return fmt.Errorf("--log-x: --%s gap-distribution has one bar group per gap value, no numeric x axis; leave out --log-x", kindFlag)
+		}
+		if o.logY {
+			return fmt.Errorf("--log-y: --%s gap-distribution draws bars from 0; leave out --log-y", kindFlag)
+		}
+	case "load-histogram":
+		if o.logX {
+			return fmt.Errorf("--log-x: --%s load-histogram has load − m/n on x, which is negative below the mean; leave out --log-x", kindFlag)
+		}
+	}
+	if o.bands && (o.kind == "gap-distribution" || o.kind == "load-histogram") {
+		return fmt.Errorf("--bands: --%s %s draws no min–max band; leave out --bands", kindFlag, o.kind)
+	}
+	if o.x != "" && o.kind != "gap-vs-param" {
+		return fmt.Errorf("--%s %s: only --%s gap-vs-param takes a parameter for x", o.flagX, o.x, kindFlag)
+	}
+	switch o.y {
+	case "", "gap":
+	case "max-gap":
+		if o.kind != "gap-vs-param" && o.kind != "gap-vs-bins" {
+			return fmt.Errorf("--%s max-gap: only gap-vs-param and gap-vs-bins plot it", o.flagY)
+		}
+	default:
+		return fmt.Errorf("--%s %q: want gap or max-gap", o.flagY, o.y)
+	}
+	return nil
+}
+
+// checkGrid checks what the grid points decide before any trial is read or
+// run: the x parameter of gap-vs-param (picked here when not named) and that
+// a log x axis has only positive x. Points without the x parameter are left
+// out of gap-vs-param, said on warn.
+func (o *plotOptions) checkGrid(points []gridPoint, warn io.Writer) error {
+	if o.kind != "gap-vs-param" {
+		return nil
+	}
+	if o.x == "" {
+		var varying []string
+		for _, name := range xCandidates(points) {
+			if distinctX(points, name) > 1 {
+				varying = append(varying, name)
+			}
+		}
+		// A parameter beats bins and balls; a single one is the pick.
+		var params []string
+		for _, v := range varying {
+			if v != "bins" && v != "balls" {
+				params = append(params, v)
+			}
+		}
+		switch {
+		case len(params) == 1:
+			o.x = params[0]
+		case len(params) == 0 && len(varying) == 1:
+			o.x = varying[0]
+		case len(varying) == 0:
+			return fmt.Errorf("--%s gap-vs-param needs a parameter with two values or more; the grid varies none", o.flagKind)
+		default:
+			if len(params) == 0 {
+				params = varying
+			}
+			if o.flagX == "" {
+				return fmt.Errorf("--%s gap-vs-param: the run varies %s and --plot puts one on x; vary one, or sweep and plot --x", o.flagKind, strings.Join(params, ", "))
+			}
+			return fmt.Errorf("--%s: the grid varies %s; name the one for the x axis", o.flagX, strings.Join(params, ", "))
+		}
+	}
+	var without []string
+	have := 0
+	for _, gp := range points {
+		v, ok, err := xValue(gp, o.x)
+		if err != nil {
+			return fmt.Errorf("%s: %v", o.xText(), err)
+		}
+		if !ok {
+			if l := gp.Process; !slices.Contains(without, l) {
+				without = append(without, l)
+			}
+			continue
+		}
+		have++
+		if o.logX && v <= 0 {
+			return fmt.Errorf("--log-x: %s = %s at %s, and a log axis needs x > 0; leave out --log-x", o.x, g(v), seriesLabel(gp))
+		}
+	}
+	if have == 0 {
+		return fmt.Errorf("%s: no grid point has it (it has %s)", o.xText(), strings.Join(xCandidates(points), ", "))
+	}
+	if len(without) > 0 {
+		fmt.Fprintf(warn, "balloc: plot: gap-vs-param leaves out %s (no %s)\n", strings.Join(without, ", "), o.x)
+	}
+	return nil
+}
+
+// xText names the x parameter as the user set it.
+func (o *plotOptions) xText() string {
+	if o.flagX == "" {
+		return fmt.Sprintf("--%s gap-vs-param, x = %s", o.flagKind, o.x)
+	}
+	return fmt.Sprintf("--%s %s", o.flagX, o.x)
+}
+
+// xCandidates is what gap-vs-param may put on x: the parameters of the
+// grid's points, then bins and balls.
+func xCandidates(points []gridPoint) []string {
+	var names []string
+	for _, gp := range points {
+		for k := range gp.Params {
+			if !slices.Contains(names, k) {
+				names = append(names, k)
+			}
+		}
+	}
+	slices.Sort(names)
+	return append(names, "bins", "balls")
+}
+
+func distinctX(points []gridPoint, name string) int {
+	var seen []string
+	for _, gp := range points {
+		var s string
+		switch name {
+		case "bins":
+			s = fmt.Sprint(gp.Bins)
+		case "balls":
+			s = fmt.Sprint(gp.Balls)
+		default:
+			v, ok := gp.Params[name]
+			if !ok {
+				continue
+			}
+			s = fmt.Sprint(v)
+		}
+		if !slices.Contains(seen, s) {
+			seen = append(seen, s)
+		}
+	}
+	return len(seen)
+}
+
+// xValue is the grid point's value of name as a number; ok is false when
+// the point has no such parameter.
+func xValue(gp gridPoint, name string) (v float64, ok bool, err error) {
+	switch name {
+	case "bins":
+		return float64(gp.Bins), true, nil
+	case "balls":
+		return float64(gp.Balls), true, nil
+	}
+	raw, ok := gp.Params[name]
+	if !ok {
+		return 0, false, nil
+	}
+	if b, isBool := raw.(bool); isBool {
+		return map[bool]float64{false: 0, true: 1}[b], true, nil
+	}
+	text := fmt.Sprint(raw)
+	if f, err := strconv.ParseFloat(text, 64); err == nil {
+		return f, true, nil
+	}
+	if c, err := core.ParseCount(text); err == nil {
+		return float64(c), true, nil
+	}
+	return 0, true, fmt.Errorf("its value %v at %s is not a number", raw, gp.Process)
 }
 
 // plotSeries is one grid point's trials.
@@ -89,54 +287,50 @@ func seriesLabel(gp gridPoint) string {
 	return fmt.Sprintf("%s, n=%s, m=%s", l, core.FormatCount(gp.Bins), core.FormatCount(gp.Balls))
 }
 
-// palette gives up to 14 series distinct colours (soft, then dark);
-// seriesDashes tells apart lines whose colours repeat past that.
-var palette = append(slices.Clone(plotutil.SoftColors), plotutil.DarkColors...)
-
-func seriesColor(k int) color.Color { return palette[k%len(palette)] }
-
-func seriesDashes(k int) []vg.Length { return plotutil.Dashes(k / len(palette)) }
-
-// drawPlot renders one kind of plot of the series into out (.png or .svg).
-func drawPlot(kind string, series []plotSeries, title, out string) error {
-	p := plot.New()
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
-	p.Add(plotter.NewGrid())
-	var err error
-	switch kind {
-	case "gap-vs-balls":
-		err = plotGapVsBalls(p, series)
-	case "gap-vs-bins":
-		err = plotGapVsBins(p, series)
-	case "gap-distribution":
-		err = plotGapDistribution(p, series)
-	case "load-histogram":
-		err = plotLoadHistogram(p, series)
-	}
+// drawPlot renders one kind of plot of the series into out: .png, .svg, or
+// .tex (pgfplots), all from the same figure.
+func drawPlot(o plotOptions, series []plotSeries, out string) error {
+	f, err := buildFigure(o, series)
 	if err != nil {
 		return err
 	}
-	if title != "" {
-		p.Title.Text = title
+	if err := f.checkLog(); err != nil {
+		return err
 	}
-	// The legend sits top right: make the canvas taller for a long legend and
-	// raise the top of the y axis so that no line or bar runs under it.
-	width, height := 8*vg.Inch, 5*vg.Inch
-	r := p.Legend.Rectangle(draw.New(vgimg.New(width, height)))
-	if legend := r.Max.Y - r.Min.Y; legend > 0 {
-		if legend > 2*vg.Inch {
-			height += legend - 2*vg.Inch
-		}
-		if area := height - 1.2*vg.Inch; p.Y.Max > p.Y.Min {
-			free := 1 - float64(legend+4)/float64(area)
-			p.Y.Max = p.Y.Min + (p.Y.Max-p.Y.Min)/math.Max(free, 0.3)
-		}
+	if strings.ToLower(filepath.Ext(out)) == ".tex" {
+		err = writeTex(f, out)
+	} else {
+		err = renderFigure(f, out)
 	}
-	if err := p.Save(width, height, out); err != nil {
+	if err != nil {
 		return failure{fmt.Errorf("writing %s: %v", out, err)}
 	}
 	return nil
+}
+
+func buildFigure(o plotOptions, series []plotSeries) (*figure, error) {
+	f := &figure{logX: o.logX, logY: o.logY, bands: o.bands}
+	var err error
+	switch o.kind {
+	case "gap-vs-balls":
+		err = figGapVsBalls(f, o, series)
+	case "gap-vs-bins":
+		f.logX = true
+		err = figGapVsX(f, o, series, "bins")
+	case "gap-vs-param":
+		err = figGapVsX(f, o, series, o.x)
+	case "gap-distribution":
+		err = figGapDistribution(f, series)
+	case "load-histogram":
+		err = figLoadHistogram(f, o, series)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if o.title != "" {
+		f.title = o.title
+	}
+	return f, nil
 }
 
 func meanMinMax(xs []float64) (mean, lo, hi float64) {
@@ -148,20 +342,48 @@ func meanMinMax(xs []float64) (mean, lo, hi float64) {
 	return mean / float64(len(xs)), lo, hi
 }
 
-// gap-vs-balls: the mean gap over trials at each checkpoint, a band from the
-// least to the largest trial, one line per grid point; time in balls per bin,
-// so that grid points of different n share the axis.
-func plotGapVsBalls(p *plot.Plot, series []plotSeries) error {
-	p.Title.Text = "Gap over time"
-	p.X.Label.Text = "balls per bin, t = balls thrown / n"
-	p.Y.Label.Text = "gap = max load − balls/bins (balls)"
+// fluidSpec is the spec of a grid point at another number of balls, for
+// its fluid limit; ok is false where balloc has none.
+func fluidAt(gp gridPoint, balls uint64) (core.Profile, bool) {
+	spec, err := core.NewSpec(gp.Process, stringParams(gp.Process, gp.Params), core.Common{Bins: gp.Bins, Balls: balls, Trials: 1, Alpha: 1})
+	if err != nil || spec.Params.Dims > 1 {
+		return core.Profile{}, false
+	}
+	prof, err := core.FluidOf(spec)
+	return prof, err == nil
+}
+
+// fluidGap is the fluid limit's first-moment estimate of the gap after
+// balls balls: the largest load i with n·s_i ≥ 1, less balls/n.
+func fluidGap(gp gridPoint, balls uint64) (float64, bool) {
+	prof, ok := fluidAt(gp, balls)
+	if !ok {
+		return 0, false
+	}
+	th := core.CompareTheory(prof, gp.Bins, nil)
+	return float64(th.FirstMomentMax) - float64(balls)/float64(gp.Bins), true
+}
+
+// maxTheoryCheckpoints bounds the fluid-limit solves of a gap-vs-balls curve.
+const maxTheoryCheckpoints = 64
+
+// gap-vs-balls: the mean gap over trials at each checkpoint, optionally a
+// band from the least to the largest trial, one line per grid point; time
+// in balls per bin, so that grid points of different n share the axis.
+func figGapVsBalls(f *figure, o plotOptions, series []plotSeries) error {
+	f.title = "Gap over time"
+	f.xLabel = "balls per bin, t = balls thrown / n"
+	f.yLabel = "gap = max load − balls/bins (balls)"
 	for k, s := range series {
 		cps := len(s.results[0].Checkpoints)
 		if cps == 0 {
 			return fmt.Errorf("--kind gap-vs-balls needs checkpoints: set checkpoints in the sweep (or --checkpoints)")
 		}
-		var line, band plotter.XYs
-		var upper plotter.XYs
+		what := "mean"
+		if f.bands {
+			what = fmt.Sprintf("mean, band: min–max of %d", len(s.results))
+		}
+		fs := figSeries{label: fmt.Sprintf("%s (%s)", s.label, what), style: k}
 		for c := range cps {
 			var gaps []float64
 			for _, r := range s.results {
@@ -171,99 +393,144 @@ func plotGapVsBalls(p *plot.Plot, series []plotSeries) error {
 			}
 			m, lo, hi := meanMinMax(gaps)
 			x := float64(s.results[0].Checkpoints[c].Balls) / float64(s.point.Bins)
-			line = append(line, plotter.XY{X: x, Y: m})
-			band = append(band, plotter.XY{X: x, Y: lo})
-			upper = append(upper, plotter.XY{X: x, Y: hi})
+			fs.pts = append(fs.pts, figPoint{X: x, Y: m, Lo: lo, Hi: hi})
 		}
-		slices.Reverse(upper)
-		poly, err := plotter.NewPolygon(append(band, upper...))
-		if err != nil {
-			return err
+		f.series = append(f.series, fs)
+		if o.theory {
+			th := figSeries{label: s.label + " fluid-limit estimate", style: k, theory: true}
+			stride := max(1, (cps+maxTheoryCheckpoints-1)/maxTheoryCheckpoints)
+			for c := 0; c < cps; c += stride {
+				if c+stride >= cps {
+					c = cps - 1
+				}
+				b := s.results[0].Checkpoints[c].Balls
+				gap, ok := fluidGap(s.point, b)
+				if !ok {
+					break
+				}
+				th.pts = append(th.pts, figPoint{X: float64(b) / float64(s.point.Bins), Y: gap})
+			}
+			if len(th.pts) > 0 {
+				f.series = append(f.series, th)
+			}
 		}
-		col := seriesColor(k)
-		r, g, b, _ := col.RGBA()
-		poly.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 50}
-		poly.LineStyle.Width = 0
-		l, err := plotter.NewLine(line)
-		if err != nil {
-			return err
-		}
-		l.Color = col
-		l.Width = vg.Points(1.5)
-		l.Dashes = seriesDashes(k)
-		p.Add(poly, l)
-		p.Legend.Add(fmt.Sprintf("%s (mean, band: min–max of %d)", s.label, len(s.results)), l)
 	}
 	return nil
 }
 
-// gap-vs-bins: the mean gap with its 95% interval against n (log scale),
-// one line per grid point family (all but n equal), with the fluid limit's
-// first-moment estimate dashed where core has it.
-func plotGapVsBins(p *plot.Plot, series []plotSeries) error {
-	p.Title.Text = "Gap against the number of bins"
-	p.X.Label.Text = "bins n (log scale)"
-	p.Y.Label.Text = "gap at the end (balls)"
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+// gap-vs-bins and gap-vs-param: the mean (final or largest) gap with its
+// 95% interval against x, one line per family of grid points equal in all
+// but x, with the fluid limit's first-moment estimate dashed under --theory.
+func figGapVsX(f *figure, o plotOptions, series []plotSeries, x string) error {
+	ylabel := "gap at the end (balls)"
+	if o.y == "max-gap" {
+		ylabel = "largest gap over the run (balls)"
+	}
+	f.yLabel = ylabel
+	if x == "bins" {
+		f.title = "Gap against the number of bins"
+		f.xLabel = "bins n"
+	} else {
+		f.title = "Gap against " + x
+		f.xLabel = x
+		if x == "balls" {
+			f.xLabel = "balls m"
+		}
+	}
 	type family struct {
-		label  string
+		parts  []string // process, other parameters, n, m or m/n
 		points []plotSeries
+		xs     []float64
 	}
 	var fams []*family
 	byKey := map[string]*family{}
 	for _, s := range series {
 		gp := s.point
-		key := fmt.Sprintf("%s %s m/n=%g", gp.Process, paramsText(gp.Params), float64(gp.Balls)/float64(gp.Bins))
-		f := byKey[key]
-		if f == nil {
-			f = &family{label: key}
-			byKey[key] = f
-			fams = append(fams, f)
+		xv, ok, err := xValue(gp, x)
+		if err != nil {
+			return fmt.Errorf("--x %s: %v", x, err)
 		}
-		f.points = append(f.points, s)
-	}
-	for k, f := range fams {
-		slices.SortFunc(f.points, func(a, b plotSeries) int { return int(a.point.Bins) - int(b.point.Bins) })
-		var xys plotter.XYs
-		var errs plotter.YErrors
-		var theory plotter.XYs
-		for _, s := range f.points {
-			var gaps []float64
-			for _, r := range s.results {
-				gaps = append(gaps, r.Gap)
+		if !ok {
+			continue
+		}
+		parts := []string{gp.Process}
+		rest := map[string]any{}
+		for k, v := range gp.Params {
+			if k != x {
+				rest[k] = v
 			}
-			m, half := meanCI(gaps)
-			xys = append(xys, plotter.XY{X: float64(s.point.Bins), Y: m})
-			errs = append(errs, struct{ Low, High float64 }{half, half})
-			if spec, err := core.NewSpec(s.point.Process, stringParams(s.point.Process, s.point.Params), core.Common{Bins: s.point.Bins, Balls: s.point.Balls, Trials: 1, Alpha: 1}); err == nil {
-				if prof, err := core.FluidOf(spec); err == nil && spec.Params.Dims <= 1 {
-					th := core.CompareTheory(prof, s.point.Bins, nil)
-					theory = append(theory, plotter.XY{X: float64(s.point.Bins), Y: float64(th.FirstMomentMax) - float64(s.point.Balls)/float64(s.point.Bins)})
+		}
+		parts = append(parts, paramsText(rest))
+		switch x {
+		case "bins":
+			parts = append(parts, "m/n="+g(float64(gp.Balls)/float64(gp.Bins)))
+		case "balls":
+			parts = append(parts, "n="+core.FormatCount(gp.Bins))
+		default:
+			parts = append(parts, "n="+core.FormatCount(gp.Bins), "m/n="+g(float64(gp.Balls)/float64(gp.Bins)))
+		}
+		key := strings.Join(parts, "|")
+		fam := byKey[key]
+		if fam == nil {
+			fam = &family{parts: parts}
+			byKey[key] = fam
+			fams = append(fams, fam)
+		}
+		fam.points = append(fam.points, s)
+		fam.xs = append(fam.xs, xv)
+	}
+	if len(fams) == 0 {
+		return fmt.Errorf("--x %s: no grid point with results has it", x)
+	}
+	// A label names the process and whatever else tells families apart.
+	varies := make([]bool, len(fams[0].parts))
+	for _, fam := range fams {
+		for i := range fam.parts {
+			varies[i] = varies[i] || fam.parts[i] != fams[0].parts[i]
+		}
+	}
+	k := 0
+	for _, fam := range fams {
+		label := fam.parts[0]
+		for i := 1; i < len(fam.parts); i++ {
+			if varies[i] && fam.parts[i] != "" {
+				label += " " + fam.parts[i]
+			}
+		}
+		if len(fams) == 1 && len(fam.parts) > 1 {
+			label = strings.Join(slices.DeleteFunc(slices.Clone(fam.parts), func(s string) bool { return s == "" }), " ")
+		}
+		order := make([]int, len(fam.xs))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(fam.xs[a], fam.xs[b]) })
+		fs := figSeries{label: label + " (mean, 95% CI)", style: k, marks: true}
+		th := figSeries{label: label + " fluid-limit estimate", style: k, theory: true}
+		for _, i := range order {
+			s := fam.points[i]
+			var ys []float64
+			for _, r := range s.results {
+				if o.y == "max-gap" {
+					ys = append(ys, r.MaxGap)
+				} else {
+					ys = append(ys, r.Gap)
+				}
+			}
+			m, half := meanCI(ys)
+			_, lo, hi := meanMinMax(ys)
+			fs.pts = append(fs.pts, figPoint{X: fam.xs[i], Y: m, Err: half, Lo: lo, Hi: hi})
+			if o.theory && o.y != "max-gap" {
+				if gap, ok := fluidGap(s.point, s.point.Balls); ok {
+					th.pts = append(th.pts, figPoint{X: fam.xs[i], Y: gap})
 				}
 			}
 		}
-		col := seriesColor(k)
-		l, pts, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			return err
+		f.series = append(f.series, fs)
+		if len(th.pts) > 0 {
+			f.series = append(f.series, th)
 		}
-		l.Color, pts.Color = col, col
-		l.Dashes = seriesDashes(k)
-		eb := &plotter.YErrorBars{XYs: xys, YErrors: errs, LineStyle: l.LineStyle}
-		eb.Color = col
-		p.Add(l, pts, eb)
-		p.Legend.Add(f.label+" (mean, 95% CI)", l, pts)
-		if len(theory) == len(xys) && len(theory) > 0 {
-			tl, err := plotter.NewLine(theory)
-			if err != nil {
-				return err
-			}
-			tl.Color = col
-			tl.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-			p.Add(tl)
-			p.Legend.Add(f.label+" fluid-limit estimate", tl)
-		}
+		k++
 	}
 	return nil
 }
@@ -286,10 +553,11 @@ func stringParams(process string, m map[string]any) map[string]string {
 
 // gap-distribution: for each grid point, the share of trials ending at each
 // gap, as grouped bars.
-func plotGapDistribution(p *plot.Plot, series []plotSeries) error {
-	p.Title.Text = "Distribution of the final gap over trials"
-	p.X.Label.Text = "gap (balls)"
-	p.Y.Label.Text = "trials (%)"
+func figGapDistribution(f *figure, series []plotSeries) error {
+	f.title = "Distribution of the final gap over trials"
+	f.xLabel = "gap (balls)"
+	f.yLabel = "trials (%)"
+	f.bars = true
 	var values []float64
 	for _, s := range series {
 		for _, r := range s.results {
@@ -300,37 +568,27 @@ func plotGapDistribution(p *plot.Plot, series []plotSeries) error {
 		}
 	}
 	slices.Sort(values)
-	width := vg.Points(max(2, 40/float64(len(series))))
 	for k, s := range series {
-		share := make(plotter.Values, len(values))
+		share := make([]float64, len(values))
 		for _, r := range s.results {
 			share[slices.Index(values, math.Round(r.Gap*10)/10)] += 100 / float64(len(s.results))
 		}
-		bars, err := plotter.NewBarChart(share, width)
-		if err != nil {
-			return err
+		fs := figSeries{label: s.label, style: k}
+		for i, v := range values {
+			fs.pts = append(fs.pts, figPoint{X: v, Y: share[i]})
 		}
-		bars.Color = seriesColor(k)
-		bars.LineStyle.Width = 0
-		bars.Offset = width * vg.Length(float64(k)-float64(len(series)-1)/2)
-		p.Add(bars)
-		p.Legend.Add(s.label, bars)
+		f.series = append(f.series, fs)
 	}
-	labels := make([]string, len(values))
-	for i, v := range values {
-		labels[i] = g(v)
-	}
-	p.NominalX(labels...)
-	p.X.Min, p.X.Max = -0.7, float64(len(values))-0.3 // room for the outer bars of a group
 	return nil
 }
 
 // load-histogram: the mean fraction of bins at each load relative to the
-// average, at the end, one line per grid point.
-func plotLoadHistogram(p *plot.Plot, series []plotSeries) error {
-	p.Title.Text = "Final load distribution"
-	p.X.Label.Text = "load − balls/bins (balls)"
-	p.Y.Label.Text = "fraction of bins (mean over trials)"
+// average, at the end, one line per grid point; under --theory the fluid
+// limit's s_i − s_{i+1} at the same t beside it.
+func figLoadHistogram(f *figure, o plotOptions, series []plotSeries) error {
+	f.title = "Final load distribution"
+	f.xLabel = "load − balls/bins (balls)"
+	f.yLabel = "fraction of bins (mean over trials)"
 	for k, s := range series {
 		frac := map[float64]float64{}
 		for _, r := range s.results {
@@ -346,18 +604,29 @@ func plotLoadHistogram(p *plot.Plot, series []plotSeries) error {
 			xs = append(xs, x)
 		}
 		slices.Sort(xs)
-		var xys plotter.XYs
+		fs := figSeries{label: s.label, style: k, marks: true}
 		for _, x := range xs {
-			xys = append(xys, plotter.XY{X: x, Y: frac[x]})
+			fs.pts = append(fs.pts, figPoint{X: x, Y: frac[x]})
 		}
-		l, pts, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			return err
+		f.series = append(f.series, fs)
+		if !o.theory {
+			continue
 		}
-		l.Color, pts.Color = seriesColor(k), seriesColor(k)
-		l.Dashes = seriesDashes(k)
-		p.Add(l, pts)
-		p.Legend.Add(s.label, l, pts)
+		prof, ok := fluidAt(s.point, s.point.Balls)
+		if !ok {
+			continue
+		}
+		t := float64(s.point.Balls) / float64(s.point.Bins)
+		n := float64(s.point.Bins)
+		th := figSeries{label: s.label + " fluid limit", style: k, theory: true}
+		for i := max(0, prof.Base-1); i <= prof.Top(); i++ {
+			if p := prof.At(i) - prof.At(i+1); n*p >= 0.01 {
+				th.pts = append(th.pts, figPoint{X: float64(i) - t, Y: p})
+			}
+		}
+		if len(th.pts) > 0 {
+			f.series = append(f.series, th)
+		}
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ type runFlags struct {
 	alpha                         string
 	cpuprofile, memprofile, trace string
 	theory, loads                 bool
-	plot, plotKind                string
+	plot, plotKind, plotTitle     string
 	params                        map[string]*string
 }
 
@@ -83,6 +83,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.loads, "loads", false, "include every bin's final load (json and jsonl only)")
 	fl.StringVar(&f.plot, "plot", "", "also draw the results into this .png or .svg file")
 	fl.StringVar(&f.plotKind, "plot-kind", "gap-vs-balls", "what --plot draws: "+strings.Join(plotKinds, ", "))
+	fl.StringVar(&f.plotTitle, "title", "", "the title of --plot (default: from the kind)")
 	fl.StringVar(&f.workers, "workers", "0", "trials run in parallel (0: one per CPU); results do not depend on it")
 	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when it is a terminal), always or never")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) to this file")
@@ -94,8 +95,8 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 
 // plan is a validated run: everything checked, nothing started.
 type plan struct {
-	plot     string // draw the results here; with plotKind
-	plotKind string
+	plot     string // draw the results here, as plotOpts say
+	plotOpts plotOptions
 	specs    []*core.Spec
 	trials   int // per spec
 	workers  int
@@ -192,7 +193,13 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		if f.plotKind == "gap-vs-balls" && com.Checkpoints == 0 {
 			return nil, fmt.Errorf("--plot-kind gap-vs-balls needs --checkpoints K")
 		}
-		p.plot, p.plotKind = f.plot, f.plotKind
+		p.plot = f.plot
+		p.plotOpts = plotOptions{kind: f.plotKind, title: f.plotTitle, theory: f.theory, flagKind: "plot-kind"}
+		if err := p.plotOpts.check(); err != nil {
+			return nil, err
+		}
+	} else if fl.Changed("title") {
+		return nil, fmt.Errorf("--title %q: it titles --plot; add --plot FILE or leave out --title", f.plotTitle)
 	}
 	switch f.format {
 	case "table", "json", "jsonl", "csv":
@@ -303,7 +310,12 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		}
 	}
 	p.trials = com.Trials
-	if p.plot != "" && p.plotKind == "load-histogram" {
+	if p.plot != "" {
+		if err := p.plotOpts.checkGrid(p.gridPoints(), c.ErrOrStderr()); err != nil {
+			return nil, err
+		}
+	}
+	if p.plot != "" && p.plotOpts.kind == "load-histogram" {
 		for _, s := range p.specs {
 			if !s.HasHistogram() {
 				return nil, fmt.Errorf("--plot-kind load-histogram needs load histograms; %s %s has none (random weights or --dims)", s.Process.Name, s.ParamsText())
@@ -357,7 +369,7 @@ func checkMemory(p *plan) error {
 		if p.plot != "" {
 			// A trimmed result and what the plot's kind keeps of it.
 			k := uint64(512)
-			switch p.plotKind {
+			switch p.plotOpts.kind {
 			case "gap-vs-balls":
 				k = units.Add(k, units.Mul(s.Checkpoints, 56))
 			case "load-histogram":
@@ -479,9 +491,9 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 	}
 	if p.plot != "" {
 		var series []plotSeries
+		points := p.gridPoints()
 		for i, rs := range out.kept {
-			s := p.specs[i]
-			gp := gridPoint{Process: s.Process.Name, Params: s.ParamsMap(), Bins: s.Bins, Balls: s.Balls, Trials: s.Trials}
+			gp := points[i]
 			series = append(series, plotSeries{label: seriesLabel(gp), results: rs, point: gp})
 		}
 		if dir := filepath.Dir(p.plot); dir != "" {
@@ -489,7 +501,7 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 				return failure{err}
 			}
 		}
-		if err := drawPlot(p.plotKind, series, "", p.plot); err != nil {
+		if err := drawPlot(p.plotOpts, series, p.plot); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "\nplot: %s\n", p.plot)
@@ -513,6 +525,15 @@ func interruptedRun(p *plan, done int) string {
 		lost += ", and no plot was drawn"
 	}
 	return fmt.Sprintf("balloc run: interrupted after %d of %d trials: %s; the same command reruns them with the same numbers", done, p.jobs(), lost)
+}
+
+// gridPoints are the specs as a sweep's grid points, for the plot.
+func (p *plan) gridPoints() []gridPoint {
+	var out []gridPoint
+	for _, s := range p.specs {
+		out = append(out, gridPoint{Process: s.Process.Name, Params: s.ParamsMap(), Bins: s.Bins, Balls: s.Balls, Trials: s.Trials})
+	}
+	return out
 }
 
 // standAloneArgs refuses positional arguments. The likeliest one is the value

@@ -1,0 +1,343 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/balloc/balloc/core"
+)
+
+// paramSweep: two processes taking g, two n, three g values.
+const paramSweep = `processes = ["g-adv-comp", "g-myopic-comp"]
+bins      = [20, 40]
+balls_per_bin = [10]
+trials    = 5
+seed      = 3
+checkpoints = 3
+[params]
+g = [2, 0, 1]
+`
+
+// mixedSweep: g and sigma vary, each for its own process.
+const mixedSweep = `processes = ["g-adv-comp", "sigma-noisy-load"]
+bins      = [20]
+balls     = [200]
+trials    = 3
+[params]
+g     = [0, 1]
+sigma = [1, 2]
+`
+
+func makeSweep(t *testing.T, toml string) string {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s.toml")
+	writeFile(t, file, toml)
+	sw := filepath.Join(dir, "s")
+	if code, _, errs := run(t, "sweep", file, "--out", sw, "--progress", "never"); code != 0 {
+		t.Fatal(errs)
+	}
+	return sw
+}
+
+// sweepFigure builds the figure that plot draws for the sweep.
+func sweepFigure(t *testing.T, sw string, o plotOptions) *figure {
+	t.Helper()
+	sd, err := readSweep(sw, "plot", io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.checkGrid(sd.man.Grid, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var series []plotSeries
+	for i, rs := range sd.byPoint() {
+		series = append(series, plotSeries{label: seriesLabel(sd.man.Grid[i]), results: rs, point: sd.man.Grid[i]})
+	}
+	f, err := buildFigure(o, series)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+var texCoord = regexp.MustCompile(`^  \(([^,]+),([^)]+)\)(?: \+- \(0,([^)]+)\))?$`)
+
+// texSeries reads back the \addplot coordinates and legend entries of a .tex.
+func texSeries(t *testing.T, path string) (labels []string, pts [][]figPoint) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	num := func(s string) float64 {
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("%s: coordinate %q: %v", path, s, err)
+		}
+		return x
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(line, `\addplot[`) && !strings.Contains(line, "forget plot"):
+			pts = append(pts, nil)
+		case strings.HasPrefix(line, `\addlegendentry{`):
+			labels = append(labels, strings.TrimSuffix(strings.TrimPrefix(line, `\addlegendentry{`), "}"))
+		default:
+			if m := texCoord.FindStringSubmatch(line); m != nil {
+				p := figPoint{X: num(m[1]), Y: num(m[2])}
+				if m[3] != "" {
+					p.Err = num(m[3])
+				}
+				pts[len(pts)-1] = append(pts[len(pts)-1], p)
+			}
+		}
+	}
+	return labels, pts
+}
+
+// The .tex lists exactly the coordinates the .png draws, and they are the
+// means of the trials in results.jsonl.
+func TestPlotTexCoordinatesEqualPlottedData(t *testing.T) {
+	sw := makeSweep(t, paramSweep)
+	for _, o := range []plotOptions{
+		{kind: "gap-vs-param", x: "g", theory: true},
+		{kind: "gap-vs-param", x: "bins", y: "max-gap"},
+		{kind: "gap-vs-balls", bands: true},
+		{kind: "gap-vs-bins"},
+		{kind: "gap-distribution"},
+		{kind: "load-histogram"},
+	} {
+		out := filepath.Join(t.TempDir(), "f.tex")
+		args := []string{"plot", sw, "--kind", o.kind, "--out", out}
+		if o.x != "" {
+			args = append(args, "--x", o.x)
+		}
+		if o.y != "" {
+			args = append(args, "--y", o.y)
+		}
+		if o.theory {
+			args = append(args, "--theory")
+		}
+		if o.bands {
+			args = append(args, "--bands")
+		}
+		if code, _, errs := run(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errs)
+		}
+		want := sweepFigure(t, sw, o)
+		labels, pts := texSeries(t, out)
+		if len(pts) != len(want.series) || len(labels) != len(want.series) {
+			t.Fatalf("%s: %d plots, %d legend entries in the .tex; the figure has %d series", o.kind, len(pts), len(labels), len(want.series))
+		}
+		for i, s := range want.series {
+			if labels[i] != texText(s.label) {
+				t.Errorf("%s: legend %d %q, want %q", o.kind, i, labels[i], texText(s.label))
+			}
+			if len(pts[i]) != len(s.pts) {
+				t.Fatalf("%s %s: %d coordinates in the .tex, %d plotted", o.kind, s.label, len(pts[i]), len(s.pts))
+			}
+			for j, p := range s.pts {
+				if got := pts[i][j]; got.X != p.X || got.Y != p.Y || got.Err != p.Err {
+					t.Errorf("%s %s point %d: .tex (%v,%v ± %v), plotted (%v,%v ± %v)", o.kind, s.label, j, got.X, got.Y, got.Err, p.X, p.Y, p.Err)
+				}
+			}
+		}
+	}
+
+	// One coordinate from the results themselves: g-myopic-comp, n = 40, g = 1.
+	recs, _, _, err := core.ReadResults(filepath.Join(sw, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gaps []float64
+	for _, r := range recs {
+		if r.Process == "g-myopic-comp" && r.Bins == 40 && r.Params["g"] == 1.0 {
+			gaps = append(gaps, r.Gap)
+		}
+	}
+	if len(gaps) != 5 {
+		t.Fatalf("%d trials of g-myopic-comp g=1 n=40, want 5", len(gaps))
+	}
+	mean, half := meanCI(gaps)
+	out := filepath.Join(t.TempDir(), "p.tex")
+	if code, _, errs := run(t, "plot", sw, "--kind", "gap-vs-param", "--x", "g", "--out", out); code != 0 {
+		t.Fatal(errs)
+	}
+	labels, pts := texSeries(t, out)
+	k := slices.IndexFunc(labels, func(l string) bool { return strings.HasPrefix(l, "g-myopic-comp n=40") })
+	if k < 0 {
+		t.Fatalf("no g-myopic-comp n=40 series in %q", labels)
+	}
+	if p := pts[k][1]; p.X != 1 || p.Y != mean || p.Err != half {
+		t.Errorf("g-myopic-comp n=40 at g=1: .tex (%v,%v ± %v), results give (1,%v ± %v)", p.X, p.Y, p.Err, mean, half)
+	}
+}
+
+// gap-vs-param picks the one varying parameter, sorts x, and draws one
+// line per process and n; --x bins makes one per process and g.
+func TestGapVsParamPicksXAndSeries(t *testing.T) {
+	sw := makeSweep(t, paramSweep)
+	o := plotOptions{kind: "gap-vs-param"}
+	f := sweepFigure(t, sw, o)
+	var labels []string
+	for _, s := range f.series {
+		labels = append(labels, s.label)
+		if xs := []float64{s.pts[0].X, s.pts[1].X, s.pts[2].X}; len(s.pts) != 3 || !slices.Equal(xs, []float64{0, 1, 2}) {
+			t.Errorf("%s: x %v, want g = 0, 1, 2", s.label, xs)
+		}
+	}
+	want := []string{"g-adv-comp adversary=greedy-reverse n=20 (mean, 95% CI)", "g-adv-comp adversary=greedy-reverse n=40 (mean, 95% CI)",
+		"g-myopic-comp n=20 (mean, 95% CI)", "g-myopic-comp n=40 (mean, 95% CI)"}
+	if f.xLabel != "g" || !slices.Equal(labels, want) {
+		t.Errorf("x %q, series %q; want g and %q", f.xLabel, labels, want)
+	}
+
+	f = sweepFigure(t, sw, plotOptions{kind: "gap-vs-param", x: "bins"})
+	if len(f.series) != 6 || f.xLabel != "bins n" {
+		t.Fatalf("--x bins: %d series, x %q; want 6 (2 processes × 3 g) and bins", len(f.series), f.xLabel)
+	}
+	for _, s := range f.series {
+		if len(s.pts) != 2 || s.pts[0].X != 20 || s.pts[1].X != 40 || !strings.Contains(s.label, "g=") {
+			t.Errorf("--x bins: %s: %v", s.label, s.pts)
+		}
+	}
+
+	// Two parameters vary: name one; the points without it are said to be left out.
+	mixed := makeSweep(t, mixedSweep)
+	png := filepath.Join(t.TempDir(), "m.png")
+	refused(t, "--x: the grid varies g, sigma; name the one for the x axis", "plot", mixed, "--kind", "gap-vs-param", "--out", png)
+	code, out, errs := run(t, "plot", mixed, "--kind", "gap-vs-param", "--x", "sigma", "--out", png)
+	if code != 0 || out != png+"\n" || errs != "balloc: plot: gap-vs-param leaves out g-adv-comp (no sigma)\n" {
+		t.Errorf("--x sigma: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	refused(t, "--x adversary: its value greedy-reverse at g-adv-comp is not a number", "plot", mixed, "--kind", "gap-vs-param", "--x", "adversary", "--out", png)
+	refused(t, "--x nope: no grid point has it", "plot", mixed, "--kind", "gap-vs-param", "--x", "nope", "--out", png)
+}
+
+// A log axis refuses data that is not positive, in one line, before
+// anything is drawn; where the grid decides it, before any trial is read.
+func TestPlotLogAxesRefuseNonPositive(t *testing.T) {
+	sw := makeSweep(t, paramSweep)
+	png := filepath.Join(t.TempDir(), "l.png")
+	refused(t, "--log-x: g = 0 at g-adv-comp", "plot", sw, "--kind", "gap-vs-param", "--log-x", "--out", png)
+	refused(t, "--log-x: --kind load-histogram has load − m/n on x", "plot", sw, "--kind", "load-histogram", "--log-x", "--out", png)
+	refused(t, "--log-x: --kind gap-distribution has one bar group per gap value", "plot", sw, "--kind", "gap-distribution", "--log-x", "--out", png)
+	refused(t, "--log-y: --kind gap-distribution draws bars from 0", "plot", sw, "--kind", "gap-distribution", "--log-y", "--out", png)
+	// One bin: every gap is 0.
+	one := makeSweep(t, "process = \"one-choice\"\nbins = [1]\nballs = [5]\ntrials = 2\ncheckpoints = 2\n")
+	refused(t, "--log-y: one-choice, n=1, m=5 (mean) has y = 0 at x = 2", "plot", one, "--kind", "gap-vs-balls", "--log-y", "--out", png)
+	if _, err := os.Stat(png); !os.IsNotExist(err) {
+		t.Errorf("a refused plot wrote %s", png)
+	}
+	if code, _, errs := run(t, "plot", sw, "--kind", "gap-vs-balls", "--log-x", "--bands", "--out", png); code != 0 {
+		t.Errorf("gap-vs-balls --log-x --bands: exit %d %s", code, errs)
+	}
+}
+
+func TestPlotBadFlagsOneLine(t *testing.T) {
+	sw := makeSweep(t, paramSweep)
+	png := filepath.Join(t.TempDir(), "b.png")
+	refused(t, `--y "mean": want gap or max-gap`, "plot", sw, "--kind", "gap-vs-param", "--y", "mean", "--out", png)
+	refused(t, "--y max-gap: only gap-vs-param and gap-vs-bins plot it", "plot", sw, "--kind", "gap-vs-balls", "--y", "max-gap", "--out", png)
+	refused(t, "--x g: only --kind gap-vs-param takes a parameter for x", "plot", sw, "--kind", "gap-vs-bins", "--x", "g", "--out", png)
+	refused(t, "--bands: --kind gap-distribution draws no min–max band", "plot", sw, "--kind", "gap-distribution", "--bands", "--out", png)
+	refused(t, `--out "b.pdf": want a .png, .svg or .tex file`, "plot", sw, "--kind", "gap-distribution", "--out", "b.pdf")
+	runArgs := []string{"run", "--process", "g-adv-comp", "--bins", "20", "--balls", "100", "--progress", "never"}
+	refused(t, `--title "T": it titles --plot; add --plot FILE or leave out --title`, append(runArgs, "--g", "1", "--title", "T")...)
+	refused(t, "--plot-kind gap-vs-param: the run varies adversary, g and --plot puts one on x",
+		append(runArgs, "--g", "0,1", "--adversary", "greedy-reverse,random", "--plot", png, "--plot-kind", "gap-vs-param")...)
+	refused(t, "--plot-kind gap-vs-param needs a parameter with two values or more", append(runArgs, "--g", "1", "--plot", png, "--plot-kind", "gap-vs-param")...)
+}
+
+// run --plot: --title titles it, gap-vs-param takes the listed parameter,
+// and --theory draws the fluid limit beside the simulation.
+func TestRunPlotTitleTheoryAndParam(t *testing.T) {
+	dir := t.TempDir()
+	tex := filepath.Join(dir, "h.tex")
+	code, _, errs := run(t, "run", "--process", "two-choice,one-choice", "--bins", "100", "--balls", "1000", "--trials", "3", "--progress", "never",
+		"--theory", "--plot", tex, "--plot-kind", "load-histogram", "--title", "Loads & gaps")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	b, _ := os.ReadFile(tex)
+	if !strings.Contains(string(b), `title={Loads \& gaps}`) || strings.Count(string(b), "fluid limit}") != 2 {
+		t.Errorf("run --plot .tex: no title or not two fluid-limit curves:\n%s", b)
+	}
+	labels, pts := texSeries(t, tex)
+	k := slices.Index(labels, "two-choice d=2, n=100, m=1e3 fluid limit")
+	if k < 0 {
+		t.Fatalf("no two-choice fluid limit in %q", labels)
+	}
+	prof := core.FluidDChoice(2, 10)
+	sum := 0.0
+	for _, p := range pts[k] {
+		i := int(p.X + 10)
+		if want := prof.At(i) - prof.At(i+1); p.Y != want {
+			t.Errorf("fluid limit at load %d: %v, want s_i − s_{i+1} = %v", i, p.Y, want)
+		}
+		sum += p.Y
+	}
+	if sum < 0.999 || sum > 1.0001 {
+		t.Errorf("fluid-limit fractions add up to %v", sum)
+	}
+
+	png := filepath.Join(dir, "p.png")
+	code, out, errs := run(t, "run", "--process", "d-choice", "--d", "2,3,4", "--bins", "100", "--balls", "1000", "--trials", "2", "--progress", "never",
+		"--theory", "--plot", png, "--plot-kind", "gap-vs-param")
+	if code != 0 || !strings.Contains(out, "plot: "+png) {
+		t.Fatalf("run --plot-kind gap-vs-param: exit %d %s", code, errs)
+	}
+}
+
+func TestRoundTicks(t *testing.T) {
+	labels := func(lo, hi float64, log bool) []string {
+		var out []string
+		for _, tk := range (roundTicks{log: log}).Ticks(lo, hi) {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		lo, hi float64
+		log    bool
+		want   []string
+	}{
+		{0, 23, false, []string{"0", "5", "10", "15", "20"}},
+		{1.3, 2.9, false, []string{"1.4", "1.6", "1.8", "2.0", "2.2", "2.4", "2.6", "2.8"}},
+		{-3.2, 4.1, false, []string{"−3", "−2", "−1", "0", "1", "2", "3", "4"}},
+		{0, 2e6, false, []string{"0", "5e5", "1e6", "1.5e6", "2e6"}},
+		{200, 10000, true, []string{"200", "500", "1000", "2000", "5000", "10000"}},
+		{10, 1e8, true, []string{"10", "100", "1000", "10000", "1e5", "1e6", "1e7", "1e8"}},
+		{3, 8, true, []string{"3", "4", "5", "6", "7", "8"}},
+		{0.92, 17.4, true, []string{"1", "2", "5", "10"}},
+		{3, 13, true, []string{"3", "4", "5", "6", "7", "8", "9", "10"}},
+	} {
+		if got := labels(c.lo, c.hi, c.log); !slices.Equal(got, c.want) {
+			t.Errorf("ticks %v–%v (log %v): %q, want %q", c.lo, c.hi, c.log, got, c.want)
+		}
+	}
+}
+
+// 22 series get 22 colours; the 23rd repeats the first, dashed.
+func TestPaletteTwentyTwoColours(t *testing.T) {
+	seen := map[[3]uint8]bool{}
+	for k := range 22 {
+		c := seriesColor(k)
+		seen[[3]uint8{c.R, c.G, c.B}] = true
+		if len(seriesDashes(k)) != 0 {
+			t.Errorf("series %d is dashed", k)
+		}
+	}
+	if len(seen) != 22 || seriesColor(22) != seriesColor(0) || len(seriesDashes(22)) == 0 || texDash(22) == texDash(0) {
+		t.Errorf("%d colours; series 22 dashed %v", len(seen), seriesDashes(22))
+	}
+}

@@ -1,0 +1,343 @@
+package main
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// figure is a plot as data: what the .png/.svg renderer draws and the .tex
+// writer lists, so that both hold the same coordinates.
+type figure struct {
+	title, xLabel, yLabel string
+	logX, logY            bool
+	bands                 bool // shade Lo–Hi around lines
+	bars                  bool // grouped bars, one group per distinct X
+	series                []figSeries
+}
+
+type figSeries struct {
+	label  string
+	style  int  // colour (and dashes past the palette)
+	marks  bool // a mark at each point
+	theory bool // a prediction: a thin dashed line, no marks, bars or bands
+	pts    []figPoint
+}
+
+// figPoint is one coordinate: Err is the half-width of a 95% interval
+// (0: none), Lo and Hi the least and the largest trial.
+type figPoint struct {
+	X, Y, Err, Lo, Hi float64
+}
+
+// checkLog refuses a log axis for data that is not positive, naming the
+// first value that is not.
+func (f *figure) checkLog() error {
+	for _, s := range f.series {
+		for _, p := range s.pts {
+			if f.logX && p.X <= 0 {
+				return fmt.Errorf("--log-x: %s has x = %s, and a log axis needs x > 0; leave out --log-x", s.label, g(p.X))
+			}
+			if !f.logY {
+				continue
+			}
+			switch {
+			case p.Y <= 0:
+				return fmt.Errorf("--log-y: %s has y = %s at x = %s, and a log axis needs y > 0; leave out --log-y", s.label, g(p.Y), g(p.X))
+			case p.Err > 0 && p.Y-p.Err <= 0:
+				return fmt.Errorf("--log-y: the 95%% interval of %s at x = %s reaches %s, and a log axis needs y > 0; leave out --log-y", s.label, g(p.X), g(p.Y-p.Err))
+			case f.bands && !s.theory && p.Lo <= 0:
+				return fmt.Errorf("--log-y: the band of %s at x = %s reaches %s, and a log axis needs y > 0; leave out --log-y or --bands", s.label, g(p.X), g(p.Lo))
+			}
+		}
+	}
+	return nil
+}
+
+// palette: 22 colours told apart on white (Tableau's ten, then twelve
+// darker or more saturated); seriesDashes tells apart lines whose colours
+// repeat past that.
+var palette = []color.NRGBA{
+	{0x1f, 0x77, 0xb4, 255}, {0xff, 0x7f, 0x0e, 255}, {0x2c, 0xa0, 0x2c, 255}, {0xd6, 0x27, 0x28, 255},
+	{0x94, 0x67, 0xbd, 255}, {0x8c, 0x56, 0x4b, 255}, {0xe3, 0x77, 0xc2, 255}, {0x7f, 0x7f, 0x7f, 255},
+	{0xbc, 0xbd, 0x22, 255}, {0x17, 0xbe, 0xcf, 255},
+	{0x00, 0x00, 0x00, 255}, {0xb8, 0x86, 0x0b, 255}, {0x00, 0x00, 0x80, 255}, {0xff, 0x14, 0x93, 255},
+	{0x00, 0x64, 0x00, 255}, {0x80, 0x00, 0x00, 255}, {0xff, 0x00, 0xff, 255}, {0x80, 0x80, 0x00, 255},
+	{0x4b, 0x00, 0x82, 255}, {0x00, 0x80, 0x80, 255}, {0x7c, 0xfc, 0x00, 255}, {0x6a, 0x5a, 0xcd, 255},
+}
+
+func seriesColor(k int) color.NRGBA { return palette[k%len(palette)] }
+
+func seriesDashes(k int) []vg.Length { return plotutil.Dashes(k / len(palette)) }
+
+var theoryDashes = []vg.Length{vg.Points(4), vg.Points(3)}
+
+// renderFigure draws f into out (.png or .svg).
+func renderFigure(f *figure, out string) error {
+	p := plot.New()
+	p.Title.Text = f.title
+	p.X.Label.Text = f.xLabel
+	p.Y.Label.Text = f.yLabel
+	p.Legend.Top = true
+	p.Legend.TextStyle.Font.Size = vg.Points(8)
+	p.Add(plotter.NewGrid())
+	if f.logX {
+		p.X.Scale = plot.LogScale{}
+	}
+	if f.logY {
+		p.Y.Scale = plot.LogScale{}
+	}
+	p.X.Tick.Marker = roundTicks{log: f.logX}
+	p.Y.Tick.Marker = roundTicks{log: f.logY}
+	if f.bars {
+		if err := renderBars(p, f); err != nil {
+			return err
+		}
+	} else if err := renderLines(p, f); err != nil {
+		return err
+	}
+	// Marks and error bars at the ends of the x range are drawn whole.
+	if hasMarks(f) && p.X.Max > p.X.Min {
+		if f.logX {
+			r := math.Pow(p.X.Max/p.X.Min, 0.03)
+			p.X.Min, p.X.Max = p.X.Min/r, p.X.Max*r
+		} else {
+			d := 0.03 * (p.X.Max - p.X.Min)
+			p.X.Min, p.X.Max = p.X.Min-d, p.X.Max+d
+		}
+	}
+	// The legend sits top right: make the canvas taller for a long legend and
+	// raise the top of the y axis so that no line or bar runs under it.
+	width, height := 8*vg.Inch, 5*vg.Inch
+	r := p.Legend.Rectangle(draw.New(vgimg.New(width, height)))
+	if legend := r.Max.Y - r.Min.Y; legend > 0 {
+		if legend > 2*vg.Inch {
+			height += legend - 2*vg.Inch
+		}
+		if area := height - 1.2*vg.Inch; p.Y.Max > p.Y.Min {
+			free := math.Max(1-float64(legend+4)/float64(area), 0.3)
+			if f.logY {
+				p.Y.Max = p.Y.Min * math.Pow(p.Y.Max/p.Y.Min, 1/free)
+			} else {
+				p.Y.Max = p.Y.Min + (p.Y.Max-p.Y.Min)/free
+			}
+		}
+	}
+	return p.Save(width, height, out)
+}
+
+func hasMarks(f *figure) bool {
+	for _, s := range f.series {
+		if s.marks && !f.bars {
+			return true
+		}
+	}
+	return false
+}
+
+func renderLines(p *plot.Plot, f *figure) error {
+	for _, s := range f.series {
+		xys := make(plotter.XYs, len(s.pts))
+		for i, q := range s.pts {
+			xys[i] = plotter.XY{X: q.X, Y: q.Y}
+		}
+		col := seriesColor(s.style)
+		if s.theory {
+			l, err := plotter.NewLine(xys)
+			if err != nil {
+				return err
+			}
+			l.Color, l.Width, l.Dashes = col, vg.Points(1), theoryDashes
+			p.Add(l)
+			p.Legend.Add(s.label, l)
+			continue
+		}
+		if f.bands {
+			var poly plotter.XYs
+			for _, q := range s.pts {
+				poly = append(poly, plotter.XY{X: q.X, Y: q.Lo})
+			}
+			for i := len(s.pts) - 1; i >= 0; i-- {
+				poly = append(poly, plotter.XY{X: s.pts[i].X, Y: s.pts[i].Hi})
+			}
+			pg, err := plotter.NewPolygon(poly)
+			if err != nil {
+				return err
+			}
+			pg.Color = color.NRGBA{R: col.R, G: col.G, B: col.B, A: 50}
+			pg.LineStyle.Width = 0
+			p.Add(pg)
+		}
+		l, err := plotter.NewLine(xys)
+		if err != nil {
+			return err
+		}
+		l.Color, l.Width, l.Dashes = col, vg.Points(1.5), seriesDashes(s.style)
+		p.Add(l)
+		thumbs := []plot.Thumbnailer{l}
+		if s.marks {
+			pts, err := plotter.NewScatter(xys)
+			if err != nil {
+				return err
+			}
+			pts.Color = col
+			pts.Shape = plotutil.Shape(s.style / len(palette))
+			p.Add(pts)
+			thumbs = append(thumbs, pts)
+		}
+		var errs plotter.YErrors
+		any := false
+		for _, q := range s.pts {
+			errs = append(errs, struct{ Low, High float64 }{q.Err, q.Err})
+			any = any || q.Err > 0
+		}
+		if any {
+			eb := &plotter.YErrorBars{XYs: xys, YErrors: errs, LineStyle: l.LineStyle, CapWidth: vg.Points(5)}
+			eb.LineStyle.Dashes = nil
+			eb.LineStyle.Width = vg.Points(1)
+			p.Add(eb)
+		}
+		p.Legend.Add(s.label, thumbs...)
+	}
+	return nil
+}
+
+func renderBars(p *plot.Plot, f *figure) error {
+	var values []float64
+	if len(f.series) > 0 {
+		for _, q := range f.series[0].pts {
+			values = append(values, q.X)
+		}
+	}
+	width := vg.Points(max(2, 40/float64(len(f.series))))
+	for k, s := range f.series {
+		share := make(plotter.Values, len(s.pts))
+		for i, q := range s.pts {
+			share[i] = q.Y
+		}
+		bars, err := plotter.NewBarChart(share, width)
+		if err != nil {
+			return err
+		}
+		bars.Color = seriesColor(s.style)
+		bars.LineStyle.Width = 0
+		bars.Offset = width * vg.Length(float64(k)-float64(len(f.series)-1)/2)
+		p.Add(bars)
+		p.Legend.Add(s.label, bars)
+	}
+	labels := make([]string, len(values))
+	for i, v := range values {
+		labels[i] = g(v)
+	}
+	p.NominalX(labels...)
+	p.X.Min, p.X.Max = -0.7, float64(len(values))-0.3 // room for the outer bars of a group
+	return nil
+}
+
+// roundTicks puts labelled ticks at round values: 1, 2 or 5 × 10^k apart
+// on a linear axis, 4 to 10 of them; on a log axis at the powers of ten,
+// or at 1, 2 and 5 × 10^k when the axis spans under 2.5 decades (at
+// every integer × 10^k when that leaves fewer than three).
+type roundTicks struct{ log bool }
+
+func (t roundTicks) Ticks(lo, hi float64) []plot.Tick {
+	if hi <= lo {
+		return []plot.Tick{{Value: lo, Label: tickLabel(lo, 0)}}
+	}
+	if t.log {
+		return logTicks(lo, hi)
+	}
+	// The smallest step of 1, 2 or 5 × 10^k with at most 8 labels.
+	step, minors := 0.0, 5
+	for mag := math.Pow(10, math.Floor(math.Log10(hi-lo))-2); step == 0; mag *= 10 {
+		for _, m := range []float64{1, 2, 5} {
+			if math.Floor(hi/(m*mag))-math.Ceil(lo/(m*mag)) < 8 {
+				step, minors = m*mag, map[float64]int{1: 5, 2: 4, 5: 5}[m]
+				break
+			}
+		}
+	}
+	var ticks []plot.Tick
+	minor := step / float64(minors)
+	for i := math.Ceil(lo / minor); i*minor <= hi*(1+1e-12)+1e-300; i++ {
+		v := i * minor
+		if math.Abs(v) < minor*1e-9 {
+			v = 0
+		}
+		tk := plot.Tick{Value: v}
+		if int64(math.Round(i))%int64(minors) == 0 {
+			tk.Label = tickLabel(v, step)
+		}
+		ticks = append(ticks, tk)
+	}
+	return ticks
+}
+
+func logTicks(lo, hi float64) []plot.Tick {
+	kLo, kHi := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
+	labelled := func(m int) bool { return m == 1 }
+	if math.Log10(hi/lo) < 2.5 {
+		labelled = func(m int) bool { return m == 1 || m == 2 || m == 5 }
+	}
+	in := func(v float64) bool { return v >= lo*(1-1e-9) && v <= hi*(1+1e-9) }
+	count := 0
+	for k := kLo; k <= kHi; k++ {
+		for m := 1; m < 10; m++ {
+			if v := float64(m) * math.Pow(10, float64(k)); in(v) && labelled(m) {
+				count++
+			}
+		}
+	}
+	if count < 3 { // less than a decade with fewer than three round values: label them all
+		labelled = func(int) bool { return true }
+	}
+	var ticks []plot.Tick
+	for k := kLo; k <= kHi; k++ {
+		for m := 1; m < 10; m++ {
+			v := float64(m) * math.Pow(10, float64(k))
+			if !in(v) {
+				continue
+			}
+			tk := plot.Tick{Value: v}
+			if labelled(m) {
+				tk.Label = tickLabel(v, 0)
+			}
+			ticks = append(ticks, tk)
+		}
+	}
+	return ticks
+}
+
+// tickLabel writes a round value without trailing zeros, from 10^5 on as
+// 1e6 or 2.5e6.
+func tickLabel(v, step float64) string {
+	if v == math.Trunc(v) && math.Abs(v) >= 1e5 {
+		// 1e5, 1.5e6: the mantissa and exponent as balloc writes counts.
+		m, e, _ := strings.Cut(strconv.FormatFloat(math.Abs(v), 'e', -1, 64), "e")
+		s := m + "e" + strings.TrimLeft(strings.TrimPrefix(e, "+"), "0")
+		if v < 0 {
+			s = "−" + s
+		}
+		return s
+	}
+	decimals := 0
+	if step > 0 && step < 1 {
+		decimals = int(math.Ceil(-math.Log10(step) - 1e-9))
+	} else if step == 0 {
+		return strconv.FormatFloat(v, 'g', 6, 64)
+	}
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	if v < 0 {
+		s = "−" + s[1:]
+	}
+	return s
+}
