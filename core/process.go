@@ -127,7 +127,7 @@ var catalogue = []Process{
 		Name: "b-batch", Kind: KindBBatch, Params: []string{"batch"},
 		Summary:  "two uniform bins compared on the loads at the start of the batch of b balls",
 		Source:   "Berenbrink, Czumaj, Englert, Friedetzky, Nagel 2012; Los, Sauerwald 2022",
-		Weighted: true, Symmetric: true,
+		Weighted: true, Symmetric: true, Fluid: true,
 	},
 	{
 		Name: "graphical", Kind: KindGraphical, Params: []string{"graph", "strategy", "beta", "stale", "haar-scale", "haar-route", "graph-clean"},

@@ -107,6 +107,8 @@ func FluidOf(s *Spec) (Profile, error) {
 		return FluidSigmaNoisyLoad(s.Params.Sigma, t), nil
 	case KindRhoNoisyComp:
 		return FluidRhoNoisyComp(s.Params.Rho, t), nil
+	case KindBBatch:
+		return FluidBBatch(s.Params.Batch, s.Bins, s.Balls) // fluidbatch.go
 	}
 	return Profile{}, fmt.Errorf("no fluid limit for %s", s.Process.Name)
 }
