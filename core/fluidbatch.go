@@ -57,8 +57,8 @@ func FluidBBatch(b, n, m uint64) (Profile, error) {
 	g := gcd(b, n)
 	period, shift := n/g, b/g
 	if full > fluidBatchSteps && period > fluidBatchSteps/4 {
-		return Profile{}, fmt.Errorf("the b-batch fluid limit at batch=%d needs %d batch steps (at most %d; a batch that divides the bins, or a multiple of them, skips them)",
-			b, full, fluidBatchSteps)
+		return Profile{}, fmt.Errorf("the b-batch fluid limit at batch=%d needs %d batch maps, over %d, and its period bins/gcd(batch, bins) = %d batches is too long to skip them; lower --balls, or use a --batch with bins/gcd(batch, bins) ≤ %d",
+			b, full, fluidBatchSteps, period, fluidBatchSteps/4)
 	}
 	w := &batchWindow{p: []float64{1}}
 	var snap *batchWindow

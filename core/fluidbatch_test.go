@@ -139,7 +139,7 @@ func TestFluidBBatchMatchesSimulation(t *testing.T) {
 // prime n) is refused, naming the batch, rather than computed for minutes.
 func TestFluidBBatchRefusesLongWork(t *testing.T) {
 	_, err := FluidBBatch(7, 1000003, 1000003*1000)
-	if err == nil || !strings.Contains(err.Error(), "batch=7 needs 142857571 batch steps") {
+	if err == nil || !strings.Contains(err.Error(), "batch=7 needs 142857571 batch maps, over 1048576, and its period bins/gcd(batch, bins) = 1000003 batches") {
 		t.Errorf("err = %v", err)
 	}
 	if _, err := FluidBBatch(7, 1000003, 7*fluidBatchSteps); err != nil {

@@ -95,7 +95,7 @@ func TestBadInputOneLineExit2(t *testing.T) {
 		{[]string{"run", "--process", "b-batch", "--batch", "0", "--bins", "10", "--balls", "10"}, "--batch 0"},
 		{[]string{"run", "--process", "g-myopic-comp", "--g", "1,,2", "--bins", "10", "--balls", "10"}, "empty value in the list"},
 		{[]string{"run", "--process", "g-myopic-comp", "--g", "1,1", "--bins", "10", "--balls", "10"}, "--g lists 1 twice"},
-		{[]string{"run", "--process", "b-batch,tau-delay", "--batch", "5", "--tau", "3", "--theory", "--bins", "10", "--balls", "10"}, "--theory: no fluid limit for b-batch"},
+		{[]string{"run", "--process", "tau-delay,kp-groups", "--group-size", "2", "--tau", "3", "--theory", "--bins", "10", "--balls", "10"}, "--theory: no fluid limit for tau-delay"},
 		{[]string{"run", "--process", "tau-delay", "--tau", "4e9", "--delay", "uniform", "--bins", "10", "--balls", "4e9", "--workers", "4", "--trials", "4"}, "of memory available; lower --tau (or --balls) or --workers"},
 		{[]string{"run", "--process", "idea", "--d", "0", "--bins", "10", "--balls", "10"}, `--d "0"`},
 		{[]string{"run", "--process", "idea", "--d", "11", "--bins", "10", "--balls", "10"}, "--d 11 exceeds --bins 10"},

@@ -197,7 +197,7 @@ func TestRunListsOneValueTwice(t *testing.T) {
 // for those, and the comparison for the others (two-choice, and
 // g-myopic-comp, which has one since fluidcompare.go).
 func TestTheoryMixedListShowsDash(t *testing.T) {
-	code, out, errOut := run(t, "run", "--process", "two-choice,g-myopic-comp,b-batch", "--g", "1", "--batch", "50",
+	code, out, errOut := run(t, "run", "--process", "two-choice,g-myopic-comp,tau-delay", "--g", "1", "--tau", "50",
 		"--bins", "1000", "--balls", "2000", "--trials", "2", "--seed", "1", "--theory")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -205,13 +205,13 @@ func TestTheoryMixedListShowsDash(t *testing.T) {
 	for _, want := range []string{
 		"two-choice d=2: fraction of bins with load ≥ i",
 		"g-myopic-comp g=1: fraction of bins with load ≥ i",
-		"b-batch batch=50: fluid limit –",
+		"tau-delay tau=50 delay=fixed: fluid limit –",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	code, out, errOut = run(t, "run", "--process", "two-choice,b-batch", "--batch", "50",
+	code, out, errOut = run(t, "run", "--process", "two-choice,tau-delay", "--tau", "50",
 		"--bins", "100", "--balls", "200", "--format", "jsonl", "--theory")
 	if code != 0 {
 		t.Fatalf("jsonl: exit %d: %s", code, errOut)
