@@ -178,7 +178,7 @@ func (w *batchWindow) isShiftOf(p *batchWindow, d int) bool {
 
 // profile is the fraction of bins with load ≥ i, from the top down.
 func (w *batchWindow) profile() Profile {
-	p := Profile{Base: w.base + 1, S: make([]float64, len(w.p)-1)}
+	p := Profile{Base: w.base + 1, S: make([]float64, len(w.p)-1), Model: "fluid limit (mean-field map at batch ends)"}
 	s := 0.0
 	for k := len(w.p) - 1; k >= 1; k-- {
 		s += w.p[k]

@@ -43,8 +43,9 @@ import (
 
 // Profile is a fluid-limit prediction at one time.
 type Profile struct {
-	Base int       // At(i) = 1 for i < Base
-	S    []float64 // At(Base+k) = S[k]; 0 beyond
+	Base  int       // At(i) = 1 for i < Base
+	S     []float64 // At(Base+k) = S[k]; 0 beyond
+	Model string    // what the limit is, for output; empty: the mean-field ODE
 }
 
 // At returns the predicted fraction of bins with load ≥ i.
@@ -428,6 +429,9 @@ const maxTheoryRows = 32
 func CompareTheory(p Profile, bins uint64, hists []Histogram) *Theory {
 	n := float64(bins)
 	th := &Theory{Model: "fluid limit (mean-field ODE)", FirstMomentMax: 0}
+	if p.Model != "" {
+		th.Model = p.Model
+	}
 	for i := p.Top(); i >= 0; i-- {
 		if n*p.At(i) >= 1 {
 			th.FirstMomentMax = i
