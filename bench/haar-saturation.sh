@@ -5,7 +5,7 @@
 # smoothing (Edwards–Wilkinson): its longest mode relaxes after Θ(n³) balls
 # (at n = 256 the load variance levels off after about n³/8), and at
 # stationarity its load profile is a random-walk bridge, so
-# its gap grows like √n. At m = 1000·n (bench/haar.toml) it is far from
+# its gap grows like √n. At m = 1000·n (experiments/haar.toml) it is far from
 # there for n ≥ 2^9. Haar's sibling differences relax within about 64·n²
 # balls (the root's, the slowest). So each strategy runs to its own
 # stationarity, with 16 checkpoints:

@@ -165,6 +165,11 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/plot":        {kind: kPathOut, legal: filepath.Join(f.dir, "r.png"), base: []string{"--checkpoints", "2"}, bad: []string{filepath.Join(f.dir, "r.jpg"), filepath.Join(f.dir, "r")}},
 		"run/plot-kind":   {kind: kEnum, legal: "gap-distribution", base: []string{"--plot", filepath.Join(f.dir, "r.png")}},
 		"run/title":       {kind: kText, legal: "a title", base: []string{"--plot", filepath.Join(f.dir, "r.png"), "--plot-kind", "gap-distribution"}},
+		"run/log-x":       {kind: kBool, legal: "true", base: []string{"--plot", filepath.Join(f.dir, "r.png"), "--checkpoints", "2"}},
+		"run/log-y":       {kind: kBool, legal: "true", base: []string{"--plot", filepath.Join(f.dir, "r.png"), "--checkpoints", "2", "--balls", "11"}}, // every gap > 0
+		"run/bands":       {kind: kBool, legal: "true", base: []string{"--plot", filepath.Join(f.dir, "r.png"), "--checkpoints", "2"}},
+		"run/x":           {kind: kEnum, legal: "g", base: []string{"--plot", filepath.Join(f.dir, "r.png"), "--plot-kind", "gap-vs-param", "--process", "g-adv-comp", "--g", "0,1"}, bad: []string{"nope"}},
+		"run/y":           {kind: kEnum, legal: "max-gap", base: []string{"--plot", filepath.Join(f.dir, "r.png"), "--plot-kind", "gap-vs-param", "--process", "g-adv-comp", "--g", "0,1"}, bad: []string{"max_gap"}},
 		"run/workers":     {kind: kCount0, legal: "1"},
 		"run/progress":    {kind: kEnum, legal: "never"},
 		"run/cpuprofile":  {kind: kPathOut, legal: filepath.Join(f.dir, "c.pprof")},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -251,7 +252,7 @@ func TestPlotBadFlagsOneLine(t *testing.T) {
 	refused(t, `--out "b.pdf": want a .png, .svg or .tex file`, "plot", sw, "--kind", "gap-distribution", "--out", "b.pdf")
 	runArgs := []string{"run", "--process", "g-adv-comp", "--bins", "20", "--balls", "100", "--progress", "never"}
 	refused(t, `--title "T": it titles --plot; add --plot FILE or leave out --title`, append(runArgs, "--g", "1", "--title", "T")...)
-	refused(t, "--plot-kind gap-vs-param: the run varies adversary, g and --plot puts one on x",
+	refused(t, "--x: the grid varies adversary, g; name the one for the x axis",
 		append(runArgs, "--g", "0,1", "--adversary", "greedy-reverse,random", "--plot", png, "--plot-kind", "gap-vs-param")...)
 	refused(t, "--plot-kind gap-vs-param needs a parameter with two values or more", append(runArgs, "--g", "1", "--plot", png, "--plot-kind", "gap-vs-param")...)
 }
@@ -293,6 +294,44 @@ func TestRunPlotTitleTheoryAndParam(t *testing.T) {
 		"--theory", "--plot", png, "--plot-kind", "gap-vs-param")
 	if code != 0 || !strings.Contains(out, "plot: "+png) {
 		t.Fatalf("run --plot-kind gap-vs-param: exit %d %s", code, errs)
+	}
+}
+
+// run --plot takes plot's axis flags: --log-y, --log-x, --bands, --x, --y
+// reach the figure, and a combination the kind cannot draw, or one without
+// --plot, is refused in one line before any trial runs.
+func TestRunPlotLogAxesBandsAndX(t *testing.T) {
+	dir := t.TempDir()
+	runArgs := []string{"run", "--process", "g-adv-comp", "--g", "1,2,4,8", "--bins", "100", "--balls", "10000", "--trials", "3", "--progress", "never"}
+	png := filepath.Join(dir, "x.png")
+	code, out, errs := run(t, append(runArgs, "--plot", png, "--plot-kind", "gap-vs-param", "--log-y")...)
+	if code != 0 || !strings.Contains(out, "plot: "+png) {
+		t.Fatalf("run --plot-kind gap-vs-param --log-y: exit %d %s", code, errs)
+	}
+	if b, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+		t.Fatalf("run --plot %s: no PNG (%v)", png, err)
+	}
+	tex := filepath.Join(dir, "x.tex")
+	code, _, errs = run(t, append(runArgs, "--plot", tex, "--plot-kind", "gap-vs-param", "--x", "g", "--y", "max-gap", "--log-x", "--log-y")...)
+	if code != 0 {
+		t.Fatalf("run --plot .tex --x g --y max-gap --log-x --log-y: exit %d %s", code, errs)
+	}
+	b, _ := os.ReadFile(tex)
+	for _, want := range []string{"xmode=log", "ymode=log", "xlabel={g}"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("run --plot .tex: no %s in\n%s", want, b)
+		}
+	}
+	bad := filepath.Join(dir, "never.png")
+	refused(t, "--log-y: --plot-kind gap-distribution draws bars from 0; leave out --log-y",
+		append(runArgs, "--plot", bad, "--plot-kind", "gap-distribution", "--log-y")...)
+	refused(t, "--bands: --plot-kind load-histogram draws no min–max band", append(runArgs, "--plot", bad, "--plot-kind", "load-histogram", "--bands")...)
+	refused(t, "--x g: only --plot-kind gap-vs-param takes a parameter for x", append(runArgs, "--plot", bad, "--plot-kind", "gap-vs-bins", "--x", "g")...)
+	refused(t, "--log-x: it shapes --plot; add --plot FILE or leave out --log-x", append(runArgs, "--log-x")...)
+	refused(t, "--log-x: g = 0 at ", "run", "--process", "g-adv-comp", "--g", "0,1", "--bins", "10", "--balls", "100",
+		"--progress", "never", "--plot", bad, "--plot-kind", "gap-vs-param", "--log-x")
+	if _, err := os.Stat(bad); err == nil {
+		t.Errorf("a refused run --plot wrote %s", bad)
 	}
 }
 

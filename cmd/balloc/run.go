@@ -31,6 +31,8 @@ type runFlags struct {
 	cpuprofile, memprofile, trace string
 	theory, loads                 bool
 	plot, plotKind, plotTitle     string
+	plotX, plotY                  string
+	logX, logY, bands             bool
 	params                        map[string]*string
 }
 
@@ -81,9 +83,14 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.theory, "theory", false, "print the fluid-limit prediction beside the simulation")
 	fl.StringVar(&f.format, "format", "table", "table, json, jsonl or csv")
 	fl.BoolVar(&f.loads, "loads", false, "include every bin's final load (json and jsonl only)")
-	fl.StringVar(&f.plot, "plot", "", "also draw the results into this .png or .svg file")
+	fl.StringVar(&f.plot, "plot", "", "also draw the results into this .png or .svg file, or .tex (a standalone pgfplots file)")
 	fl.StringVar(&f.plotKind, "plot-kind", "gap-vs-balls", "what --plot draws: "+strings.Join(plotKinds, ", "))
 	fl.StringVar(&f.plotTitle, "title", "", "the title of --plot (default: from the kind)")
+	fl.BoolVar(&f.logX, "log-x", false, "--plot: logarithmic x axis (gap-vs-balls, gap-vs-param; gap-vs-bins always is)")
+	fl.BoolVar(&f.logY, "log-y", false, "--plot: logarithmic y axis (not for gap-distribution)")
+	fl.BoolVar(&f.bands, "bands", false, "--plot: shade the least to the largest trial around each line")
+	fl.StringVar(&f.plotX, "x", "", "--plot-kind gap-vs-param: the parameter on the x axis, or bins or balls (default: the one the run varies)")
+	fl.StringVar(&f.plotY, "y", "gap", "--plot-kind gap-vs-param, gap-vs-bins: gap (final) or max-gap (largest over the checkpoints)")
 	fl.StringVar(&f.workers, "workers", "0", "trials run in parallel (0: one per CPU); results do not depend on it")
 	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when it is a terminal), always or never")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) to this file")
@@ -194,12 +201,20 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 			return nil, fmt.Errorf("--plot-kind gap-vs-balls needs --checkpoints K")
 		}
 		p.plot = f.plot
-		p.plotOpts = plotOptions{kind: f.plotKind, title: f.plotTitle, theory: f.theory, flagKind: "plot-kind"}
+		p.plotOpts = plotOptions{kind: f.plotKind, title: f.plotTitle, theory: f.theory,
+			logX: f.logX, logY: f.logY, bands: f.bands, x: f.plotX, y: f.plotY,
+			flagKind: "plot-kind", flagX: "x", flagY: "y"}
 		if err := p.plotOpts.check(); err != nil {
 			return nil, err
 		}
 	} else if fl.Changed("title") {
 		return nil, fmt.Errorf("--title %q: it titles --plot; add --plot FILE or leave out --title", f.plotTitle)
+	} else {
+		for _, name := range []string{"log-x", "log-y", "bands", "x", "y"} {
+			if fl.Changed(name) {
+				return nil, fmt.Errorf("--%s: it shapes --plot; add --plot FILE or leave out --%s", name, name)
+			}
+		}
 	}
 	switch f.format {
 	case "table", "json", "jsonl", "csv":
