@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -378,5 +379,24 @@ func TestPaletteTwentyTwoColours(t *testing.T) {
 	}
 	if len(seen) != 22 || seriesColor(22) != seriesColor(0) || len(seriesDashes(22)) == 0 || texDash(22) == texDash(0) {
 		t.Errorf("%d colours; series 22 dashed %v", len(seen), seriesDashes(22))
+	}
+}
+
+// A log axis over one value (every bin at two loads, each half the bins)
+// draws instead of looping over ticks from 10^MinInt: the range gonum
+// widens by ±1 through 0 is kept positive, and logTicks refuses any range
+// a log axis cannot show.
+func TestLogAxisOverOneValueDraws(t *testing.T) {
+	for _, r := range [][2]float64{{-0.5, 1.5}, {0, 1}, {math.NaN(), 1}, {1, math.Inf(1)}} {
+		if ticks := logTicks(r[0], r[1]); ticks != nil {
+			t.Errorf("logTicks(%g, %g) = %d ticks, want none", r[0], r[1], len(ticks))
+		}
+	}
+	out := filepath.Join(t.TempDir(), "r.png")
+	if code, _, errs := run(t, "run", "--process", "two-choice", "--bins", "4", "--balls", "8", "--plot", out, "--plot-kind", "load-histogram", "--log-y"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Size() == 0 {
+		t.Errorf("no picture: %v", err)
 	}
 }

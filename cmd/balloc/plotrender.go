@@ -105,6 +105,15 @@ func renderFigure(f *figure, out string) error {
 	} else if err := renderLines(p, f); err != nil {
 		return err
 	}
+	// A log axis over one value: gonum would widen it by ±1, through 0.
+	for _, a := range []struct {
+		on   bool
+		axis *plot.Axis
+	}{{f.logX, &p.X}, {f.logY, &p.Y}} {
+		if a.on && a.axis.Min == a.axis.Max && a.axis.Min > 0 {
+			a.axis.Min, a.axis.Max = a.axis.Min/2, a.axis.Max*2
+		}
+	}
 	// Marks and error bars at the ends of the x range are drawn whole.
 	if hasMarks(f) && p.X.Max > p.X.Min {
 		if f.logX {
@@ -283,6 +292,9 @@ func (t roundTicks) Ticks(lo, hi float64) []plot.Tick {
 }
 
 func logTicks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
+		return nil // no range a log axis can show (renderFigure keeps it from here)
+	}
 	kLo, kHi := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
 	labelled := func(m int) bool { return m == 1 }
 	if math.Log10(hi/lo) < 2.5 {
