@@ -306,8 +306,12 @@ func (w *writer) table() {
 		m, half := sm.gap.ci()
 		mg, _ := sm.maxGap.ci()
 		rate, _ := sm.rate.ci()
-		fmt.Fprintf(tw, "%s\t%s\t%s ± %.3g\t%s–%s\t%s\t%s\t%s\t%.3g\n", s.Process.Name, s.ParamsText(),
-			g(m), half, g(sm.lo), g(sm.hi), g(mg), g(sm.maxLoad), g(sm.minLoad), rate)
+		ci := fmt.Sprintf("%.3g", half)
+		if sm.gap.n < 2 {
+			ci = "–" // one trial gives no interval (as summarize writes it)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s ± %s\t%s–%s\t%s\t%s\t%s\t%.3g\n", s.Process.Name, s.ParamsText(),
+			g(m), ci, g(sm.lo), g(sm.hi), g(mg), g(sm.maxLoad), g(sm.minLoad), rate)
 	}
 	tw.Flush()
 

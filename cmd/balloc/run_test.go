@@ -287,3 +287,16 @@ func TestRunHelpGroupsFlags(t *testing.T) {
 		t.Error("the common flags do not come first")
 	}
 }
+
+// One trial gives no interval: the table writes "± –", as summarize does,
+// not "± 0"; two or more trials give a number.
+func TestRunTableOneTrialHasNoInterval(t *testing.T) {
+	_, out, _ := run(t, "run", "--process", "two-choice", "--bins", "100", "--balls", "1000")
+	if !strings.Contains(out, " ± – ") {
+		t.Errorf("one trial: no \"± –\":\n%s", out)
+	}
+	_, out, _ = run(t, "run", "--process", "two-choice", "--bins", "100", "--balls", "1000", "--trials", "3")
+	if strings.Contains(out, "± –") || !regexp.MustCompile(` ± [0-9]`).MatchString(out) {
+		t.Errorf("three trials: want a number after ±:\n%s", out)
+	}
+}
