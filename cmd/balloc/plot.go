@@ -24,8 +24,8 @@ type plotOptions struct {
 	theory      bool   // draw the fluid limit beside the simulation
 	x           string // gap-vs-param: the parameter on the x axis ("" picks the one that varies)
 	y           string // gap or max-gap
-	// The flags that set the kind, x and y, for messages; flagX is empty
-	// where no flag names x (run --plot).
+	// The flags that set the kind, x and y, for messages (plot and run
+	// --plot name the kind differently).
 	flagKind, flagX, flagY string
 }
 
@@ -167,9 +167,6 @@ func (o *plotOptions) checkGrid(points []gridPoint, warn io.Writer) error {
 			if len(params) == 0 {
 				params = varying
 			}
-			if o.flagX == "" {
-				return fmt.Errorf("--%s gap-vs-param: the run varies %s and --plot puts one on x; vary one, or sweep and plot --x", o.flagKind, strings.Join(params, ", "))
-			}
 			return fmt.Errorf("--%s: the grid varies %s; name the one for the x axis", o.flagX, strings.Join(params, ", "))
 		}
 	}
@@ -202,9 +199,6 @@ func (o *plotOptions) checkGrid(points []gridPoint, warn io.Writer) error {
 
 // xText names the x parameter as the user set it.
 func (o *plotOptions) xText() string {
-	if o.flagX == "" {
-		return fmt.Sprintf("--%s gap-vs-param, x = %s", o.flagKind, o.x)
-	}
 	return fmt.Sprintf("--%s %s", o.flagX, o.x)
 }
 
