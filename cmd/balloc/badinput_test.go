@@ -242,6 +242,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"haar-info/haar-route":  {kind: kEnum, legal: "set"},
 		"haar-info/haar-scale":  {kind: kEnum, legal: "unit"},
 		"haar-info/seed":        {kind: kCount0, legal: "2"},
+		"haar-info/measure":     {kind: kCount0, legal: "2", bad: []string{"2^31"}},
 		"haar-info/graph-clean": {kind: kEnum, legal: "drop", base: []string{"--graph", "file:" + f.graph}},
 	}
 }

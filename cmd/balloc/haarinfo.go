@@ -19,9 +19,9 @@ import (
 // the normalisation C, the supports of the edges' laws, the drift strength
 // per level, and what the preprocessing cost.
 func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
-	var spec, seed, clean, scale, route string
+	var spec, seed, clean, scale, route, measure string
 	c := &cobra.Command{
-		Use:   "haar-info --graph G [--seed S] [--haar-scale congestion|unit] [--haar-route set|graph]",
+		Use:   "haar-info --graph G [--seed S] [--haar-scale congestion|unit] [--haar-route set|graph] [--measure M]",
 		Short: "Preprocess a --graph for graphical --strategy haar and report depth, C, supports, drift per level, time and memory",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -31,6 +31,13 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 			sd, err := parseCountFlag("seed", seed)
 			if err != nil {
 				return err
+			}
+			bpb, err := parseCountFlag("measure", measure)
+			if err != nil {
+				return err
+			}
+			if bpb > measureMax {
+				return fmt.Errorf("--measure %d balls per bin is more than %d: lower --measure", bpb, uint64(measureMax))
 			}
 			var before runtime.MemStats
 			runtime.ReadMemStats(&before)
@@ -44,6 +51,9 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 			var after runtime.MemStats
 			runtime.ReadMemStats(&after)
 			p, g := s.Haar(), s.Graph()
+			if bpb*g.N > measureBallsMax {
+				return fmt.Errorf("--measure %d on %d vertices is %d balls, more than 2^40: lower --measure (or --graph's size)", bpb, g.N, bpb*g.N)
+			}
 			in := p.Info
 			fmt.Fprintf(stdout, "graph        %s: %s\n", g.Spec, g.Stats())
 			if note := irregularNote(g); note != "" {
@@ -66,6 +76,18 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 				fmt.Fprintf(stdout, "  depth %2d   %7d nodes   min %.4g   mean %.4g   max %.4g   difference up to %.3g\n",
 					l.Depth, l.Nodes, l.Min, l.Mean, l.Max, in.DifferenceScale(l.Min))
 			}
+			if bpb > 0 {
+				start := time.Now()
+				levels := p.MeasureDifferences(bpb*g.N, measureSamples, sd)
+				fmt.Fprintf(stdout, "measured     mean |L̄(S_l) − L̄(S_r)| per level over %d balls per bin (the first half burn-in, then %d snapshots; 95%% interval from 20 batch means,\n",
+					bpb, measureSamples)
+				fmt.Fprintf(stdout, "             honest only where a batch, %.3g·n balls, spans several of the level's relaxation time), %.3g s:\n",
+					float64(bpb)/2/20, time.Since(start).Seconds())
+				for _, l := range levels {
+					fmt.Fprintf(stdout, "  depth %2d   %7d nodes   predicted %8.4g   measured %8.4g ± %-8.3g   relaxation %.3g·n balls\n",
+						l.Depth, l.Nodes, l.Predicted, l.Measured, l.HalfWidth, l.Relax/float64(g.N))
+				}
+			}
 			fmt.Fprintf(stdout, "time         %.3g s to build the graph and the plan (the plan alone: %.3g s)\n", took.Seconds(), in.Build.Seconds())
 			fmt.Fprintf(stdout, "memory       tables the loop reads %s; plan %s; allocated while building %s; heap now %s\n",
 				core.FormatBytes(float64(in.TableBytes)), core.FormatBytes(float64(in.PlanBytes)),
@@ -78,9 +100,19 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&seed, "seed", "1", "the run's seed, which chooses random graphs and the spectral start vectors")
 	fl.StringVar(&clean, "graph-clean", "refuse", "self-loops and duplicate edges in a file: refuse or drop")
 	fl.StringVar(&scale, "haar-scale", "congestion", "demand per tree node: congestion (the most each flow carries alone) or unit")
+	fl.StringVar(&measure, "measure", "0", "also simulate M balls per bin from the plan and print, per level, the mean sibling difference measured beside the predicted (0: do not)")
 	fl.StringVar(&route, "haar-route", "set", "where each node's flow runs: inside its set G[S_i] (set) or in all of G (graph)")
 	return c
 }
+
+// haar-info --measure: at most measureMax balls per bin and
+// measureBallsMax balls in all (2^40: hours at haar's 10^7–10^8 balls per
+// second), sampled measureSamples times.
+const (
+	measureMax      = 1 << 30
+	measureBallsMax = 1 << 40
+	measureSamples  = 2000
+)
 
 // routeText says where --haar-route's flows run.
 func routeText(route string) string {

@@ -344,6 +344,22 @@ func TestHaarWeakDriftNote(t *testing.T) {
 	}
 }
 
+// haar-info --measure prints one measured row per level of T, and refuses,
+// in one line naming --measure, a run of more than 2^40 balls.
+func TestHaarInfoMeasure(t *testing.T) {
+	code, out, errs := run(t, "haar-info", "--graph", "cycle:16", "--measure", "1000")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if got := strings.Count(out, "   predicted "); got != 4 {
+		t.Errorf("cycle:16 has 4 levels, --measure printed %d rows:\n%s", got, out)
+	}
+	code, out, errs = run(t, "haar-info", "--graph", "cycle:4096", "--measure", "2^29")
+	if lines := strings.Split(strings.TrimSpace(errs), "\n"); code != 2 || len(lines) != 1 || !strings.Contains(errs, "--measure") || out != "" {
+		t.Errorf("2^41 balls: exit %d, stdout %q, stderr %q; want exit 2 and one line naming --measure", code, out, errs)
+	}
+}
+
 // A list of parameter values runs each value, in order, per listed process.
 func TestParameterLists(t *testing.T) {
 	code, out, errs := run(t, "run", "--process", "g-adv-comp,g-myopic-comp", "--g", "0,2", "--adversary", "greedy-reverse,random",
