@@ -141,6 +141,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/vector-gap":  {kind: kEnum, legal: "all", base: append(slices.Clone(idea), "--dims", "2")},
 		"run/graph": {kind: kSpec, legal: "cycle:8", base: graphical, bad: []string{"nope", "cycle", "cycle:", "cycle:0", "cycle:-1", "cycle:abc", "cycle:2^64",
 			"torus:", "torus:0,4", "hypercube:-1", "complete:1e400", "random-regular:8,9", "erdos-renyi:8,2", "erdos-renyi:8,NaN",
+			"joined-expanders:16,3", "joined-expanders:15,3,2", "joined-expanders:16,2,2", "joined-expanders:16,3,3", "joined-expanders:16,3,8", "joined-expanders:16,3,2,x",
 			"file:" + filepath.Join(f.dir, "missing"), "file:" + f.dir, "file:/dev/null", "file:" + f.toml}},
 		"run/strategy":    {kind: kEnum, legal: "greedy", base: graphical},
 		"run/stale":       {kind: kCount0, legal: "2", base: haar},
@@ -225,7 +226,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"concurrent/memprofile":    {kind: kPathOut, legal: filepath.Join(f.dir, "cm.pprof")},
 		"concurrent/trace":         {kind: kPathOut, legal: filepath.Join(f.dir, "ct.out")},
 
-		"graph-stats/graph":       {kind: kSpec, legal: "cycle:8", bad: []string{"nope", "cycle:0", "cycle:abc", "torus:", "file:" + filepath.Join(f.dir, "missing"), "file:" + f.dir, "file:/dev/null"}},
+		"graph-stats/graph":       {kind: kSpec, legal: "cycle:8", bad: []string{"nope", "cycle:0", "cycle:abc", "torus:", "joined-expanders:16,3,0", "joined-expanders:16,9,2", "file:" + filepath.Join(f.dir, "missing"), "file:" + f.dir, "file:/dev/null"}},
 		"graph-stats/seed":        {kind: kCount0, legal: "2"},
 		"graph-stats/graph-clean": {kind: kEnum, legal: "drop", base: []string{"--graph", "file:" + f.graph}},
 
@@ -238,10 +239,11 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"hypergraph-stats/seed":        {kind: kCount0, legal: "2"},
 		"hypergraph-stats/graph-clean": {kind: kEnum, legal: "drop", base: []string{"--hyperedges", "file:" + f.hyper, "--bins", "-"}},
 
-		"haar-info/graph":       {kind: kSpec, legal: "cycle:8", bad: []string{"nope", "cycle:0", "path:1", "erdos-renyi:100,0.01", "file:" + filepath.Join(f.dir, "missing"), "file:/dev/null"}},
+		"haar-info/graph":       {kind: kSpec, legal: "cycle:8", bad: []string{"nope", "cycle:0", "path:1", "joined-expanders:16,3,3", "erdos-renyi:100,0.01", "file:" + filepath.Join(f.dir, "missing"), "file:/dev/null"}},
 		"haar-info/haar-route":  {kind: kEnum, legal: "set"},
 		"haar-info/haar-scale":  {kind: kEnum, legal: "unit"},
 		"haar-info/seed":        {kind: kCount0, legal: "2"},
+		"haar-info/measure":     {kind: kCount0, legal: "2", bad: []string{"2^31"}},
 		"haar-info/graph-clean": {kind: kEnum, legal: "drop", base: []string{"--graph", "file:" + f.graph}},
 	}
 }

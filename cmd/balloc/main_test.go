@@ -322,6 +322,44 @@ func TestHaarIrregularNote(t *testing.T) {
 	}
 }
 
+// haar-info and a haar run say when the plan's weakest drift is below
+// d/log₂²n (dense graphs routed inside G[S_i]), and only then.
+func TestHaarWeakDriftNote(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		note bool
+	}{
+		{[]string{"haar-info", "--graph", "complete:128"}, true},
+		{[]string{"haar-info", "--graph", "complete:128", "--haar-route", "graph"}, false},
+		{[]string{"haar-info", "--graph", "cycle:1024"}, false},
+		{[]string{"haar-info", "--graph", "random-regular:256,3"}, false},
+		{[]string{"run", "--process", "graphical", "--graph", "complete:128", "--strategy", "haar", "--balls", "100"}, true},
+		{[]string{"run", "--process", "graphical", "--graph", "complete:128", "--strategy", "greedy", "--balls", "100"}, false},
+		{[]string{"run", "--process", "graphical", "--graph", "torus:8,8", "--strategy", "haar", "--balls", "100"}, false},
+	} {
+		code, out, _ := run(t, c.args...)
+		if has := strings.Contains(out, "weakest drift λ_i/C = "); code != 0 || has != c.note {
+			t.Errorf("%v: exit %d, note %v, want %v:\n%s", c.args, code, has, c.note, out)
+		}
+	}
+}
+
+// haar-info --measure prints one measured row per level of T, and refuses,
+// in one line naming --measure, a run of more than 2^40 balls.
+func TestHaarInfoMeasure(t *testing.T) {
+	code, out, errs := run(t, "haar-info", "--graph", "cycle:16", "--measure", "1000")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if got := strings.Count(out, "   predicted "); got != 4 {
+		t.Errorf("cycle:16 has 4 levels, --measure printed %d rows:\n%s", got, out)
+	}
+	code, out, errs = run(t, "haar-info", "--graph", "cycle:4096", "--measure", "2^29")
+	if lines := strings.Split(strings.TrimSpace(errs), "\n"); code != 2 || len(lines) != 1 || !strings.Contains(errs, "--measure") || out != "" {
+		t.Errorf("2^41 balls: exit %d, stdout %q, stderr %q; want exit 2 and one line naming --measure", code, out, errs)
+	}
+}
+
 // A list of parameter values runs each value, in order, per listed process.
 func TestParameterLists(t *testing.T) {
 	code, out, errs := run(t, "run", "--process", "g-adv-comp,g-myopic-comp", "--g", "0,2", "--adversary", "greedy-reverse,random",

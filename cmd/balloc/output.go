@@ -429,6 +429,9 @@ func (w *writer) structures() {
 			if note := irregularNote(s.Graph()); note != "" {
 				fmt.Fprintf(w.w, "  note: %s\n", note)
 			}
+			if note := weakDriftNote(s.Graph(), in, s.Params.HaarRoute); note != "" {
+				fmt.Fprintf(w.w, "  note: %s\n", note)
+			}
 		}
 		if h := s.Hypergraph(); h != nil && !seen[h] {
 			seen[h] = true

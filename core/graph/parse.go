@@ -33,7 +33,7 @@ func StructureStream(seed uint64) kernels.PCG32 {
 }
 
 // Families lists the --graph forms, for help and errors.
-const Families = "cycle:n, path:n, torus:a,b[,c...], hypercube:k, complete:n, random-regular:n,d, erdos-renyi:n,p or file:PATH"
+const Families = "cycle:n, path:n, torus:a,b[,c...], hypercube:k, complete:n, random-regular:n,d, joined-expanders:n,d,k[,seed], erdos-renyi:n,p or file:PATH"
 
 // Parse builds the graph a --graph value names.
 func Parse(spec string, opt Options) (*Graph, error) {
@@ -104,6 +104,23 @@ func Parse(spec string, opt Options) (*Graph, error) {
 		}
 		rng := StructureStream(opt.Seed)
 		return RandomRegular(spec, n, d, &rng)
+	case "joined-expanders":
+		if len(nums) != 3 && len(nums) != 4 {
+			return nil, fmt.Errorf("--graph %s: want joined-expanders:n,d,k[,seed]", spec)
+		}
+		var x [4]uint64
+		for i := range nums {
+			v, err := count(i)
+			if err != nil {
+				return nil, err
+			}
+			x[i] = v
+		}
+		rng := StructureStream(opt.Seed)
+		if len(nums) == 4 {
+			rng = StructureStream(x[3])
+		}
+		return JoinedExpanders(spec, x[0], x[1], x[2], &rng)
 	case "erdos-renyi":
 		if err := want(2, "erdos-renyi:n,p"); err != nil {
 			return nil, err
