@@ -288,25 +288,6 @@ func (s *Spec) loadBytes() uint64 {
 	return 4
 }
 
-// Footprint is a memory estimate with the flag whose value drives most of
-// it, so that a refusal names what to change: "--tau 4000000000 …; lower
-// --tau". Sizes add with units.Add and multiply with units.Mul, which
-// saturate instead of wrapping.
-type Footprint struct {
-	Bytes   uint64
-	Culprit string // the flag and its value, as "--tau 4000000000"
-	Hint    string // a change that lowers it, as "lower --tau"
-	top     uint64 // the bytes the culprit drives
-}
-
-// Add counts b bytes driven by culprit, which hint lowers.
-func (f *Footprint) Add(culprit, hint string, b uint64) {
-	f.Bytes = units.Add(f.Bytes, b)
-	if b > f.top || f.Culprit == "" {
-		f.Culprit, f.Hint, f.top = culprit, hint, b
-	}
-}
-
 // binsCulprit names what sets the bins: --bins, or the graph or hyperedge
 // file that fixes them.
 func (s *Spec) binsCulprit() (culprit, hint string) {

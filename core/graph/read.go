@@ -88,9 +88,8 @@ func open(path string) (*os.File, int64, error) {
 }
 
 // availableMemory is the memory available for new allocations, 0 when
-// unknown (core.AvailableMemory, which this package cannot import; tests
-// set it).
-var availableMemory = func() uint64 { return 0 }
+// unknown (units.AvailableMemory; tests set it).
+var availableMemory = units.AvailableMemory
 
 // SetAvailableMemory tells the readers how much memory a file may take.
 func SetAvailableMemory(f func() uint64) { availableMemory = f }

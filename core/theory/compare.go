@@ -1,4 +1,4 @@
-package core
+package theory
 
 import (
 	"math"
@@ -36,7 +36,7 @@ import (
 // At g = 0, σ = 0 or ρ ≡ 1 every law is two-choice: 2 p_k (s_{k+1} + p_k/2)
 // = s_k² − s_{k+1}². pick depends on δ only, so every system is equivariant
 // under one level up per unit time and the travelling-wave jump of
-// solveFluid applies. P_k ≤ 2 p_k, so the two-choice step is stable.
+// Solve applies. P_k ≤ 2 p_k, so the two-choice step is stable.
 
 // FluidGComp solves the g-bounded comparison: within g the first of the two
 // samples is picked with probability 1/2 (heavier false: g-myopic-comp,
@@ -117,12 +117,12 @@ func fluidCompare(t float64, pick func(delta int) float64) Profile {
 		return table[delta+off]
 	}
 	var p []float64 // p[k] is the fraction at load base−1+k
-	return solveFluid(1, t, fluidStep(2), nil, func(_ float64, w *fluidWindow, ds [][]float64) {
+	return Solve(1, t, Step(2), nil, func(_ float64, w *Window, ds [][]float64) {
 		L := len(ds[0]) + 1
 		p = p[:0]
 		for k := range L {
 			i := w.base - 1 + k
-			p = append(p, w.at(0, i)-w.at(0, i+1))
+			p = append(p, w.At(0, i)-w.At(0, i+1))
 		}
 		at(L) // grow the table once, before the loop
 		for k := range ds[0] {

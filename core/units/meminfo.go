@@ -1,12 +1,10 @@
-package core
+package units
 
 import (
 	"bufio"
 	"os"
 	"strconv"
 	"strings"
-
-	"github.com/balloc/balloc/core/graph"
 )
 
 // AvailableMemory returns the bytes the kernel reports as available for new
@@ -32,6 +30,3 @@ func AvailableMemory() uint64 {
 	}
 	return 0
 }
-
-// The graph readers cannot import core: give them the same measure.
-func init() { graph.SetAvailableMemory(AvailableMemory) }

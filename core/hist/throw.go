@@ -1,4 +1,4 @@
-package core
+package hist
 
 import (
 	"math"
@@ -129,4 +129,44 @@ func throwUniform(cl *classes, x uint64, r *kernels.PCG32) {
 	}
 	cl.lo = outLo + uint64(first)
 	cl.c = append(cl.c[:0], out[first:last+1]...)
+}
+
+// ThrowLevels adds x one-choice balls: the number landing on each level is
+// multinomial by the levels' counts, and within a level the balls fall
+// uniformly on its bins (throwUniform).
+func ThrowLevels(lv *kernels.Levels, x uint64, r *kernels.PCG32) {
+	L := lv.Len()
+	w := make([]float64, L)
+	for i := range L {
+		w[i] = float64(lv.Count(i))
+	}
+	shares := make([]uint64, L)
+	r.Multinomial(shares, x, w)
+	var acc classes // counts by absolute load
+	for i := range L {
+		cl := classes{lo: lv.Min() + uint64(i), c: []uint64{lv.Count(i)}}
+		throwUniform(&cl, shares[i], r)
+		acc.add(&cl)
+	}
+	lv.SetCounts(acc.lo, acc.c)
+}
+
+// add merges the bins of o into cl (both by absolute load).
+func (cl *classes) add(o *classes) {
+	if len(cl.c) == 0 {
+		cl.lo, cl.c = o.lo, append([]uint64(nil), o.c...)
+		return
+	}
+	if o.lo < cl.lo {
+		grown := make([]uint64, len(cl.c)+int(cl.lo-o.lo))
+		copy(grown[cl.lo-o.lo:], cl.c)
+		cl.c, cl.lo = grown, o.lo
+	}
+	off := int(o.lo - cl.lo)
+	if need := off + len(o.c); need > len(cl.c) {
+		cl.c = append(cl.c, make([]uint64, need-len(cl.c))...)
+	}
+	for j, x := range o.c {
+		cl.c[off+j] += x
+	}
 }

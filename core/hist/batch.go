@@ -1,4 +1,4 @@
-package core
+package hist
 
 import (
 	"math"
@@ -85,10 +85,6 @@ const targetUncertain = 16
 
 // widthSlack is added to each starting width (see batch).
 const widthSlack = 8
-
-// levelBatchOverride forces the batch size (tests use it to run the batched
-// path on tiny n, where it would otherwise go ball by ball).
-var levelBatchOverride uint64
 
 // levelLaw is f for (d, β) on n bins, with stable differences.
 type levelLaw struct {
@@ -357,7 +353,7 @@ func (lb *levelBatch) batch(r *kernels.PCG32, B uint64) {
 		total += x
 	}
 	if total != B {
-		panic("core: a level batch placed the wrong number of balls")
+		panic("hist: a level batch placed the wrong number of balls")
 	}
 	for len(S) > 2 && S[len(S)-2] == 0 {
 		S = S[:len(S)-1]
@@ -372,31 +368,28 @@ func (lb *levelBatch) batch(r *kernels.PCG32, B uint64) {
 	}
 	for k := 1; k < len(S); k++ {
 		if S[k] > S[k-1] {
-			panic("core: a level batch left loads out of order")
+			panic("hist: a level batch left loads out of order")
 		}
 	}
 	lb.S = S
 }
 
-// advanceDecomposed advances up to count balls of the (d, β) process and
-// returns how many it placed: exact batches, or a run ball by ball when
-// batches would be small.
-func advanceDecomposed(lv *kernels.Levels, r *kernels.PCG32, count uint64, d int, beta float64, coin *kernels.Bernoulli) uint64 {
+// Advance advances up to count balls of the (d, β) process on lv and
+// returns how many it placed: exact batches, or a run ball by ball through
+// perBall (which places run balls of the process on lv) when batches would
+// be small. force > 0 sets the batch size, so that tests run the batched
+// path on tiny n, where it would otherwise go ball by ball.
+func Advance(lv *kernels.Levels, r *kernels.PCG32, count uint64, d int, beta float64, perBall func(run uint64), force uint64) uint64 {
 	lb := newLevelBatch(lv, levelLaw{n: float64(lv.Bins()), d: d, beta: beta})
-	if levelBatchOverride == 0 && lb.size() < minLevelBatch {
+	if force == 0 && lb.size() < minLevelBatch {
 		run := min(count, 1<<16) // batches stay small for a while: check again later
-		switch {
-		case coin != nil:
-			kernels.LevelsOnePlusBeta(lv, r, run, coin)
-		default:
-			kernels.LevelsDChoice(lv, r, run, d)
-		}
+		perBall(run)
 		return run
 	}
 	for done := uint64(0); done < count; {
 		B := min(count-done, lb.size())
-		if levelBatchOverride > 0 {
-			B = min(count-done, levelBatchOverride)
+		if force > 0 {
+			B = min(count-done, force)
 		}
 		lb.batch(r, B)
 		done += B
@@ -404,3 +397,10 @@ func advanceDecomposed(lv *kernels.Levels, r *kernels.PCG32, count uint64, d int
 	lb.store(lv)
 	return count
 }
+
+// MinBatch is the smallest level batch Advance runs; below it, ball by ball.
+const MinBatch = minLevelBatch
+
+// TypicalBatch is the batch size Advance chooses on n bins (size, at κ ≈
+// 1/n), for cost estimates.
+func TypicalBatch(n float64) float64 { return math.Sqrt(targetUncertain * n) }

@@ -1,12 +1,9 @@
-package core
+package theory
 
 import (
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mathext"
-
-	"github.com/balloc/balloc/kernels"
 )
 
 // Fluid limits (mean-field ODEs). With t = m/n the number of balls per bin,
@@ -17,7 +14,7 @@ import (
 //
 //	one-choice     ds_i/dt = s_{i-1} − s_i            (solution: P(Poisson(t) ≥ i))
 //	d-choice       ds_i/dt = s_{i-1}^d − s_i^d
-//	(1+β)          ds_i/dt = (1−β)(s_{i-1} − s_i) + β(s_{i-1}² − s_i²)
+//	(1+β)          ds_i/dt = (1−β)(s_{i-1} − s_i) + β(s_{i-1}² − s_i²)  (core/process)
 //	always-go-left per group g (fraction x_{g,i} of group g, s_i = mean over g):
 //	               dx_{g,i}/dt = d·(x_{g,i-1} − x_{g,i})·∏_{h<g} x_{h,i}·∏_{h>g} x_{h,i-1}
 //	               (a ball joins group g at load i−1 when g's sample has load
@@ -82,38 +79,6 @@ const (
 	fluidWaveFull = 1 - 1e-10
 )
 
-// FluidOf returns the fluid-limit profile at t = balls/bins for s, or an
-// error when balloc has none for its process and weights.
-func FluidOf(s *Spec) (Profile, error) {
-	if !s.Process.Fluid || s.Params.Weights.Kind != WeightsUnit {
-		return Profile{}, fmt.Errorf("no fluid limit for %s %s", s.Process.Name, s.ParamsText())
-	}
-	t := float64(s.Balls) / float64(s.Bins)
-	switch s.Process.Kind {
-	case KindOneChoice:
-		return FluidOneChoice(t), nil
-	case KindDChoice:
-		return FluidDChoice(s.Params.D, t), nil
-	case KindOnePlusBeta:
-		return FluidOnePlusBeta(s.Params.Beta, t), nil
-	case KindAlwaysGoLeft:
-		return FluidAlwaysGoLeft(s.Params.D, t), nil
-	case KindTwoThinning:
-		return FluidTwoThinning(s.Params.Threshold, t), nil
-	case KindGAdvComp, KindGMyopicComp:
-		// Random within g (myopic, adversary random), else the heavier
-		// (greedy-reverse, max-target): see fluidcompare.go.
-		return FluidGComp(int(math.Floor(s.Params.G)), s.gRule() != kernels.GRandom, t), nil
-	case KindSigmaNoisyLoad:
-		return FluidSigmaNoisyLoad(s.Params.Sigma, t), nil
-	case KindRhoNoisyComp:
-		return FluidRhoNoisyComp(s.Params.Rho, t), nil
-	case KindBBatch:
-		return FluidBBatch(s.Params.Batch, s.Bins, s.Balls) // fluidbatch.go
-	}
-	return Profile{}, fmt.Errorf("no fluid limit for %s", s.Process.Name)
-}
-
 // FluidOneChoice is the closed form P(Poisson(t) ≥ i) = P(i, t), the
 // regularised lower incomplete gamma function.
 func FluidOneChoice(t float64) Profile {
@@ -142,42 +107,30 @@ func FluidOneChoice(t float64) Profile {
 // FluidDChoice solves ds_i/dt = s_{i-1}^d − s_i^d.
 func FluidDChoice(d int, t float64) Profile {
 	pow := func(x float64) float64 { return powInt(x, d) }
-	return solveFluid(1, t, fluidStep(d), nil,
-		func(_ float64, w *fluidWindow, ds [][]float64) {
+	return Solve(1, t, Step(d), nil,
+		func(_ float64, w *Window, ds [][]float64) {
 			for k := range ds[0] {
 				i := w.base + k
-				ds[0][k] = pow(w.at(0, i-1)) - pow(w.at(0, i))
-			}
-		})
-}
-
-// FluidOnePlusBeta solves the (1+β) system.
-func FluidOnePlusBeta(beta, t float64) Profile {
-	return solveFluid(1, t, fluidStep(2), nil,
-		func(_ float64, w *fluidWindow, ds [][]float64) {
-			for k := range ds[0] {
-				i := w.base + k
-				a, b := w.at(0, i-1), w.at(0, i)
-				ds[0][k] = (1-beta)*(a-b) + beta*(a*a-b*b)
+				ds[0][k] = pow(w.At(0, i-1)) - pow(w.At(0, i))
 			}
 		})
 }
 
 // FluidAlwaysGoLeft solves Vöcking's per-group system and averages the groups.
 func FluidAlwaysGoLeft(d int, t float64) Profile {
-	p := solveFluid(d, t, fluidStep(d), nil,
-		func(_ float64, w *fluidWindow, ds [][]float64) {
+	p := Solve(d, t, Step(d), nil,
+		func(_ float64, w *Window, ds [][]float64) {
 			dd := float64(d)
 			for k := range ds[0] {
 				i := w.base + k
 				for g := range d {
-					v := dd * (w.at(g, i-1) - w.at(g, i))
+					v := dd * (w.At(g, i-1) - w.At(g, i))
 					for h := range d {
 						switch {
 						case h < g:
-							v *= w.at(h, i)
+							v *= w.At(h, i)
 						case h > g:
-							v *= w.at(h, i-1)
+							v *= w.At(h, i-1)
 						}
 					}
 					ds[g][k] = v
@@ -198,27 +151,27 @@ func FluidTwoThinning(theta, t float64) Profile {
 		return k - theta
 	}
 	var kSeg int
-	stretches := &fluidStretches{
+	stretches := &Stretches{
 		next:  next,
 		begin: func(a, b float64) { kSeg = kAt((a + b) / 2) }, // constant on (a, b)
 	}
-	return solveFluid(1, t, fluidStep(2), stretches, func(_ float64, w *fluidWindow, ds [][]float64) {
-		reject := w.at(0, kSeg)
+	return Solve(1, t, Step(2), stretches, func(_ float64, w *Window, ds [][]float64) {
+		reject := w.At(0, kSeg)
 		for k := range ds[0] {
 			i := w.base + k
 			keep := 0.0
 			if i-1 < kSeg {
 				keep = 1
 			}
-			ds[0][k] = (w.at(0, i-1) - w.at(0, i)) * (keep + reject)
+			ds[0][k] = (w.At(0, i-1) - w.At(0, i)) * (keep + reject)
 		}
 	})
 }
 
-// fluidStep is the RK4 step for systems whose rates are at most about d per
+// Step is the RK4 step for systems whose rates are at most about d per
 // unit time: h·d = 1/16 keeps RK4 deep inside its stability region, and the
 // tests check that halving the step moves the profile by less than 1e-8.
-func fluidStep(d int) float64 { return 1 / (16 * float64(max(d, 2)) * fluidRefine) }
+func Step(d int) float64 { return 1 / (16 * float64(max(d, 2)) * fluidRefine) }
 
 // fluidRefine divides every step; tests raise it to check convergence.
 var fluidRefine = 1.0
@@ -234,15 +187,15 @@ func powInt(x float64, d int) float64 {
 	return r
 }
 
-// fluidWindow holds levels base, base+1, … of each group; levels below are
+// Window holds levels base, base+1, … of each group; levels below are
 // 1 and levels above are 0.
-type fluidWindow struct {
+type Window struct {
 	base int
 	s    [][]float64 // s[g][k] is group g's level base+k
 }
 
-func (w *fluidWindow) clone() *fluidWindow {
-	c := &fluidWindow{base: w.base, s: make([][]float64, len(w.s))}
+func (w *Window) clone() *Window {
+	c := &Window{base: w.base, s: make([][]float64, len(w.s))}
 	for g := range w.s {
 		c.s[g] = append([]float64(nil), w.s[g]...)
 	}
@@ -250,12 +203,12 @@ func (w *fluidWindow) clone() *fluidWindow {
 }
 
 // isShiftOf reports whether w is p moved up one level, to fluidWaveTol.
-func (w *fluidWindow) isShiftOf(p *fluidWindow) bool {
+func (w *Window) isShiftOf(p *Window) bool {
 	lo := min(w.base, p.base+1)
 	hi := max(w.base+len(w.s[0]), p.base+1+len(p.s[0]))
 	for g := range w.s {
 		for i := lo; i <= hi; i++ {
-			a, b := w.at(g, i), p.at(g, i-1)
+			a, b := w.At(g, i), p.At(g, i-1)
 			if a >= fluidWaveFull || b >= fluidWaveFull {
 				// Nearly full levels are where the window drops levels (at
 				// fluidOne), which moves them by up to 1e-12 from one period
@@ -270,7 +223,11 @@ func (w *fluidWindow) isShiftOf(p *fluidWindow) bool {
 	return true
 }
 
-func (w *fluidWindow) at(g, i int) float64 {
+// Base is the lowest level the window holds; every level below is full.
+func (w *Window) Base() int { return w.base }
+
+// At is s_i of group g: 1 below the window, 0 above it.
+func (w *Window) At(g, i int) float64 {
 	switch k := i - w.base; {
 	case k < 0:
 		return 1
@@ -281,21 +238,21 @@ func (w *fluidWindow) at(g, i int) float64 {
 	}
 }
 
-// fluidStretches describes a right-hand side that is smooth only on
+// Stretches describes a right-hand side that is smooth only on
 // stretches of time: next(t) is the end of the stretch starting at t, and
 // begin(a, b) is called before (a, b) is integrated so the system can fix
 // its constants for it.
-type fluidStretches struct {
+type Stretches struct {
 	next  func(t float64) float64
 	begin func(a, b float64)
 }
 
-// solveFluid integrates a fluid system of `groups` groups from the empty
+// Solve integrates a fluid system of `groups` groups from the empty
 // state to time T with RK4 steps of at most h, stopping exactly at the ends
 // of stretches when st is non-nil, and returns the mean profile.
-func solveFluid(groups int, T, h float64, st *fluidStretches,
-	f func(t float64, w *fluidWindow, ds [][]float64)) Profile {
-	w := &fluidWindow{base: 1, s: make([][]float64, groups)}
+func Solve(groups int, T, h float64, st *Stretches,
+	f func(t float64, w *Window, ds [][]float64)) Profile {
+	w := &Window{base: 1, s: make([][]float64, groups)}
 	for g := range w.s {
 		w.s[g] = make([]float64, fluidPad)
 	}
@@ -329,7 +286,7 @@ func solveFluid(groups int, T, h float64, st *fluidStretches,
 		w.s = saved
 	}
 	t := 0.0
-	var prev *fluidWindow // the window at the last integer time
+	var prev *Window // the window at the last integer time
 	for t < T {
 		end := min(T, math.Floor(t)+1) // integer times are checked for the wave
 		if st != nil {
@@ -403,82 +360,3 @@ func solveFluid(groups int, T, h float64, st *fluidStretches,
 	return p
 }
 
-// Theory sets a prediction beside a simulation, level by level.
-type Theory struct {
-	Model  string        `json:"model"`
-	Levels []TheoryLevel `json:"levels"`
-	// FirstMomentMax is the largest i with n·s_i ≥ 1: where the expected
-	// number of bins at load ≥ i, by the fluid limit, drops below one.
-	FirstMomentMax int `json:"first_moment_max_load"`
-}
-
-// TheoryLevel is the fraction of bins with load ≥ Load, simulated (mean
-// over trials) and predicted.
-type TheoryLevel struct {
-	Load      float64 `json:"load"`
-	Simulated float64 `json:"simulated"`
-	Fluid     float64 `json:"fluid"`
-}
-
-// maxTheoryRows bounds the rows of a comparison; wider spreads are strided.
-const maxTheoryRows = 32
-
-// CompareTheory lines up the profile with the mean over hists of the
-// fraction of bins with load ≥ i, on the levels where either is neither 0
-// nor 1 (strided to at most maxTheoryRows rows, keeping both ends).
-func CompareTheory(p Profile, bins uint64, hists []Histogram) *Theory {
-	n := float64(bins)
-	th := &Theory{Model: "fluid limit (mean-field ODE)", FirstMomentMax: 0}
-	if p.Model != "" {
-		th.Model = p.Model
-	}
-	for i := p.Top(); i >= 0; i-- {
-		if n*p.At(i) >= 1 {
-			th.FirstMomentMax = i
-			break
-		}
-	}
-	// From the first level where either the prediction or a trial has
-	// fewer than all bins (a trial's minimum load m has all bins ≥ m, so
-	// its first such level is m+1) to the last where a trial has a bin or
-	// the prediction expects 0.01 bins.
-	lo, hi := p.Base, th.FirstMomentMax
-	for p.At(lo) >= 1-1e-6 {
-		lo++
-	}
-	for _, h := range hists {
-		if len(h) > 0 {
-			lo = min(lo, int(h[0].Load)+1)
-			hi = max(hi, int(h[len(h)-1].Load))
-		}
-	}
-	for hi < p.Top() && n*p.At(hi+1) >= 0.01 {
-		hi++
-	}
-	stride := max(1, (hi-lo+maxTheoryRows-1)/maxTheoryRows)
-	for i := lo; i <= hi; i += stride {
-		if i > lo && i+stride > hi {
-			i = hi
-		}
-		sim := 0.0
-		for _, h := range hists {
-			sim += fractionAtLeast(h, float64(i), bins)
-		}
-		if len(hists) > 0 {
-			sim /= float64(len(hists))
-		}
-		th.Levels = append(th.Levels, TheoryLevel{Load: float64(i), Simulated: sim, Fluid: p.At(i)})
-	}
-	return th
-}
-
-// fractionAtLeast is the fraction of the n bins whose load is ≥ x.
-func fractionAtLeast(h Histogram, x float64, bins uint64) float64 {
-	c := uint64(0)
-	for _, l := range h {
-		if l.Load >= x {
-			c += l.Count
-		}
-	}
-	return float64(c) / float64(bins)
-}

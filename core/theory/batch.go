@@ -1,4 +1,4 @@
-package core
+package theory
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ import (
 // tends to FluidDChoice(2, m/n).
 //
 // The window holds the levels with mass (a bottom level at or below
-// 1 − fluidOne moves onto the next, as solveFluid does). Heavy load: the
+// 1 − fluidOne moves onto the next, as Solve does). Heavy load: the
 // map commutes with "one level up", and after P = n/gcd(b, n) batches time
 // has moved by D = b/gcd(b, n) balls per bin, an integer; once the state P
 // batches later is the state shifted D levels up, it stays so, and the
@@ -159,7 +159,7 @@ func lgamma(n int) float64 {
 
 // isShiftOf reports whether w is p moved up d levels, to fluidWaveTol on
 // the fractions with load ≥ i (nearly full levels, where the window drops
-// mass, skipped as in fluidWindow.isShiftOf).
+// mass, skipped as in Window.isShiftOf).
 func (w *batchWindow) isShiftOf(p *batchWindow, d int) bool {
 	lo := min(w.base, p.base+d)
 	hi := max(w.base+len(w.p), p.base+d+len(p.p))

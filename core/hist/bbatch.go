@@ -1,8 +1,8 @@
-package core
+package hist
 
 import "github.com/balloc/balloc/kernels"
 
-// b-Batch on the histogram: every ball of a batch compares the loads frozen
+// BBatch is b-Batch on the histogram: every ball of a batch compares the loads frozen
 // at the batch's start, so within a batch each ball independently lands on
 // frozen level k with the two-choice level law of the frozen counts,
 // p_k = (S_k/n)² − (S_{k+1}/n)² (ties between equal frozen loads broken at
@@ -10,7 +10,7 @@ import "github.com/balloc/balloc/kernels"
 // of that level. A stretch of y balls is therefore a multinomial over the
 // frozen levels followed, level by level, by an exact occupancy throw into
 // the level's bins (throwUniform), which keeps each bin's extra balls so far.
-type histBatch struct {
+type BBatch struct {
 	b        uint64
 	active   bool
 	frozenLo uint64
@@ -21,11 +21,11 @@ type histBatch struct {
 	bestGap  float64 // the largest max load − t/n at a batch end, in balls
 }
 
-func newHistBatch(b uint64) *histBatch { return &histBatch{b: b} }
+func NewBBatch(b uint64) *BBatch { return &BBatch{b: b} }
 
 // advance places up to count balls, stopping at the end of the batch, and
 // returns how many it placed; t is the number placed before.
-func (bb *histBatch) advance(lv *kernels.Levels, r *kernels.PCG32, count, t uint64) uint64 {
+func (bb *BBatch) Advance(lv *kernels.Levels, r *kernels.PCG32, count, t uint64) uint64 {
 	if !bb.active {
 		bb.frozenLo = lv.Min()
 		L := lv.Len()
@@ -52,7 +52,7 @@ func (bb *histBatch) advance(lv *kernels.Levels, r *kernels.PCG32, count, t uint
 	}
 	bb.dirty = true
 	if (t+y)%bb.b == 0 {
-		bb.settle(lv)
+		bb.Settle(lv)
 		bb.active = false
 		if g := float64(lv.Max()) - float64(t+y)/float64(lv.Bins()); bb.ends == 0 || g > bb.bestGap {
 			bb.bestGap = g
@@ -63,7 +63,7 @@ func (bb *histBatch) advance(lv *kernels.Levels, r *kernels.PCG32, count, t uint
 }
 
 // settle writes the batch's balls so far into lv.
-func (bb *histBatch) settle(lv *kernels.Levels) {
+func (bb *BBatch) Settle(lv *kernels.Levels) {
 	if !bb.dirty {
 		return
 	}
@@ -76,3 +76,7 @@ func (bb *histBatch) settle(lv *kernels.Levels) {
 	lv.SetCounts(acc.lo, acc.c)
 	bb.dirty = false
 }
+
+// Ends returns the batches completed and the largest gap, max load − t/n in
+// balls, seen at a batch's end (when its loads were published).
+func (bb *BBatch) Ends() (uint64, float64) { return bb.ends, bb.bestGap }

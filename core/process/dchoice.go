@@ -1,0 +1,210 @@
+package process
+
+import (
+	"fmt"
+
+	"github.com/balloc/balloc/core/hist"
+	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/kernels"
+)
+
+// d-Choice: each ball into the least loaded of d bins drawn uniformly with
+// replacement, ties at random (Azar, Broder, Karlin, Upfal 1999; heavy load:
+// Berenbrink, Czumaj, Steger, Vöcking 2006). two-choice is its alias with
+// d = 2. Balls of --dims D > 1 (vectors, IDEA §6.2) run on the vector engine
+// (core/idea.go): the sample whose largest coordinate is least.
+//
+// Direct engine: kernels.TwoChoice (d = 2) or kernels.DChoice, d
+// PCG32.Bounded(n) per ball; d = 1 is One-Choice's loop, which draws the
+// same stream. Histogram engine: exact level batches (hist.Advance), ball
+// by ball on ranks (kernels.LevelsDChoice) when n is small.
+
+// DChoice is d-Choice.
+type DChoice struct {
+	D         int // samples per ball
+	Dims      int // dimensions of a ball; 1 is scalar balls
+	Populated int // populated dimensions of a vector ball
+	alias     bool
+}
+
+var dChoiceEntry = &Entry{
+	Name: "d-choice", Order: 20,
+	Summary:  "least loaded of d uniform bins (with replacement), ties at random",
+	Source:   "Azar, Broder, Karlin, Upfal 1999; Berenbrink et al. 2006 (heavy load)",
+	Weighted: true,
+	New:      func() Process { return &DChoice{} },
+}
+
+var twoChoiceEntry = &Entry{
+	Name: "two-choice", Order: 30,
+	Summary:  "d-choice with d = 2",
+	Source:   "Azar, Broder, Karlin, Upfal 1999",
+	Weighted: true,
+	Fixed:    map[string]any{"d": 2},
+	New:      func() Process { return &DChoice{D: 2, Dims: 1, Populated: 1, alias: true} },
+}
+
+func init() {
+	Register(dChoiceEntry)
+	Register(twoChoiceEntry)
+}
+
+func (p *DChoice) Entry() *Entry {
+	if p.alias {
+		return twoChoiceEntry
+	}
+	return dChoiceEntry
+}
+
+func (p *DChoice) Params() []*Param {
+	if p.alias {
+		return nil
+	}
+	return []*Param{
+		DParam(&p.D, "samples per ball, 1 ≤ d ≤ bins"),
+		DimsParam(&p.Dims),
+		PopulatedParam(&p.Populated, func() bool { return p.Dims > 1 }),
+	}
+}
+
+// DParam is --d, samples per ball (or groups), for the processes that take it.
+func DParam(dst *int, usage string) *Param {
+	return IntWant("d", usage, dst, 1, 1<<20, "an integer in [1, min(bins, 1048576)]").Def("2").Listed()
+}
+
+// DimsParam is --dims, the dimensions of a ball (d-choice, idea).
+func DimsParam(dst *int) *Param {
+	return Int("dims", "dimensions D of each ball, 1 ≤ D ≤ 64 (1: scalar balls)", dst, 1, kernels.MaxDims).Def("1").Listed().
+		ShownWhen(func() bool { return *dst > 1 })
+}
+
+// PopulatedParam is --populated, the populated dimensions of a vector ball.
+func PopulatedParam(dst *int, vector func() bool) *Param {
+	return Int("populated", "with --dims: populated dimensions f of each ball, chosen uniformly, 1 ≤ f ≤ dims", dst, 1, kernels.MaxDims).Def("1").Listed().
+		ShownWhen(vector)
+}
+
+func (p *DChoice) Check(su *Setup) error {
+	if err := needBins(p, su); err != nil {
+		return err
+	}
+	if p.Populated > p.Dims {
+		return fmt.Errorf("--populated %d exceeds --dims %d: want 1 ≤ f ≤ dims", p.Populated, p.Dims)
+	}
+	if uint64(p.D) > su.Bins {
+		return fmt.Errorf("--d %d exceeds --bins %d: want 1 ≤ d ≤ bins", p.D, su.Bins)
+	}
+	return nil
+}
+
+func (p *DChoice) Dimensions() int { return p.Dims }
+
+func (p *DChoice) Vector(uint64) (VectorRun, bool) {
+	return VectorRun{D: p.D, Shape: kernels.VecShape{Dims: p.Dims, F: p.Populated}}, p.Dims > 1
+}
+
+func (p *DChoice) NoHistogram() string {
+	if p.Dims > 1 {
+		return "multi-dimensional balls (--dims) run on the direct engine"
+	}
+	return ""
+}
+
+// Memory: a vector trial holds a load per bin and dimension, and the
+// measuring copies.
+func (p *DChoice) Memory(f *units.Footprint, m Mem) {
+	if D := uint64(p.Dims); D > 1 {
+		f.Add(fmt.Sprintf("--dims %d", p.Dims), "lower --dims or --bins", units.Mul(m.Bins, D*8+8+8))
+	}
+}
+
+type twoChoiceLoop[L kernels.Load] struct{ r *kernels.PCG32 }
+
+func (l twoChoiceLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.TwoChoice(loads, l.r, c, maxLoad)
+}
+
+type dChoiceLoop[L kernels.Load] struct {
+	r *kernels.PCG32
+	d int
+}
+
+func (l dChoiceLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.DChoice(loads, l.r, c, l.d, maxLoad)
+}
+
+func dChoiceDirect[L kernels.Load](d int, tr *Trial) Stepper[L] {
+	switch d {
+	case 1:
+		return oneChoiceLoop[L]{tr.Choices}
+	case 2:
+		return twoChoiceLoop[L]{tr.Choices}
+	}
+	return dChoiceLoop[L]{tr.Choices, d}
+}
+
+func (p *DChoice) Direct32(tr *Trial) Stepper[uint32] { return dChoiceDirect[uint32](p.D, tr) }
+func (p *DChoice) Direct64(tr *Trial) Stepper[uint64] { return dChoiceDirect[uint64](p.D, tr) }
+
+type dChoiceReal struct {
+	r *kernels.PCG32
+	d int
+}
+
+func (l dChoiceReal) Step(loads, w []float64, maxLoad float64) float64 {
+	return kernels.DChoiceWeighted(loads, l.r, w, l.d, maxLoad)
+}
+
+func (p *DChoice) DirectReal(tr *Trial) RealStepper {
+	if p.D == 1 {
+		return oneChoiceReal{tr.Choices}
+	}
+	return dChoiceReal{tr.Choices, p.D}
+}
+
+type dChoiceLevels struct {
+	r *kernels.PCG32
+	d int
+}
+
+func (l dChoiceLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
+	return hist.Advance(lv, l.r, min(want, Chunk), l.d, 1, func(run uint64) { kernels.LevelsDChoice(lv, l.r, run, l.d) }, 0)
+}
+
+func (p *DChoice) Levels(tr *Trial) LevelStepper {
+	if p.D == 1 {
+		return oneChoiceLevels{tr.Choices}
+	}
+	return dChoiceLevels{tr.Choices, p.D}
+}
+
+// levelCost is the histogram engine's seconds for m balls of a (d, β)
+// process on its level batches: a batch of about 4·√n balls costs batchUs
+// (3.8 µs at d = 2, two-choice; core/engine.go), ball by ball perBallNs.
+func levelCost(n, m float64, batchUs, perBallNs float64) float64 {
+	if B := hist.TypicalBatch(n); B >= hist.MinBatch {
+		return m * batchUs * 1e-6 / B
+	}
+	return m * perBallNs * 1e-9
+}
+
+func (p *DChoice) HistogramSeconds(n, m, k uint64) float64 {
+	if p.D == 1 {
+		return (&OneChoice{}).HistogramSeconds(n, m, k)
+	}
+	return levelCost(float64(n), float64(m), 3.8*float64(p.D)/2, 3.5*float64(p.D))
+}
+
+func (p *DChoice) DirectFactor() float64 {
+	if p.D == 1 {
+		return (&OneChoice{}).DirectFactor()
+	}
+	return float64(p.D) / 2
+}
+
+func (p *DChoice) Fluid(bins, balls uint64) (theory.Profile, error) {
+	return theory.FluidDChoice(p.D, float64(balls)/float64(bins)), nil
+}
+
+func (p *DChoice) Concurrent() Rule { return Rule{Shape: ShapeLeast, D: p.D} }

@@ -1,0 +1,145 @@
+package process
+
+import (
+	"github.com/balloc/balloc/core/hist"
+	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/kernels"
+)
+
+// (1+β): with probability β a ball goes to the less loaded of two uniform
+// bins (Two-Choice), otherwise to one uniform bin (One-Choice) — Peres,
+// Talwar and Wieder, "Graphical balanced allocations and the (1+β)-choice
+// process", Random Structures & Algorithms 2015. Its gap is Θ(log n / β) at
+// every m, which makes it the field's model of a choice that is sometimes
+// not taken.
+//
+// Direct engine: kernels.OnePlusBeta, per ball the coin (Bernoulli.Flip)
+// then two PCG32.Bounded(n), the second drawn on one-choice steps too (a
+// branch-free loop). β = 0 runs One-Choice's loop and β = 1 Two-Choice's,
+// which draw no coin. Histogram engine: exact level batches of the law
+// P(s ≤ x) = (1−β)·x/n + β·(x/n)² (hist.Advance), ball by ball on ranks
+// (kernels.LevelsOnePlusBeta) when n is small. Fluid limit, below.
+// balloc concurrent: ShapeCoin.
+//
+// This file is the worked example of docs/ARCHITECTURE.md.
+
+// OnePlusBeta is the (1+β) process.
+type OnePlusBeta struct {
+	Beta float64 // probability of a two-choice step
+	coin kernels.Bernoulli
+}
+
+var onePlusBetaEntry = &Entry{
+	Name: "one-plus-beta", Order: 40,
+	Summary: "with probability β two-choice, else one-choice",
+	Source:  "Peres, Talwar, Wieder 2015",
+	New:     func() Process { return &OnePlusBeta{} },
+}
+
+func init() { Register(onePlusBetaEntry) }
+
+func (*OnePlusBeta) Entry() *Entry { return onePlusBetaEntry }
+
+func (p *OnePlusBeta) Params() []*Param {
+	return []*Param{BetaParam(&p.Beta, "probability β of a two-choice step, 0 ≤ β ≤ 1")}
+}
+
+// BetaParam is --beta, the probability of a two-choice step.
+func BetaParam(dst *float64, usage string) *Param {
+	return Real("beta", usage, dst, func(b float64) bool { return b >= 0 && b <= 1 }, "a probability in [0, 1]").
+		Listed().Need("a probability in [0, 1]")
+}
+
+func (p *OnePlusBeta) Check(su *Setup) error {
+	if err := needBins(p, su); err != nil {
+		return err
+	}
+	c, err := kernels.NewBernoulli(p.Beta)
+	p.coin = c
+	return err
+}
+
+// degenerate is the process (1+β) equals at β = 0 or 1, whose loop draws
+// the same stream, or nil.
+func (p *OnePlusBeta) degenerate() Histogram {
+	switch p.Beta {
+	case 0:
+		return &OneChoice{}
+	case 1:
+		return &DChoice{D: 2}
+	}
+	return nil
+}
+
+type onePlusBetaLoop[L kernels.Load] struct {
+	r    *kernels.PCG32
+	coin kernels.Bernoulli
+}
+
+func (l *onePlusBetaLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.OnePlusBeta(loads, l.r, c, &l.coin, maxLoad)
+}
+
+func onePlusBetaDirect[L kernels.Load](p *OnePlusBeta, tr *Trial) Stepper[L] {
+	switch p.Beta {
+	case 0:
+		return oneChoiceLoop[L]{tr.Choices}
+	case 1:
+		return twoChoiceLoop[L]{tr.Choices}
+	}
+	return &onePlusBetaLoop[L]{tr.Choices, p.coin}
+}
+
+func (p *OnePlusBeta) Direct32(tr *Trial) Stepper[uint32] { return onePlusBetaDirect[uint32](p, tr) }
+func (p *OnePlusBeta) Direct64(tr *Trial) Stepper[uint64] { return onePlusBetaDirect[uint64](p, tr) }
+
+type onePlusBetaLevels struct {
+	r    *kernels.PCG32
+	beta float64
+	coin kernels.Bernoulli
+}
+
+func (l *onePlusBetaLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
+	return hist.Advance(lv, l.r, min(want, Chunk), 2, l.beta, func(run uint64) { kernels.LevelsOnePlusBeta(lv, l.r, run, &l.coin) }, 0)
+}
+
+func (p *OnePlusBeta) Levels(tr *Trial) LevelStepper {
+	if q := p.degenerate(); q != nil {
+		return q.Levels(tr)
+	}
+	return &onePlusBetaLevels{tr.Choices, p.Beta, p.coin}
+}
+
+// HistogramSeconds: a level batch costs about 5.5 µs, a ball on ranks
+// 10.6 ns (core/engine.go).
+func (p *OnePlusBeta) HistogramSeconds(n, m, k uint64) float64 {
+	if q := p.degenerate(); q != nil {
+		return q.HistogramSeconds(n, m, k)
+	}
+	return levelCost(float64(n), float64(m), 5.5, 10.6)
+}
+
+// DirectFactor: 6.27 ns a ball against two-choice's 5.46 at n = 10^6.
+func (p *OnePlusBeta) DirectFactor() float64 {
+	if q := p.degenerate(); q != nil {
+		return q.DirectFactor()
+	}
+	return 6.27 / 5.46
+}
+
+// Fluid solves ds_i/dt = (1−β)(s_{i−1} − s_i) + β(s_{i−1}² − s_i²): a ball
+// lands at load ≥ i from i−1 when its one sample, or the lesser of its two,
+// has load i−1.
+func (p *OnePlusBeta) Fluid(bins, balls uint64) (theory.Profile, error) {
+	beta := p.Beta
+	return theory.Solve(1, float64(balls)/float64(bins), theory.Step(2), nil,
+		func(_ float64, w *theory.Window, ds [][]float64) {
+			for k := range ds[0] {
+				i := w.Base() + k
+				a, b := w.At(0, i-1), w.At(0, i)
+				ds[0][k] = (1-beta)*(a-b) + beta*(a*a-b*b)
+			}
+		}), nil
+}
+
+func (p *OnePlusBeta) Concurrent() Rule { return Rule{Shape: ShapeCoin, Beta: p.Beta} }
