@@ -2,18 +2,19 @@ package core
 
 import (
 	"math"
-	"math/big"
 	"math/bits"
 
+	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
 )
 
 // The direct engine: a flat array of loads, one specialised loop per
-// process, chosen once per chunk (never per ball).
+// process (its process.Stepper), one interface call per chunk of balls,
+// never per ball.
 
 const (
 	// unitChunk balls run between progress reports: a few milliseconds.
-	unitChunk = 1 << 22
+	unitChunk = process.Chunk
 	// weightBuffer is how many ball weights are drawn ahead at a time.
 	weightBuffer = 1 << 13
 )
@@ -36,9 +37,9 @@ func checkpointsOf(m, k uint64) []uint64 {
 func runDirect(s *Spec, trial uint64, progress func(uint64)) *Result {
 	res := &Result{}
 	switch {
-	case s.Process.Kind == KindIdea || s.Params.Dims > 1:
+	case s.isVector:
 		runIdea(s, trial, progress, res)
-	case !s.Params.Weights.Unit():
+	case !s.Weights.Unit():
 		runReal(s, trial, progress, res)
 	case s.Balls <= math.MaxUint32:
 		runUnit[uint32](s, trial, progress, res)
@@ -48,46 +49,31 @@ func runDirect(s *Spec, trial uint64, progress func(uint64)) *Result {
 	return res
 }
 
+// trialOf is what a process's stepper sees of trial number trial.
+func trialOf(s *Spec, trial uint64, rng, noise *kernels.PCG32) *process.Trial {
+	return &process.Trial{Seed: s.Seed, Index: trial, Bins: s.Bins, Balls: s.Balls, Weights: s.Weights, Choices: rng, Noise: noise}
+}
+
+// stepper is the process's loop for loads of type L (validate checked
+// that it has one).
+func stepper[L kernels.Load](p process.Process, tr *process.Trial) process.Stepper[L] {
+	d := p.(process.Direct)
+	var zero L
+	if _, ok := any(zero).(uint32); ok {
+		return any(d.Direct32(tr)).(process.Stepper[L])
+	}
+	return any(d.Direct64(tr)).(process.Stepper[L])
+}
+
 // runUnit runs a unit-weight (or constant-weight) trial on integer loads.
 // Constant weights w give exactly the unit process scaled by w: every rule
-// here compares loads only, and all loads are multiples of w.
+// compares loads only, and all loads are multiples of w.
 func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *Result) {
 	loads := make([]L, s.Bins)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
 	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
-	scale := s.Params.Weights.Scale()
-	kind, d := s.effective()
-	var coin kernels.Bernoulli
-	if kind == KindOnePlusBeta {
-		var err error
-		if coin, err = kernels.NewBernoulli(s.Params.Beta); err != nil {
-			panic(err) // NewSpec checked 0 ≤ β ≤ 1
-		}
-	}
-	var thin thinning
-	if kind == KindTwoThinning {
-		thin = newThinning(s.Bins, s.Params.Threshold)
-	}
-	// For integer loads, |x − y| ≤ g ⇔ |x − y| ≤ ⌊g⌋.
-	g := uint64(math.Floor(s.Params.G))
-	rule := s.gRule()
-	var delay *kernels.Delay[L]
-	if kind == KindTauDelay {
-		if s.Params.Delay == kernels.DelayReplay {
-			delay = kernels.NewReplay[L](len(loads), s.Params.Tau)
-		} else {
-			delay = kernels.NewDelay[L](len(loads), s.Params.Tau, s.Params.Delay, false, s.ages, s.Balls)
-		}
-	}
-	var batch *kernels.Batch[L]
-	if kind == KindBBatch {
-		batch = kernels.NewBatch[L](len(loads), s.Params.Batch, false)
-	}
-	var structure *graphRunner
-	switch kind {
-	case KindGraphical, KindKPGroups, KindHypergraph:
-		structure = newGraphRunner[L](s, trial)
-	}
+	scale := s.Weights.Scale()
+	st := stepper[L](s.Proc, trialOf(s, trial, &rng, &noise))
 	var maxLoad L
 	t := uint64(0)
 	if s.Checkpoints > 0 {
@@ -95,43 +81,8 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 	}
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for t < target {
-			c := min(target-t, unitChunk)
-			switch kind {
-			case KindGraphical, KindKPGroups, KindHypergraph:
-				c, maxLoad = runGraph(s, structure, loads, &rng, t, c, maxLoad)
-			case KindOneChoice:
-				maxLoad = kernels.OneChoice(loads, &rng, c, maxLoad)
-			case KindDChoice:
-				if d == 2 {
-					maxLoad = kernels.TwoChoice(loads, &rng, c, maxLoad)
-				} else {
-					maxLoad = kernels.DChoice(loads, &rng, c, d, maxLoad)
-				}
-			case KindOnePlusBeta:
-				maxLoad = kernels.OnePlusBeta(loads, &rng, c, &coin, maxLoad)
-			case KindAlwaysGoLeft:
-				maxLoad = kernels.AlwaysGoLeft(loads, &rng, c, d, maxLoad)
-			case KindTwoThinning:
-				limit, last := thin.at(t)
-				c = min(c, last-t+1)
-				maxLoad = kernels.TwoThinning(loads, &rng, c, limit, maxLoad)
-			case KindGAdvComp, KindGMyopicComp:
-				maxLoad = kernels.GComp(loads, &rng, &noise, c, g, rule, maxLoad)
-			case KindSigmaNoisyLoad:
-				maxLoad = kernels.SigmaNoisyLoad(loads, &rng, &noise, c, s.Params.Sigma, maxLoad)
-			case KindRhoNoisyComp:
-				maxLoad = kernels.RhoNoisyComp(loads, &rng, &noise, c, s.rhoTable, maxLoad)
-			case KindTauDelay:
-				if s.Params.Delay == kernels.DelayReplay {
-					maxLoad = kernels.TauDelayReplay(loads, &rng, s.Params.Replay[t:t+c], delay, maxLoad)
-				} else {
-					maxLoad = kernels.TauDelay(loads, &rng, &noise, c, delay, maxLoad)
-				}
-			case KindBBatch:
-				maxLoad = kernels.BBatch(loads, &rng, c, batch, maxLoad)
-			default:
-				panic("core: no direct loop for " + s.Process.Name)
-			}
+			var c uint64
+			c, maxLoad = st.Step(loads, t, min(target-t, unitChunk), maxLoad)
 			t += c
 			progress(c)
 		}
@@ -143,9 +94,9 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 			res.fill(snap, s.Alpha)
 		}
 	}
-	if batch != nil {
+	if be, ok := st.(process.BatchEnds); ok {
 		// max_gap of b-batch also covers every batch end (when the batch's loads are published).
-		if ends, g := batch.BatchEnds(len(loads)); ends > 0 {
+		if ends, g := be.BatchEnds(len(loads)); ends > 0 {
 			res.MaxGap = max(res.MaxGap, g*scale)
 		}
 	}
@@ -157,32 +108,6 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 	}
 }
 
-// effective returns the loop that runs s and its d. Degenerate parameters
-// are run by the loop of the process they equal, which consumes the choice
-// stream the same way: d = 1 is one-choice; β = 0 one-choice and β = 1
-// two-choice (no coin is flipped at either end); τ = 0 and b = 1 are
-// two-choice.
-func (s *Spec) effective() (Kind, int) {
-	kind, d := s.Process.Kind, s.Params.D
-	switch {
-	case kind == KindDChoice && d == 1,
-		kind == KindOnePlusBeta && s.Params.Beta == 0:
-		return KindOneChoice, 1
-	case kind == KindOnePlusBeta && s.Params.Beta == 1,
-		kind == KindTauDelay && s.Params.Tau == 0,
-		kind == KindBBatch && s.Params.Batch == 1:
-		return KindDChoice, 2
-	}
-	return kind, d
-}
-
-func (s *Spec) gRule() kernels.GRule {
-	if s.Process.Kind == KindGMyopicComp {
-		return kernels.GRandom
-	}
-	return adversaries[string(s.Params.Adversary)]
-}
-
 // runReal runs a trial with random weights on real-valued loads.
 func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 	loads := make([]float64, s.Bins)
@@ -190,16 +115,7 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 	wrng := kernels.TrialStream(s.Seed, trial, kernels.LaneWeights)
 	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
 	buf := make([]float64, weightBuffer)
-	kind, d := s.effective()
-	rule := s.gRule()
-	var delay *kernels.Delay[float64]
-	if kind == KindTauDelay {
-		delay = kernels.NewDelay[float64](len(loads), s.Params.Tau, s.Params.Delay, true, s.ages, s.Balls)
-	}
-	var batch *kernels.Batch[float64]
-	if kind == KindBBatch {
-		batch = kernels.NewBatch[float64](len(loads), s.Params.Batch, true)
-	}
+	st := s.Proc.(process.DirectWeighted).DirectReal(trialOf(s, trial, &rng, &noise))
 	maxLoad := 0.0
 	t, pending := uint64(0), uint64(0)
 	if s.Checkpoints > 0 {
@@ -208,25 +124,8 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for t < target {
 			w := buf[:min(target-t, weightBuffer)]
-			fillWeights(w, &wrng, s.Params.Weights)
-			switch kind {
-			case KindOneChoice:
-				maxLoad = kernels.OneChoiceWeighted(loads, &rng, w, maxLoad)
-			case KindDChoice:
-				maxLoad = kernels.DChoiceWeighted(loads, &rng, w, d, maxLoad)
-			case KindGAdvComp, KindGMyopicComp:
-				maxLoad = kernels.GCompWeighted(loads, &rng, &noise, w, s.Params.G, rule, maxLoad)
-			case KindSigmaNoisyLoad:
-				maxLoad = kernels.SigmaNoisyLoadWeighted(loads, &rng, &noise, w, s.Params.Sigma, maxLoad)
-			case KindRhoNoisyComp:
-				maxLoad = kernels.RhoNoisyCompWeighted(loads, &rng, &noise, w, s.Params.Rho, maxLoad)
-			case KindTauDelay:
-				maxLoad = kernels.TauDelayWeighted(loads, &rng, &noise, w, delay, maxLoad)
-			case KindBBatch:
-				maxLoad = kernels.BBatchWeighted(loads, &rng, w, batch, maxLoad)
-			default:
-				panic("core: no weighted loop for " + s.Process.Name)
-			}
+			fillWeights(w, &wrng, s.Weights)
+			maxLoad = st.Step(loads, w, maxLoad)
 			t += uint64(len(w))
 			if pending += uint64(len(w)); pending >= unitChunk/8 {
 				progress(pending)
@@ -247,8 +146,8 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 	if pending > 0 {
 		progress(pending)
 	}
-	if batch != nil {
-		if ends, g := batch.BatchEnds(len(loads)); ends > 0 {
+	if be, ok := st.(process.BatchEnds); ok {
+		if ends, g := be.BatchEnds(len(loads)); ends > 0 {
 			res.MaxGap = max(res.MaxGap, g)
 		}
 	}
@@ -259,67 +158,17 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 
 // fillWeights draws the next len(w) ball weights of law wt from the weight
 // stream.
-func fillWeights(w []float64, wrng *kernels.PCG32, wt Weights) {
+func fillWeights(w []float64, wrng *kernels.PCG32, wt process.Weights) {
 	switch wt.Kind {
-	case WeightsExp:
+	case process.WeightsExp:
 		kernels.FillExp(w, wrng, 1/wt.Value) // exp:λ has rate λ
-	case WeightsUniform:
+	case process.WeightsUniform:
 		kernels.FillUniform(w, wrng, wt.Value, wt.B)
-	case WeightsPareto:
+	case process.WeightsPareto:
 		kernels.FillPareto(w, wrng, wt.Value, (wt.Value-1)/wt.Value) // mean 1
 	default:
 		for k := range w {
 			w[k] = wt.Scale()
 		}
 	}
-}
-
-// thinning computes Two-Thinning's acceptance limit exactly. Ball t+1 sees
-// t balls placed, average t/n, and keeps its first bin when load < t/n + θ;
-// for integer loads that is load < ⌈t/n + θ⌉. The limit is constant for
-// stretches of about n balls, which the engine runs as one loop call.
-type thinning struct {
-	n     *big.Rat
-	theta *big.Rat // exact: a float64 is a dyadic rational
-}
-
-func newThinning(n uint64, theta float64) thinning {
-	return thinning{n: new(big.Rat).SetInt(new(big.Int).SetUint64(n)), theta: new(big.Rat).SetFloat64(theta)}
-}
-
-// at returns the limit for ball t+1 and the last t (inclusive) for which it
-// holds. A limit ≤ 0 is returned as 0: no load is below it.
-func (th thinning) at(t uint64) (limit, last uint64) {
-	x := new(big.Rat).SetFrac(new(big.Int).SetUint64(t), th.n.Num())
-	x.Add(x, th.theta)
-	c := ceilRat(x)
-	// t/n + θ ≤ c ⇔ t ≤ (c − θ)·n.
-	bound := new(big.Rat).Sub(new(big.Rat).SetInt(c), th.theta)
-	bound.Mul(bound, th.n)
-	lastInt := floorRat(bound)
-	last = math.MaxUint64
-	if lastInt.IsUint64() {
-		last = lastInt.Uint64()
-	}
-	if c.Sign() <= 0 {
-		return 0, last
-	}
-	if !c.IsUint64() {
-		return math.MaxUint64, last
-	}
-	return c.Uint64(), last
-}
-
-// floorRat is ⌊x⌋: big.Int.Div is Euclidean, which is the floor for the
-// positive denominator of a Rat.
-func floorRat(x *big.Rat) *big.Int {
-	return new(big.Int).Div(x.Num(), x.Denom())
-}
-
-func ceilRat(x *big.Rat) *big.Int {
-	q := floorRat(x)
-	if !x.IsInt() {
-		q.Add(q, big.NewInt(1))
-	}
-	return q
 }

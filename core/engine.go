@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -79,49 +80,14 @@ func directNs(s *Spec) float64 {
 		a, b := t[len(t)-2], t[len(t)-1]
 		ns = b[1] + (x-b[0])*(b[1]-a[1])/(b[0]-a[0])
 	}
-	kind, d := s.effective()
-	factor := 1.0 // measured against two-choice at n = 10^6
-	switch kind {
-	case KindOneChoice:
-		factor = 1.98 / 5.46
-	case KindDChoice:
-		factor = float64(d) / 2
-	case KindOnePlusBeta:
-		factor = 6.27 / 5.46
-	case KindTwoThinning:
-		factor = 6.26 / 5.46
-	case KindBBatch:
-		factor = 7.92 / 5.46
-	default: // the comparison processes
-		factor = 9.17 / 5.46
-	}
+	factor := s.Proc.(process.Histogram).DirectFactor() // against two-choice at n = 10^6
 	return ns * factor
 }
 
-// histogramSeconds is the histogram engine's estimated seconds for a trial of s.
+// histogramSeconds is the histogram engine's estimated seconds for a trial
+// of s (its process's estimate, from constants measured as above).
 func histogramSeconds(s *Spec) float64 {
-	n, m := float64(s.Bins), float64(s.Balls)
-	kind, d := s.effective()
-	switch kind {
-	case KindOneChoice: // one throw per checkpoint stretch, O(m/n) each
-		return float64(s.Checkpoints+1) * (20e-6 + 200e-9*m/n)
-	case KindBBatch:
-		b := float64(s.Params.Batch)
-		return (math.Ceil(m/b) + float64(s.Checkpoints)) * (7.5e-6 + 0.134e-6*math.Sqrt(b))
-	case KindDChoice, KindOnePlusBeta:
-		batchUs := 3.8 * float64(d) / 2
-		perBall := 3.5 * float64(d) // ns, ball by ball on ranks
-		if kind == KindOnePlusBeta {
-			batchUs, perBall = 5.5, 10.6
-		}
-		if B := math.Sqrt(targetUncertain * n); B >= minLevelBatch { // levelBatch.size at κ ≈ 1/n
-			return m * batchUs * 1e-6 / B
-		}
-		return m * perBall * 1e-9
-	case KindTwoThinning:
-		return m * 8.51e-9
-	}
-	return m * 13.5e-9 // the comparison processes, ball by ball on ranks
+	return s.Proc.(process.Histogram).HistogramSeconds(s.Bins, s.Balls, s.Checkpoints)
 }
 
 // autoEngine is auto's choice for s, which the histogram engine can run,

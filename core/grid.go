@@ -18,6 +18,8 @@ import (
 	"sync"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/balloc/balloc/core/process"
 )
 
 // A sweep file (TOML) names a grid of experiments:
@@ -288,7 +290,7 @@ func ReadGrid(path string) (*Grid, error) {
 		}
 		for k, v := range table {
 			key := "params." + k
-			if paramDef(k) == nil {
+			if process.FlagOf(k) == nil {
 				return nil, bad(key, "not a process parameter")
 			}
 			vals, err := list(key, v)
@@ -346,7 +348,7 @@ func ReadGrid(path string) (*Grid, error) {
 		return bad(map[bool]string{true: "processes", false: "process"}[raw["processes"] != nil], "%s: two grid points are one experiment", procs[b.proc])
 	}
 	for pi, name := range procs {
-		proc, err := LookupProcess(name)
+		proc, err := process.Lookup(name)
 		if err != nil {
 			return nil, bad(map[bool]string{true: "processes", false: "process"}[raw["processes"] != nil], "%v", err)
 		}
@@ -401,7 +403,7 @@ func ReadGrid(path string) (*Grid, error) {
 	}
 	for k := range params {
 		if !used[k] {
-			if msg := UnusedParamError(k, procs); strings.Contains(msg, " only") || strings.Contains(msg, " or more") {
+			if msg := process.UnusedParamError(k, procs); strings.Contains(msg, " only") || strings.Contains(msg, " or more") {
 				return nil, bad("params."+k, "%s", msg)
 			}
 			return nil, bad("params."+k, "applies to none of %s", strings.Join(procs, ", "))
@@ -419,26 +421,6 @@ func mul64(a, b uint64) (uint64, uint64) {
 		return 1, p
 	}
 	return 0, p
-}
-
-// paramCombos is every assignment of one value to each key.
-func paramCombos(keys []string, values map[string][]string) []map[string]string {
-	out := []map[string]string{{}}
-	for _, k := range keys {
-		var next []map[string]string
-		for _, partial := range out {
-			for _, v := range values[k] {
-				c := map[string]string{}
-				for kk, vv := range partial {
-					c[kk] = vv
-				}
-				c[k] = v
-				next = append(next, c)
-			}
-		}
-		out = next
-	}
-	return out
 }
 
 // numberText is a TOML float as balloc reads it: tok is its literal as
@@ -637,8 +619,15 @@ func (s *Spec) Hash() string {
 			}
 		}
 	}
-	if _, ok := pm["ages"]; ok && s.Params.Ages != nil {
-		pm["ages"] = "file" // its law follows, below
+	var content []string
+	if c, ok := s.Proc.(process.Content); ok {
+		values, parts := c.Content()
+		for k, v := range values {
+			if _, ok := pm[k]; ok {
+				pm[k] = v
+			}
+		}
+		content = parts
 	}
 	for k := range pm {
 		keys = append(keys, k)
@@ -648,12 +637,7 @@ func (s *Spec) Hash() string {
 	for _, k := range keys {
 		parts = append(parts, fmt.Sprintf("%s=%v", k, pm[k]))
 	}
-	if s.Params.Ages != nil {
-		parts = append(parts, "ages="+s.Params.Ages.HashText())
-	}
-	if s.Params.Replay != nil {
-		parts = append(parts, "replay="+replayDigest(s.Params.Replay))
-	}
+	parts = append(parts, content...)
 	desc := fmt.Sprintf("balloc/1 %s {%s} n=%d m=%d seed=%d cp=%d engine=%s alpha=%v",
 		s.Process.Name, strings.Join(parts, " "), s.Bins, s.Balls, s.Seed, s.Checkpoints, s.engine, s.Alpha)
 	sum := sha256.Sum256([]byte(desc))

@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 
+	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -12,16 +13,11 @@ import (
 // simulating it is exact in distribution for every statistic balloc reports.
 // Memory is O(levels), so n may be 10^12.
 //
-// How each process advances (see histbatch.go and histthrow.go):
-//   - one-choice: each segment of balls at once — a multinomial over levels
-//     by their counts, then an exact occupancy throw into each level's bins;
-//   - d-choice and (1+β): exact level batches of about 4·√n balls (a
-//     multinomial over the loads' ranges; the few balls within reach of a
-//     moving boundary one by one, in time order), per ball when n is small;
-//   - b-batch: each batch at once — a multinomial over the frozen levels by
-//     the two-choice level law, then an occupancy throw per level;
-//   - two-thinning, g-adv-comp, g-myopic-comp, sigma-noisy-load,
-//     rho-noisy-comp: ball by ball on ranks (kernels/levelsteps.go).
+// Each symmetric process advances the counts through its level stepper
+// (process.Histogram, in its file in core/process), with the exact samplers
+// of core/hist: whole stretches of one-choice balls in one throw, level
+// batches of about 4·√n balls for d-choice and (1+β), whole batches of
+// b-batch, and the rest ball by ball on ranks (kernels/levelsteps.go).
 
 // maxHistogramBins keeps counts exact in the float64 arithmetic of the
 // binomial sampler.
@@ -29,10 +25,13 @@ const maxHistogramBins = 1 << 50
 
 // histogramSupports reports whether the histogram engine runs s, and why not.
 func histogramSupports(s *Spec) (bool, string) {
-	if !s.Process.Symmetric {
+	if s.Dims() > 1 {
+		return false, "multi-dimensional balls (--dims) run on the direct engine"
+	}
+	if _, ok := s.Proc.(process.Histogram); !ok {
 		return false, s.Process.Name + " is not symmetric (which bin gets a ball depends on more than loads)"
 	}
-	if !s.Params.Weights.Unit() {
+	if !s.Weights.Unit() {
 		return false, "random weights make loads real-valued; the histogram engine counts bins per integer load"
 	}
 	if s.KeepLoads {
@@ -53,62 +52,22 @@ func runHistogram(s *Spec, trial uint64, progress func(uint64)) *Result {
 	lv := kernels.NewLevels(s.Bins)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
 	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
-	scale := s.Params.Weights.Scale()
-	kind, d := s.effective()
-	var coin kernels.Bernoulli
-	beta := 1.0
-	if kind == KindOnePlusBeta {
-		beta = s.Params.Beta
-		var err error
-		if coin, err = kernels.NewBernoulli(beta); err != nil {
-			panic(err)
-		}
-	}
-	var thin thinning
-	if kind == KindTwoThinning {
-		thin = newThinning(s.Bins, s.Params.Threshold)
-	}
-	g := uint64(math.Floor(s.Params.G))
-	rule := s.gRule()
-	var bb *histBatch
-	if kind == KindBBatch {
-		bb = newHistBatch(s.Params.Batch)
-	}
+	scale := s.Weights.Scale()
+	tr := &process.Trial{Seed: s.Seed, Index: trial, Bins: s.Bins, Balls: s.Balls, Weights: s.Weights, Choices: &rng, Noise: &noise}
+	st := s.Proc.(process.Histogram).Levels(tr) // validate checked it is one
+	settler, _ := st.(process.Settler)
 	t := uint64(0)
 	if s.Checkpoints > 0 {
 		res.Checkpoints = make([]Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
 	}
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for t < target {
-			c := min(target-t, unitChunk)
-			switch kind {
-			case KindOneChoice:
-				c = target - t // the whole stretch in one throw, whatever its length
-				throwLevels(lv, c, &rng)
-			case KindDChoice:
-				c = advanceDecomposed(lv, &rng, c, d, 1, nil)
-			case KindOnePlusBeta:
-				c = advanceDecomposed(lv, &rng, c, 2, beta, &coin)
-			case KindTwoThinning:
-				limit, last := thin.at(t)
-				c = min(c, last-t+1)
-				kernels.LevelsTwoThinning(lv, &rng, c, limit)
-			case KindGAdvComp, KindGMyopicComp:
-				kernels.LevelsGComp(lv, &rng, &noise, c, g, rule)
-			case KindSigmaNoisyLoad:
-				kernels.LevelsSigmaNoisyLoad(lv, &rng, &noise, c, s.Params.Sigma)
-			case KindRhoNoisyComp:
-				kernels.LevelsRhoNoisyComp(lv, &rng, &noise, c, s.rhoTable)
-			case KindBBatch:
-				c = bb.advance(lv, &rng, c, t)
-			default:
-				panic("core: no histogram loop for " + s.Process.Name)
-			}
+			c := st.Step(lv, t, target-t)
 			t += c
 			progress(c)
 		}
-		if bb != nil {
-			bb.settle(lv)
+		if settler != nil {
+			settler.Settle(lv)
 		}
 		snap := measureLevels(lv, t, scale, s.Alpha)
 		if s.Checkpoints > 0 {
@@ -118,8 +77,10 @@ func runHistogram(s *Spec, trial uint64, progress func(uint64)) *Result {
 			res.fill(snap, s.Alpha)
 		}
 	}
-	if bb != nil && bb.ends > 0 {
-		res.MaxGap = max(res.MaxGap, bb.bestGap*scale)
+	if be, ok := st.(process.BatchEnds); ok {
+		if ends, g := be.BatchEnds(0); ends > 0 {
+			res.MaxGap = max(res.MaxGap, g*scale)
+		}
 	}
 	return res
 }
@@ -137,4 +98,3 @@ func measureLevels(lv *kernels.Levels, balls uint64, scale, alpha float64) Snaps
 	s.Histogram = levels
 	return s
 }
-

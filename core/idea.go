@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 
+	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -119,15 +120,15 @@ func isReal[T int64 | float64]() bool {
 
 // runIdea runs an idea trial, or a d-choice trial of multi-dimensional balls.
 func runIdea(s *Spec, trial uint64, progress func(uint64), res *Result) {
-	unit := s.Params.Weights.Kind == WeightsUnit
+	unit := s.Weights.Kind == process.WeightsUnit
 	switch {
-	case s.Process.Kind != KindIdea && unit:
+	case !s.vector.Idea && unit:
 		runDChoiceVec[int64](s, trial, progress, res)
-	case s.Process.Kind != KindIdea:
+	case !s.vector.Idea:
 		runDChoiceVec[float64](s, trial, progress, res)
-	case s.Params.Dims > 1 && unit:
+	case s.vector.Shape.Dims > 1 && unit:
 		runIdeaVec[int64](s, trial, progress, res)
-	case s.Params.Dims > 1:
+	case s.vector.Shape.Dims > 1:
 		runIdeaVec[float64](s, trial, progress, res)
 	case unit:
 		runIdeaScalar[int64](s, trial, progress, res)
@@ -158,7 +159,7 @@ func drive[T int64 | float64](s *Spec, trial uint64, progress func(uint64), res 
 			c := min(target-t, chunk)
 			var w []T
 			if real {
-				fillWeights(wbuf[:c*uint64(perBall)], &wrng, s.Params.Weights)
+				fillWeights(wbuf[:c*uint64(perBall)], &wrng, s.Weights)
 				w = any(wbuf[:c*uint64(perBall)]).([]T)
 			}
 			step(w, c)
@@ -185,7 +186,7 @@ func runIdeaScalar[T int64 | float64](s *Spec, trial uint64, progress func(uint6
 	n := s.Bins
 	bins := make([]kernels.IdeaBin[T], n)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
-	k := kernels.NewIdea[T](s.ideaConfig(), kernels.TrialStream(s.Seed, trial, kernels.LaneIdeaSamples))
+	k := kernels.NewIdea[T](s.vector.Config, kernels.TrialStream(s.Seed, trial, kernels.LaneIdeaSamples))
 	real := isReal[T]()
 	var maxLoad T
 	var ints []uint64
@@ -211,10 +212,10 @@ func runIdeaScalar[T int64 | float64](s *Spec, trial uint64, progress func(uint6
 		return measureUnit(ints, balls, 1, s.Alpha, uint64(maxLoad))
 	})
 	res.Retries = retriesOf(&k.Stats, s.Balls)
-	if s.Params.Variant != "oracle" {
+	if s.vector.Config.Variant != kernels.IdeaOracle {
 		unit := 1.0
 		if !real {
-			unit = float64(s.Params.D)
+			unit = float64(s.vector.Config.D)
 		}
 		avg := res.Average
 		est := &Estimates{Held: k.Stats.Held, Checks: k.Stats.Checks}
@@ -236,15 +237,15 @@ func runIdeaScalar[T int64 | float64](s *Spec, trial uint64, progress func(uint6
 }
 
 func runIdeaVec[T int64 | float64](s *Spec, trial uint64, progress func(uint64), res *Result) {
-	n, D := s.Bins, uint64(s.Params.Dims)
+	n, D := s.Bins, uint64(s.vector.Shape.Dims)
 	bins := make([]kernels.IdeaBin[T], n*D)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
-	k := kernels.NewIdeaVec[T](s.ideaConfig(), s.vecShape(),
+	k := kernels.NewIdeaVec[T](s.vector.Config, s.vector.Shape,
 		kernels.TrialStream(s.Seed, trial, kernels.LaneIdeaSamples), kernels.TrialStream(s.Seed, trial, kernels.LaneDims))
 	var maxLoad T
 	flat := make([]float64, n*D)
 	var avgs []float64
-	drive(s, trial, progress, res, s.Params.Populated, func(w []T, c uint64) {
+	drive(s, trial, progress, res, s.vector.Shape.F, func(w []T, c uint64) {
 		maxLoad = k.Run(bins, &rng, w, c, maxLoad)
 	}, func(balls uint64) Snapshot {
 		for i, b := range bins {
@@ -258,10 +259,10 @@ func runIdeaVec[T int64 | float64](s *Spec, trial uint64, progress func(uint64),
 		return snap
 	})
 	res.Retries = retriesOf(&k.Stats, s.Balls)
-	if s.Params.Variant != "oracle" {
+	if s.vector.Config.Variant != kernels.IdeaOracle {
 		unit := 1.0
 		if !isReal[T]() {
-			unit = float64(s.Params.D)
+			unit = float64(s.vector.Config.D)
 		}
 		est := &Estimates{Held: k.Stats.Held, Checks: k.Stats.Checks}
 		sums := make([]float64, D)
@@ -282,15 +283,15 @@ func runIdeaVec[T int64 | float64](s *Spec, trial uint64, progress func(uint64),
 }
 
 func runDChoiceVec[T int64 | float64](s *Spec, trial uint64, progress func(uint64), res *Result) {
-	n, D := s.Bins, uint64(s.Params.Dims)
+	n, D := s.Bins, uint64(s.vector.Shape.Dims)
 	loads, rowMax := make([]T, n*D), make([]T, n)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
 	shapes := kernels.TrialStream(s.Seed, trial, kernels.LaneDims)
-	shape := s.vecShape()
+	shape := s.vector.Shape
 	var maxLoad T
 	flat := make([]float64, n*D)
-	drive(s, trial, progress, res, s.Params.Populated, func(w []T, c uint64) {
-		maxLoad = kernels.DChoiceVec(loads, rowMax, &rng, &shapes, w, c, s.Params.D, shape, maxLoad)
+	drive(s, trial, progress, res, s.vector.Shape.F, func(w []T, c uint64) {
+		maxLoad = kernels.DChoiceVec(loads, rowMax, &rng, &shapes, w, c, s.vector.D, shape, maxLoad)
 	}, func(balls uint64) Snapshot {
 		for i, x := range loads {
 			flat[i] = float64(x)

@@ -3,41 +3,19 @@ package core
 import (
 	"fmt"
 
+	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/theory"
 )
 
 // FluidOf returns the fluid-limit profile at t = balls/bins for s, or an
 // error when balloc has none for its process and weights.
-func FluidOf(s *Spec) (Profile, error) {
-	if !s.Process.Fluid || s.Params.Weights.Kind != WeightsUnit {
-		return Profile{}, fmt.Errorf("no fluid limit for %s %s", s.Process.Name, s.ParamsText())
+func FluidOf(s *Spec) (theory.Profile, error) {
+	f, ok := s.Proc.(process.Fluid)
+	if !ok || s.Weights.Kind != process.WeightsUnit {
+		return theory.Profile{}, fmt.Errorf("no fluid limit for %s %s", s.Process.Name, s.ParamsText())
 	}
-	t := float64(s.Balls) / float64(s.Bins)
-	switch s.Process.Kind {
-	case KindOneChoice:
-		return FluidOneChoice(t), nil
-	case KindDChoice:
-		return FluidDChoice(s.Params.D, t), nil
-	case KindOnePlusBeta:
-		return FluidOnePlusBeta(s.Params.Beta, t), nil
-	case KindAlwaysGoLeft:
-		return FluidAlwaysGoLeft(s.Params.D, t), nil
-	case KindTwoThinning:
-		return FluidTwoThinning(s.Params.Threshold, t), nil
-	case KindGAdvComp, KindGMyopicComp:
-		// Random within g (myopic, adversary random), else the heavier
-		// (greedy-reverse, max-target): see fluidcompare.go.
-		return FluidGComp(int(math.Floor(s.Params.G)), s.gRule() != kernels.GRandom, t), nil
-	case KindSigmaNoisyLoad:
-		return FluidSigmaNoisyLoad(s.Params.Sigma, t), nil
-	case KindRhoNoisyComp:
-		return FluidRhoNoisyComp(s.Params.Rho, t), nil
-	case KindBBatch:
-		return FluidBBatch(s.Params.Batch, s.Bins, s.Balls) // fluidbatch.go
-	}
-	return Profile{}, fmt.Errorf("no fluid limit for %s", s.Process.Name)
+	return f.Fluid(s.Bins, s.Balls)
 }
-
 
 // Theory sets a prediction beside a simulation, level by level.
 type Theory struct {
@@ -62,7 +40,7 @@ const maxTheoryRows = 32
 // CompareTheory lines up the profile with the mean over hists of the
 // fraction of bins with load ≥ i, on the levels where either is neither 0
 // nor 1 (strided to at most maxTheoryRows rows, keeping both ends).
-func CompareTheory(p Profile, bins uint64, hists []Histogram) *Theory {
+func CompareTheory(p theory.Profile, bins uint64, hists []Histogram) *Theory {
 	n := float64(bins)
 	th := &Theory{Model: "fluid limit (mean-field ODE)", FirstMomentMax: 0}
 	if p.Model != "" {

@@ -104,13 +104,6 @@ func (p *DChoice) Vector(uint64) (VectorRun, bool) {
 	return VectorRun{D: p.D, Shape: kernels.VecShape{Dims: p.Dims, F: p.Populated}}, p.Dims > 1
 }
 
-func (p *DChoice) NoHistogram() string {
-	if p.Dims > 1 {
-		return "multi-dimensional balls (--dims) run on the direct engine"
-	}
-	return ""
-}
-
 // Memory: a vector trial holds a load per bin and dimension, and the
 // measuring copies.
 func (p *DChoice) Memory(f *units.Footprint, m Mem) {

@@ -25,8 +25,8 @@ var oneChoiceEntry = &Entry{
 
 func init() { Register(oneChoiceEntry) }
 
-func (*OneChoice) Entry() *Entry          { return oneChoiceEntry }
-func (*OneChoice) Params() []*Param       { return nil }
+func (*OneChoice) Entry() *Entry           { return oneChoiceEntry }
+func (*OneChoice) Params() []*Param        { return nil }
 func (p *OneChoice) Check(su *Setup) error { return needBins(p, su) }
 
 type oneChoiceLoop[L kernels.Load] struct{ r *kernels.PCG32 }

@@ -309,6 +309,10 @@ type VectorRun struct {
 	D      int                // d-choice: samples per ball
 }
 
-// NoHistogram is a process whose parameters can keep it off the histogram
-// engine: a non-empty reason says why.
-type NoHistogram interface{ NoHistogram() string }
+// Content is a process whose parameters hold data beyond their values (a
+// file's ages): for the spec's hash, so that a changed file is a different
+// spec, Content returns the text that stands for a shown parameter's value
+// (by name) and the data as text parts.
+type Content interface {
+	Content() (values map[string]string, parts []string)
+}

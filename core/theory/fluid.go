@@ -359,4 +359,3 @@ func Solve(groups int, T, h float64, st *Stretches,
 	}
 	return p
 }
-

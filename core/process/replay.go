@@ -1,4 +1,4 @@
-package core
+package process
 
 import (
 	"bufio"
@@ -10,6 +10,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/balloc/balloc/core/units"
 )
 
 // ReadReplay reads an age sequence for tau-delay --delay replay: ages in
@@ -24,9 +26,9 @@ func ReadReplay(path string) ([]uint32, error) {
 	// Held as 4 bytes an age, and an age takes at least 2 bytes of text: a
 	// file of more than half the memory available could not be held.
 	if fi, err := f.Stat(); err == nil {
-		if avail := AvailableMemory(); avail > 0 && uint64(fi.Size()) > avail/2 {
+		if avail := units.AvailableMemory(); avail > 0 && uint64(fi.Size()) > avail/2 {
 			return nil, fmt.Errorf("--replay %s: %s of ages could take up to %s, more than the %s available; replay a shorter sequence", path,
-				FormatBytes(float64(fi.Size())), FormatBytes(2*float64(fi.Size())), FormatBytes(float64(avail)))
+				units.FormatBytes(float64(fi.Size())), units.FormatBytes(2*float64(fi.Size())), units.FormatBytes(float64(avail)))
 		}
 	}
 	var ages []uint32
@@ -66,34 +68,6 @@ func WriteReplay(w io.Writer, ages []uint32) error {
 		}
 	}
 	return bw.Flush()
-}
-
-// WithReplay gives tau-delay --delay replay its age per ball (ages[k] for
-// ball k), from source (for output). The slice is kept, not copied.
-func WithReplay(ages []uint32, source string) SpecOption {
-	return func(p *Params) { p.Replay, p.ReplaySource = ages, source }
-}
-
-// checkReplay validates tau-delay --delay replay and sets τ to the largest
-// age.
-func (s *Spec) checkReplay(tauSet bool) error {
-	switch {
-	case tauSet:
-		return fmt.Errorf("--tau: with --delay replay τ is the largest age in --replay; leave --tau out")
-	case s.Params.Replay == nil:
-		return fmt.Errorf("tau-delay --delay replay needs --replay: a file of per-ball ages")
-	case !s.Params.Weights.Unit() || s.Params.Weights.Kind == WeightsConst:
-		return fmt.Errorf("--weights: tau-delay --delay replay places unit balls")
-	case uint64(len(s.Params.Replay)) != s.Balls:
-		return fmt.Errorf("--replay %s holds %d ages and --balls is %d: give one age per ball (set --balls %d)",
-			s.Params.ReplaySource, len(s.Params.Replay), s.Balls, len(s.Params.Replay))
-	}
-	tau := uint32(0)
-	for _, a := range s.Params.Replay {
-		tau = max(tau, a)
-	}
-	s.Params.Tau = uint64(tau)
-	return nil
 }
 
 // replayDigest identifies an age sequence by content, for Spec.Hash.

@@ -1,4 +1,4 @@
-package core
+package process
 
 import (
 	"bufio"
@@ -46,13 +46,13 @@ func ReadAges(path string) (*Ages, error) {
 	// Each line of 4 bytes or more ("0 1\n") can add an age: refuse a file
 	// whose ages might not fit before reading it.
 	limit := uint64(0)
-	if avail := AvailableMemory(); avail > 0 {
+	if avail := units.AvailableMemory(); avail > 0 {
 		limit = avail / agesBytesPerLine
 	}
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && limit > 0 {
 		if lines := uint64(fi.Size())/4 + 1; lines > limit {
 			return nil, fmt.Errorf("--ages %s: a file of %s may list %d ages, whose table needs up to %s, more than the %s of memory available; use a shorter file (one line per distinct age)",
-				path, FormatBytes(float64(fi.Size())), lines, FormatBytes(float64(units.Mul(lines, agesBytesPerLine))), FormatBytes(float64(limit*agesBytesPerLine)))
+				path, units.FormatBytes(float64(fi.Size())), lines, units.FormatBytes(float64(units.Mul(lines, agesBytesPerLine))), units.FormatBytes(float64(limit*agesBytesPerLine)))
 		}
 	}
 	type pair struct {
@@ -89,14 +89,14 @@ func ReadAges(path string) (*Ages, error) {
 		tau = max(tau, a)
 		if c > 0 {
 			if limit > 0 && uint64(len(pairs)) >= limit {
-				return nil, fmt.Errorf("--ages %s:%d: more ages than the %s of memory available can hold; use a shorter file (one line per distinct age)", path, ln, FormatBytes(float64(limit*agesBytesPerLine)))
+				return nil, fmt.Errorf("--ages %s:%d: more ages than the %s of memory available can hold; use a shorter file (one line per distinct age)", path, ln, units.FormatBytes(float64(limit*agesBytesPerLine)))
 			}
 			pairs = append(pairs, pair{uint32(a), c})
 		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("--ages %s:%d: a line longer than %s; want \"age count\" lines", path, ln+1, FormatBytes(maxAgesLine))
+			return nil, fmt.Errorf("--ages %s:%d: a line longer than %s; want \"age count\" lines", path, ln+1, units.FormatBytes(maxAgesLine))
 		}
 		return nil, fmt.Errorf("--ages %s: %v", path, err)
 	}
