@@ -6,11 +6,13 @@ import (
 	"math"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -128,16 +130,21 @@ func shardShift(n uint64) uint {
 
 // Check reports whether s can run concurrently.
 func Check(s *core.Spec) error {
-	switch s.Process.Kind {
-	case core.KindOneChoice, core.KindDChoice, core.KindOnePlusBeta, core.KindTwoThinning, core.KindGMyopicComp:
-	default:
-		return fmt.Errorf("--process %s: balloc concurrent runs one-choice, d-choice, two-choice, one-plus-beta, two-thinning and g-myopic-comp", s.Process.Name)
+	c, ok := s.Proc.(process.Concurrent)
+	if !ok {
+		var names []string
+		for _, e := range process.Entries() {
+			if _, ok := e.New().(process.Concurrent); ok {
+				names = append(names, e.Name)
+			}
+		}
+		return fmt.Errorf("--process %s: balloc concurrent runs %s and %s", s.Process.Name, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 	}
-	if !s.Params.Weights.Unit() || s.Params.Weights.Kind == core.WeightsConst {
+	if !s.Weights.Unit() || s.Weights.Kind == process.WeightsConst {
 		return fmt.Errorf("--weights: balloc concurrent places unit balls on 32-bit atomic loads")
 	}
-	if s.Params.D > maxSamples {
-		return fmt.Errorf("--d %d: balloc concurrent takes d ≤ %d", s.Params.D, maxSamples)
+	if d := c.Concurrent().D; d > maxSamples {
+		return fmt.Errorf("--d %d: balloc concurrent takes d ≤ %d", d, maxSamples)
 	}
 	if s.Bins > kernels.MaxBins {
 		return fmt.Errorf("--bins %d: balloc concurrent holds at most %d bins", s.Bins, uint64(kernels.MaxBins))
@@ -162,9 +169,9 @@ func CheckSharded(s *core.Spec, W int, emulated bool) error {
 	return nil
 }
 
-// rule is a process's decision, set up once per run.
+// rule is a process's decision (process.Rule), set up once per run.
 type rule struct {
-	kind  core.Kind
+	kind  process.Shape
 	d     int
 	coin  kernels.Bernoulli
 	g     uint32
@@ -173,18 +180,16 @@ type rule struct {
 }
 
 func newRule(s *core.Spec) (*rule, error) {
-	ru := &rule{kind: s.Process.Kind, d: s.Params.D, theta: s.Params.Threshold, n: uint32(s.Bins)}
-	if ru.kind == core.KindOneChoice || (ru.kind == core.KindDChoice && ru.d == 1) {
-		ru.kind, ru.d = core.KindDChoice, 1
-	}
-	if ru.kind == core.KindOnePlusBeta {
-		c, err := kernels.NewBernoulli(s.Params.Beta)
+	r := s.Proc.(process.Concurrent).Concurrent() // Check checked it is one
+	ru := &rule{kind: r.Shape, d: r.D, theta: r.Theta, n: uint32(s.Bins)}
+	if ru.kind == process.ShapeCoin {
+		c, err := kernels.NewBernoulli(r.Beta)
 		if err != nil {
 			return nil, err
 		}
 		ru.coin = c
 	}
-	ru.g = uint32(math.Min(math.Floor(s.Params.G), math.MaxUint32))
+	ru.g = uint32(math.Min(math.Floor(r.G), math.MaxUint32))
 	return ru, nil
 }
 
@@ -197,16 +202,16 @@ type ball struct {
 
 func (ru *rule) draw(r *kernels.PCG32, b *ball) {
 	switch ru.kind {
-	case core.KindDChoice:
+	case process.ShapeLeast:
 		b.k = ru.d
-	case core.KindOnePlusBeta:
+	case process.ShapeCoin:
 		b.k = 1
 		if ru.coin.Flip(r) {
 			b.k = 2
 		}
-	case core.KindTwoThinning:
+	case process.ShapeThinning:
 		b.k = 2 // the second is used only when the first is rejected
-	case core.KindGMyopicComp:
+	case process.ShapeMyopic:
 		b.k = 2
 		b.coin = r.Uint32()
 	}
@@ -250,13 +255,13 @@ func (rd *reader) newEpoch() {
 // acceptance limit.
 func (ru *rule) decide(b *ball, rd *reader, limit uint64) (uint32, uint32) {
 	switch ru.kind {
-	case core.KindTwoThinning:
+	case process.ShapeThinning:
 		v := rd.get(b.idx[0])
 		if uint64(v) < limit {
 			return b.idx[0], v
 		}
 		return b.idx[1], rd.get(b.idx[1])
-	case core.KindGMyopicComp:
+	case process.ShapeMyopic:
 		vi, vj := rd.get(b.idx[0]), rd.get(b.idx[1])
 		d := vi - vj
 		if vj > vi {
@@ -458,7 +463,7 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 	}
 	mine := st.placed.cell(w) // this worker's published count
 	nn := uint32(n)
-	fast := cfg.Mode == Racy && ru.kind == core.KindDChoice
+	fast := cfg.Mode == Racy && ru.kind == process.ShapeLeast
 	for k := uint64(1); k <= count; k++ {
 		if fast && k != next {
 			// A run of plain racy d-choice balls up to the next measured
@@ -475,7 +480,7 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 		// Two-thinning's limit: the striped total is read every 64 balls,
 		// and as soon as the balls this worker placed since would move the
 		// limit on their own (so one worker follows ⌈t/n + θ⌉ exactly).
-		if ru.kind == core.KindTwoThinning && (k%64 == 1 || base+placed-basePlaced >= nextChange) {
+		if ru.kind == process.ShapeThinning && (k%64 == 1 || base+placed-basePlaced >= nextChange) {
 			base, basePlaced = st.placed.Sum(), placed
 			limit, nextChange = ru.thinLimit(base), ru.thinNext(base)
 		}

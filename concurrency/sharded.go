@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -176,7 +177,7 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 	var b ball
 	measure := cfg.MeasureEvery
 	next := measure
-	fast := ru.kind == core.KindDChoice && ru.d == 2
+	fast := ru.kind == process.ShapeLeast && ru.d == 2
 	for k := uint64(1); k <= count; k++ {
 		if fast && k != next {
 			// Plain two-choice balls up to the next measured one or the next
@@ -197,7 +198,7 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 			continue
 		}
 		ru.draw(&r, &b)
-		if ru.kind == core.KindTwoThinning && (k%64 == 1 || base+k-1-basePlaced >= nextChange) {
+		if ru.kind == process.ShapeThinning && (k%64 == 1 || base+k-1-basePlaced >= nextChange) {
 			base, basePlaced = st.placed.Sum(), k-1
 			limit, nextChange = ru.thinLimit(base), ru.thinNext(base)
 		}

@@ -153,7 +153,7 @@ func parseRef(n int, t map[string]any) (ref, error) {
 			if !ok || s == "" {
 				return r, fmt.Errorf("process: want a process name")
 			}
-			if _, err := core.LookupProcess(s); err != nil {
+			if _, err := process.Lookup(s); err != nil {
 				return r, fmt.Errorf("process: %q is not a process", s)
 			}
 			r.process = s

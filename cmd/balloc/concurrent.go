@@ -51,7 +51,7 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.process, "process", "", "process (required)")
 	fl.StringVar(&f.bins, "bins", "", "number of bins n (required)")
 	fl.StringVar(&f.balls, "balls", "", "number of balls m, below 2^32 (required)")
-	for _, d := range core.ParamDefs() {
+	for _, d := range process.Flags() {
 		for _, name := range concurrentParams {
 			if d.Name == name {
 				v := new(string)
@@ -110,7 +110,7 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 			set[name] = *v
 		}
 	}
-	proc, err := core.LookupProcess(f.process)
+	proc, err := process.Lookup(f.process)
 	if err != nil {
 		return err
 	}
@@ -209,7 +209,7 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	}
 	comparable := spec.Process.Kind == core.KindDChoice && spec.Params.D == 2
 	need := units.Mul(spec.Bins, layout.Bytes())
-	if avail := core.AvailableMemory(); avail > 0 && need > avail {
+	if avail := units.AvailableMemory(); avail > 0 && need > avail {
 		hint := "lower --bins"
 		if layout != concurrency.Packed {
 			hint += " or use --layout packed (4 bytes a bin)"
@@ -218,7 +218,7 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	}
 	if emulated && (f.compare || f.saveAges != "") {
 		// Every ball's age is kept for the replay: 4 bytes a ball.
-		if avail := core.AvailableMemory(); avail > 0 && need+4*spec.Balls > avail {
+		if avail := units.AvailableMemory(); avail > 0 && need+4*spec.Balls > avail {
 			return fmt.Errorf("--balls %s: an emulated run keeps every ball's age for its replay, %s with the loads, more than the %s available; lower --balls or add --compare=false",
 				core.FormatCount(spec.Balls), core.FormatBytes(float64(need+4*spec.Balls)), core.FormatBytes(float64(avail)))
 		}
@@ -424,7 +424,7 @@ func saveAges(path string, ages []uint32) error {
 	if err != nil {
 		return fmt.Errorf("--save-ages: %v", err)
 	}
-	if err := core.WriteReplay(f, ages); err != nil {
+	if err := process.WriteReplay(f, ages); err != nil {
 		f.Close()
 		return fmt.Errorf("--save-ages %s: %v", path, err)
 	}

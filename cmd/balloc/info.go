@@ -46,7 +46,7 @@ func printInfo(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "features     %s\n", strings.Join(feats, " "))
-	if m := core.AvailableMemory(); m > 0 {
+	if m := units.AvailableMemory(); m > 0 {
 		fmt.Fprintf(w, "memory       %s available\n", core.FormatBytes(float64(m)))
 	}
 	fmt.Fprintln(w)
@@ -67,7 +67,7 @@ func printInfo(w io.Writer) {
 	fmt.Fprintln(w, "             histogram (bins per load, symmetric processes, up to 2^50 bins; auto from 2^20 bins)")
 	fmt.Fprintln(w, "  samplers   binomial: BTPE (inversion below np = 30); occupancy throws: Poissonised, exact correction")
 	fmt.Fprintln(w, "\nprocesses")
-	for _, p := range core.Processes() {
+	for _, p := range process.Entries() {
 		fmt.Fprintf(w, "  %-16s %s\n", p.Name, p.Summary)
 	}
 }

@@ -28,7 +28,7 @@ type writer struct {
 	csv      *csv.Writer
 	sums     []*summary       // by spec, for the table
 	kept     [][]*core.Result // by spec, for --plot
-	profiles []*core.Profile  // fluid limits, computed on first use
+	profiles []*theory.Profile  // fluid limits, computed on first use
 	count    int
 	ideaCSV  bool // an idea process is in the run: csv carries its columns
 }
@@ -72,7 +72,7 @@ func (st *stream) ci() (mean, half float64) {
 
 func newWriter(p *plan, out io.Writer) *writer {
 	w := &writer{p: p, w: bufio.NewWriter(out), sums: make([]*summary, len(p.specs)),
-		kept: make([][]*core.Result, len(p.specs)), profiles: make([]*core.Profile, len(p.specs))}
+		kept: make([][]*core.Result, len(p.specs)), profiles: make([]*theory.Profile, len(p.specs))}
 	if p.format == "csv" {
 		w.csv = csv.NewWriter(w.w)
 		for _, s := range p.specs {
@@ -84,11 +84,11 @@ func newWriter(p *plan, out io.Writer) *writer {
 
 // profile is the fluid limit of spec, false when it has none (a mixed
 // --theory list: validate refused a list where no spec has one).
-func (w *writer) profile(spec int) (core.Profile, bool) {
+func (w *writer) profile(spec int) (theory.Profile, bool) {
 	if w.profiles[spec] == nil {
 		prof, err := core.FluidOf(w.p.specs[spec])
 		if err != nil {
-			return core.Profile{}, false
+			return theory.Profile{}, false
 		}
 		w.profiles[spec] = &prof
 	}

@@ -338,10 +338,10 @@ func meanMinMax(xs []float64) (mean, lo, hi float64) {
 
 // fluidSpec is the spec of a grid point at another number of balls, for
 // its fluid limit; ok is false where balloc has none.
-func fluidAt(gp gridPoint, balls uint64) (core.Profile, bool) {
+func fluidAt(gp gridPoint, balls uint64) (theory.Profile, bool) {
 	spec, err := core.NewSpec(gp.Process, stringParams(gp.Process, gp.Params), core.Common{Bins: gp.Bins, Balls: balls, Trials: 1, Alpha: 1})
 	if err != nil || spec.Params.Dims > 1 {
-		return core.Profile{}, false
+		return theory.Profile{}, false
 	}
 	prof, err := core.FluidOf(spec)
 	return prof, err == nil
@@ -533,7 +533,7 @@ func figGapVsX(f *figure, o plotOptions, series []plotSeries, x string) error {
 // process takes (an alias such as two-choice records a d it fixes itself).
 func stringParams(process string, m map[string]any) map[string]string {
 	out := map[string]string{}
-	proc, err := core.LookupProcess(process)
+	proc, err := process.Lookup(process)
 	if err != nil {
 		return out
 	}

@@ -277,7 +277,7 @@ func TestRunPlotTitleTheoryAndParam(t *testing.T) {
 	if k < 0 {
 		t.Fatalf("no two-choice fluid limit in %q", labels)
 	}
-	prof := core.FluidDChoice(2, 10)
+	prof := theory.FluidDChoice(2, 10)
 	sum := 0.0
 	for _, p := range pts[k] {
 		i := int(p.X + 10)

@@ -39,7 +39,7 @@ type runFlags struct {
 func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	f := &runFlags{params: map[string]*string{}}
 	var names []string
-	for _, p := range core.Processes() {
+	for _, p := range process.Entries() {
 		names = append(names, fmt.Sprintf("  %-16s %s", p.Name, p.Summary))
 	}
 	c := &cobra.Command{
@@ -60,7 +60,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.bins, "bins", "", "number of bins n (required, except where --graph or a --hyperedges file fixes it)")
 	fl.StringVar(&f.balls, "balls", "", "number of balls m (required, or --balls-per-bin)")
 	fl.StringVar(&f.ballsPerBin, "balls-per-bin", "", "m/n: the balls are this many times the bins (for graphs that fix n)")
-	for _, d := range core.ParamDefs() {
+	for _, d := range process.Flags() {
 		v := new(string)
 		f.params[d.Name] = v
 		usage := d.Usage
@@ -253,7 +253,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	// comma-separated list of values: every listed process runs once per
 	// combination of the values of the parameters it takes.
 	set := map[string][]string{}
-	for _, def := range core.ParamDefs() {
+	for _, def := range process.Flags() {
 		if !fl.Changed(def.Name) {
 			continue
 		}
@@ -280,7 +280,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	var anyTheory bool
 	var noTheory error // the first spec without a fluid limit
 	for _, name := range names {
-		proc, err := core.LookupProcess(name)
+		proc, err := process.Lookup(name)
 		if err != nil {
 			return nil, err
 		}
@@ -319,9 +319,9 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	if f.theory && !anyTheory {
 		return nil, fmt.Errorf("--theory: %v (balloc has fluid limits for unit-weight %s)", noTheory, fluidNames())
 	}
-	for _, def := range core.ParamDefs() {
+	for _, def := range process.Flags() {
 		if _, ok := set[def.Name]; ok && !used[def.Name] {
-			return nil, fmt.Errorf("%s", core.UnusedParamError(def.Name, names))
+			return nil, fmt.Errorf("%s", process.UnusedParamError(def.Name, names))
 		}
 	}
 	p.trials = com.Trials
@@ -361,17 +361,17 @@ const (
 // result at a time is encoded, and --plot keeps what it draws of every
 // trial. Nothing else grows with the trials.
 func checkMemory(p *plan) error {
-	avail := core.AvailableMemory()
+	avail := units.AvailableMemory()
 	if avail == 0 {
 		return nil
 	}
-	var per, out core.Footprint
+	var per, out units.Footprint
 	var kept uint64
 	for _, s := range p.specs {
 		if f := s.TrialFootprint(); f.Bytes > per.Bytes || per.Culprit == "" {
 			per = f
 		}
-		var o core.Footprint
+		var o units.Footprint
 		if p.format == "json" || p.format == "jsonl" {
 			o.Add("--checkpoints "+core.FormatCount(s.Checkpoints), "lower --checkpoints", units.Mul(s.Checkpoints, jsonCheckpointBytes))
 			if s.KeepLoads {
@@ -394,7 +394,7 @@ func checkMemory(p *plan) error {
 		}
 	}
 	concurrent := uint64(min(p.workers, p.jobs()))
-	var all core.Footprint
+	var all units.Footprint
 	hint := per.Hint
 	if concurrent > 1 {
 		hint += " or --workers"
@@ -430,7 +430,7 @@ func checkMemory(p *plan) error {
 
 func fluidNames() string {
 	var names []string
-	for _, p := range core.Processes() {
+	for _, p := range process.Entries() {
 		if p.Fluid {
 			names = append(names, p.Name)
 		}
@@ -564,7 +564,7 @@ func standAloneArgs(_ *cobra.Command, args []string) error {
 		}
 	}
 	var bools []string
-	for _, d := range core.ParamDefs() {
+	for _, d := range process.Flags() {
 		if d.Bool {
 			bools = append(bools, "--"+d.Name)
 		}

@@ -99,7 +99,7 @@ func TestAgesLargeAgeSparse(t *testing.T) {
 	if rs := decodeJSON(t, out); len(rs) != 1 || rs[0].Params["tau"].(float64) != 4294967294 {
 		t.Errorf("results: %+v", rs)
 	}
-	if core.AvailableMemory() < 32<<30 {
+	if units.AvailableMemory() < 32<<30 {
 		refused(t, "--ages "+path+" (τ = 4294967294): a trial needs", "run", "--process", "tau-delay", "--delay", "empirical", "--ages", path, "--bins", "100", "--balls", "1e10")
 	}
 }

@@ -23,7 +23,7 @@ const groupAnnotation = "balloc_group"
 // which every weighted process takes, stays common.
 func groupRunFlags(c *cobra.Command) {
 	owner := map[string]int{} // flag: index of its process in the catalogue
-	procs := core.Processes()
+	procs := process.Entries()
 	for i, p := range procs {
 		for _, q := range p.Params {
 			if _, ok := owner[q]; !ok {

@@ -174,7 +174,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	// done. Listed lazily: nothing here grows with the number of trials.
 	jobs := newSweepJobs(g, si, sn, done)
 	done = nil
-	var per core.Footprint
+	var per units.Footprint
 	perPoint := 0
 	for p, s := range g.Specs {
 		if f := s.TrialFootprint(); f.Bytes > per.Bytes || p == 0 {
@@ -182,7 +182,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		}
 	}
 	workers := concurrency.Workers(int(w))
-	if avail := core.AvailableMemory(); avail > 0 && jobs.total > 0 {
+	if avail := units.AvailableMemory(); avail > 0 && jobs.total > 0 {
 		at := min(uint64(workers), jobs.total)
 		s := g.Specs[perPoint]
 		what := fmt.Sprintf("the sweep's largest trial (%s %s) needs %s, mostly for %s", s.Process.Name, s.ParamsText(), core.FormatBytes(float64(per.Bytes)), per.Culprit)

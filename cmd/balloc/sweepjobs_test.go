@@ -57,7 +57,7 @@ func TestSweepJobsMatchTheObviousList(t *testing.T) {
 // check: refused for memory, it has allocated little, and the refusal
 // names the grid point and the flag that drives its size.
 func TestSweepTrials2To31AllocatesNoJobList(t *testing.T) {
-	avail := core.AvailableMemory()
+	avail := units.AvailableMemory()
 	if avail == 0 {
 		t.Skip("no memory figure on this machine")
 	}

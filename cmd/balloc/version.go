@@ -75,7 +75,7 @@ func completeProcesses(c *cobra.Command) {
 	_ = c.RegisterFlagCompletionFunc("process", func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
 		done := typed[:strings.LastIndex(typed, ",")+1] // the names before the last comma stay
 		var names []string
-		for _, p := range core.Processes() {
+		for _, p := range process.Entries() {
 			if strings.HasPrefix(done+p.Name, typed) {
 				names = append(names, done+p.Name+"\t"+p.Summary)
 			}
