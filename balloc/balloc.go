@@ -5,6 +5,7 @@ import (
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/process"
 )
 
 // Config describes an experiment: a process of the catalogue and its
@@ -104,8 +105,8 @@ type Process struct {
 // Processes lists the built-in processes.
 func Processes() []Process {
 	var out []Process
-	for _, p := range core.Processes() {
-		out = append(out, Process{Name: p.Name, Summary: p.Summary, Source: p.Source, Params: p.Params})
+	for _, p := range process.Entries() {
+		out = append(out, Process{Name: p.Name, Summary: p.Summary, Source: p.Source, Params: p.Params()})
 	}
 	return out
 }

@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"sync/atomic"
 
-	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
 )

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/process"
 )
 
 // A reference file (summarize --compare) holds published, or any, values

@@ -16,6 +16,7 @@ import (
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/units"
 )
 
@@ -42,7 +43,7 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 			"writing its own shard), measure the age of the information each ball decided on, and, for\n" +
 			"two-choice, set the gap beside the replay of an emulated run's exact age sequence (tau-delay\n" +
 			"--delay replay), the i.i.d.-ages model, two-choice, and tau-delay and b-batch at the ages' p99.\n" +
-			"Processes: one-choice, d-choice, two-choice, one-plus-beta, two-thinning, g-myopic-comp.",
+			"Processes: " + strings.Join(concurrentProcesses(), ", ") + ".",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runConcurrent(c, f, stdout) },
 	}
@@ -207,7 +208,8 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	default:
 		return fmt.Errorf("--format %q: want table or json", f.format)
 	}
-	comparable := spec.Process.Kind == core.KindDChoice && spec.Params.D == 2
+	rule, ok := spec.Proc.(process.Concurrent)
+	comparable := ok && rule.Concurrent().Shape == process.ShapeLeast && rule.Concurrent().D == 2
 	need := units.Mul(spec.Bins, layout.Bytes())
 	if avail := units.AvailableMemory(); avail > 0 && need > avail {
 		hint := "lower --bins"
@@ -543,4 +545,16 @@ func distText(d concurrency.Dist) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.3g/%d/%d/%d", d.Mean, d.P50, d.P99, d.Max)
+}
+
+// concurrentProcesses are the processes with a rule for balloc concurrent
+// (process.Concurrent), in catalogue order.
+func concurrentProcesses() []string {
+	var names []string
+	for _, e := range process.Entries() {
+		if _, ok := e.New().(process.Concurrent); ok {
+			names = append(names, e.Name)
+		}
+	}
+	return names
 }

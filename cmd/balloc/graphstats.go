@@ -9,6 +9,7 @@ import (
 
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/graph"
+	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -90,8 +91,9 @@ func newHypergraphStatsCommand(stdout io.Writer) *cobra.Command {
 				return err
 			}
 			rng := kernels.TrialStream(com.Seed, 0, kernels.LaneStructure)
-			st := graph.ComputeHyperStats(s.Hypergraph(), s.Params.D, graph.HyperStatsOptions{
-				Balls: s.Balls, Refresh: s.Params.Refresh, Samples: k, RNG: &rng,
+			hp := s.Proc.(*process.Hypergraph)
+			st := graph.ComputeHyperStats(s.Hypergraph(), hp.D, graph.HyperStatsOptions{
+				Balls: s.Balls, Refresh: hp.Refresh, Samples: k, RNG: &rng,
 			})
 			for _, line := range st.Lines() {
 				fmt.Fprintln(stdout, line)

@@ -12,6 +12,7 @@ import (
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/graph"
 	"github.com/balloc/balloc/core/haar"
+	"github.com/balloc/balloc/core/process"
 )
 
 // balloc haar-info preprocesses a graph for graphical --strategy haar exactly
@@ -59,12 +60,12 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 			if note := irregularNote(g); note != "" {
 				fmt.Fprintf(stdout, "note         %s\n", note)
 			}
-			if note := weakDriftNote(g, in, s.Params.HaarRoute); note != "" {
+			if note := weakDriftNote(g, in, s.Proc.(*process.Graphical).HaarRoute); note != "" {
 				fmt.Fprintf(stdout, "note         %s\n", note)
 			}
 			fmt.Fprintf(stdout, "tree         depth %d, %d internal nodes (sets split: %d spectral, %d BFS; %d flows rerouted in an ancestor set)\n",
 				in.Depth, in.Nodes, in.Spectral, in.BFS, in.Rerouted)
-			fmt.Fprintf(stdout, "scale        %s, flows routed in %s; C = max over edges of Σ_i λ_i|f_i(e)| = %.4g\n", s.Params.HaarScale, routeText(s.Params.HaarRoute), in.C)
+			fmt.Fprintf(stdout, "scale        %s, flows routed in %s; C = max over edges of Σ_i λ_i|f_i(e)| = %.4g\n", s.Proc.(*process.Graphical).HaarScale, routeText(s.Proc.(*process.Graphical).HaarRoute), in.C)
 			fmt.Fprintf(stdout, "support      nodes per edge law (∅ not counted): max %d, mean %.3g\n", in.MaxSupport, in.MeanSupport)
 			if in.CGIterations > 0 {
 				fmt.Fprintf(stdout, "solver       %d conjugate-gradient iterations in all, at most %d for one flow, %d not converged (finished on a tree)\n",

@@ -16,6 +16,8 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/theory"
 )
 
 // writer formats results as they arrive, in trial order, and keeps
@@ -26,9 +28,9 @@ type writer struct {
 	p        *plan
 	w        *bufio.Writer
 	csv      *csv.Writer
-	sums     []*summary       // by spec, for the table
-	kept     [][]*core.Result // by spec, for --plot
-	profiles []*theory.Profile  // fluid limits, computed on first use
+	sums     []*summary        // by spec, for the table
+	kept     [][]*core.Result  // by spec, for --plot
+	profiles []*theory.Profile // fluid limits, computed on first use
 	count    int
 	ideaCSV  bool // an idea process is in the run: csv carries its columns
 }
@@ -153,7 +155,7 @@ func (w *writer) summarize(spec int, r *core.Result) {
 	sm.rate.add(r.BallsPerS)
 	sm.lo, sm.hi = min(sm.lo, r.Gap), max(sm.hi, r.Gap)
 	sm.maxLoad, sm.minLoad = max(sm.maxLoad, r.MaxLoad), min(sm.minLoad, r.MinLoad)
-	sm.gaps[gapKey(r.Gap, w.p.specs[spec].Params.Weights.Unit())]++
+	sm.gaps[gapKey(r.Gap, w.p.specs[spec].Weights.Unit())]++
 	if sm.levels != nil {
 		for _, l := range r.Histogram {
 			sm.levels[l.Load] += float64(l.Count) / float64(r.Bins)
@@ -425,11 +427,11 @@ func (w *writer) structures() {
 			seen[p] = true
 			in := p.Info
 			fmt.Fprintf(w.w, "haar plan on %s (--haar-scale %s, --haar-route %s): depth %d, C = %.4g, at most %d nodes per edge law, built in %.3g s (balloc haar-info says more)\n",
-				s.Graph().Spec, s.Params.HaarScale, s.Params.HaarRoute, in.Depth, in.C, in.MaxSupport, in.Build.Seconds())
+				s.Graph().Spec, s.Proc.(*process.Graphical).HaarScale, s.Proc.(*process.Graphical).HaarRoute, in.Depth, in.C, in.MaxSupport, in.Build.Seconds())
 			if note := irregularNote(s.Graph()); note != "" {
 				fmt.Fprintf(w.w, "  note: %s\n", note)
 			}
-			if note := weakDriftNote(s.Graph(), in, s.Params.HaarRoute); note != "" {
+			if note := weakDriftNote(s.Graph(), in, s.Proc.(*process.Graphical).HaarRoute); note != "" {
 				fmt.Fprintf(w.w, "  note: %s\n", note)
 			}
 		}

@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/theory"
 )
 
 var plotKinds = []string{"gap-vs-balls", "gap-vs-bins", "gap-vs-param", "gap-distribution", "load-histogram"}
@@ -340,7 +342,7 @@ func meanMinMax(xs []float64) (mean, lo, hi float64) {
 // its fluid limit; ok is false where balloc has none.
 func fluidAt(gp gridPoint, balls uint64) (theory.Profile, bool) {
 	spec, err := core.NewSpec(gp.Process, stringParams(gp.Process, gp.Params), core.Common{Bins: gp.Bins, Balls: balls, Trials: 1, Alpha: 1})
-	if err != nil || spec.Params.Dims > 1 {
+	if err != nil || spec.Dims() > 1 {
 		return theory.Profile{}, false
 	}
 	prof, err := core.FluidOf(spec)
@@ -531,9 +533,9 @@ func figGapVsX(f *figure, o plotOptions, series []plotSeries, x string) error {
 
 // stringParams turns a manifest's params back into the flag values the
 // process takes (an alias such as two-choice records a d it fixes itself).
-func stringParams(process string, m map[string]any) map[string]string {
+func stringParams(name string, m map[string]any) map[string]string {
 	out := map[string]string{}
-	proc, err := process.Lookup(process)
+	proc, err := process.Lookup(name)
 	if err != nil {
 		return out
 	}

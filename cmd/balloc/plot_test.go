@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/theory"
 )
 
 // paramSweep: two processes taking g, two n, three g values.

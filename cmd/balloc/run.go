@@ -18,6 +18,7 @@ import (
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/units"
 )
 
@@ -301,7 +302,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 				}
 			}
 			byHash[s.Hash()] = combo
-			if f.theory && s.Params.Dims > 1 {
+			if f.theory && s.Dims() > 1 {
 				return nil, fmt.Errorf("--theory: no fluid limit for balls of --dims 2 or more")
 			}
 			if f.theory {
@@ -431,7 +432,7 @@ func checkMemory(p *plan) error {
 func fluidNames() string {
 	var names []string
 	for _, p := range process.Entries() {
-		if p.Fluid {
+		if p.HasFluid() {
 			names = append(names, p.Name)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/units"
 )
 
 // refused runs args and checks the bar for bad input: exit 2, nothing on

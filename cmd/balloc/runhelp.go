@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/process"
 )
 
 // groupAnnotation names the help group of a run flag; flags without it are
@@ -25,7 +25,7 @@ func groupRunFlags(c *cobra.Command) {
 	owner := map[string]int{} // flag: index of its process in the catalogue
 	procs := process.Entries()
 	for i, p := range procs {
-		for _, q := range p.Params {
+		for _, q := range p.Params() {
 			if _, ok := owner[q]; !ok {
 				owner[q] = i
 			}
@@ -38,7 +38,7 @@ func groupRunFlags(c *cobra.Command) {
 			if o.Name == p.Name {
 				continue
 			}
-			for _, q := range o.Params {
+			for _, q := range o.Params() {
 				if owner[q] == i && p.Takes(q) && !slices.Contains(also, o.Name) {
 					also = append(also, o.Name)
 				}

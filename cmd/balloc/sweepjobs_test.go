@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/units"
 )
 
 // The lazy job list is the obvious one: every trial of every point, in

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/process"
 )
 
 // versionLine is what `balloc version`, `balloc --version` and `info` print:

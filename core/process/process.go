@@ -199,20 +199,20 @@ func Register(e *Entry) {
 func Entries() []*Entry { return slices.Clone(registry) }
 
 // Params returns the names of the parameters e takes, in flag order,
-// --weights last for a weighted process.
+// --weights aside (Weighted).
 func (e *Entry) Params() []string {
 	var names []string
 	for _, p := range e.New().Params() {
 		names = append(names, p.Name)
-	}
-	if e.Weighted {
-		names = append(names, "weights")
 	}
 	return names
 }
 
 // Takes reports whether e accepts the parameter (flag name without dashes).
 func (e *Entry) Takes(param string) bool {
+	if param == "weights" {
+		return e.Weighted
+	}
 	return slices.Contains(e.Params(), param)
 }
 
@@ -221,6 +221,9 @@ func (e *Entry) TakesText() string {
 	var names []string
 	for _, q := range e.Params() {
 		names = append(names, "--"+q)
+	}
+	if e.Weighted {
+		names = append(names, "--weights")
 	}
 	if len(names) == 0 {
 		return "it takes no parameters"
