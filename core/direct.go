@@ -51,7 +51,7 @@ func runDirect(s *Spec, trial uint64, progress func(uint64)) *Result {
 
 // trialOf is what a process's stepper sees of trial number trial.
 func trialOf(s *Spec, trial uint64, rng, noise *kernels.PCG32) *process.Trial {
-	return &process.Trial{Seed: s.Seed, Index: trial, Bins: s.Bins, Balls: s.Balls, Weights: s.Weights, Choices: rng, Noise: noise}
+	return &process.Trial{Seed: s.Seed, Index: trial, Bins: s.Bins, Balls: s.Balls, Weights: s.Weights, Choices: rng, Noise: noise, LevelBatch: s.LevelBatch}
 }
 
 // stepper is the process's loop for loads of type L (validate checked

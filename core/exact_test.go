@@ -181,7 +181,7 @@ func simulateVectors(t *testing.T, c exactCase, trials int, seed uint64) map[vec
 		r := RunTrial(s, uint64(k), nil)
 		v := make([]byte, c.n)
 		for i, x := range r.Loads {
-			v[i] = byte(math.Round(x / s.Params.Weights.Scale()))
+			v[i] = byte(math.Round(x / s.Weights.Scale()))
 		}
 		obs[vec(v)]++
 	}

@@ -2,100 +2,10 @@ package core
 
 import (
 	"fmt"
-	"strings"
 	"testing"
-	"time"
+
+	"github.com/balloc/balloc/core/theory"
 )
-
-// As b/n → 0 the batch map is an Euler step of two-choice's ODE: at
-// b/n = 10^-3 the limit is within O(b/n) of FluidDChoice(2, t), and at
-// b/n = 10^-2 ten times as far (the error is first order in τ).
-func TestFluidBBatchSmallBatchIsTwoChoice(t *testing.T) {
-	const n = 1000000
-	for _, tt := range []uint64{1, 4, 20} {
-		fine, err := FluidBBatch(n/1000, n, tt*n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		coarse, err := FluidBBatch(n/100, n, tt*n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		two := FluidDChoice(2, float64(tt))
-		df, dc := maxDiff(fine, two), maxDiff(coarse, two)
-		t.Logf("t = %d: b/n = 1e-3 off by %.2g, 1e-2 by %.2g", tt, df, dc)
-		if df > 2e-3 || dc < 5*df {
-			t.Errorf("t = %d: b/n = 1e-3 differs from two-choice by %g, b/n = 1e-2 by %g", tt, df, dc)
-		}
-	}
-}
-
-// One batch from empty bins is all ties, so one-choice: Poisson(m/n); and
-// b ≥ m is one partial batch, the same.
-func TestFluidBBatchOneBatchIsOneChoice(t *testing.T) {
-	for _, c := range []struct{ b, n, m uint64 }{{1000, 1000, 1000}, {4000, 1000, 4000}, {10000, 1000, 2500}} {
-		p, err := FluidBBatch(c.b, c.n, c.m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := maxDiff(p, FluidOneChoice(float64(c.m)/float64(c.n))); d > 1e-12 {
-			t.Errorf("b = %d, n = %d, m = %d: differs from one-choice by %g", c.b, c.n, c.m, d)
-		}
-	}
-}
-
-// Heavy load: m/n ≈ 1000 skips to the end on the travelling wave in
-// milliseconds (b = n, b = n/1000, b = 3n with a partial last batch), and
-// lands where applying every batch map up to m/n ≈ 60 does, moved up.
-func TestFluidBBatchHeavyLoadWave(t *testing.T) {
-	const n = 10000
-	for _, c := range []struct{ b, heavy, light uint64 }{
-		{n, 1000 * n, 60 * n}, {n / 1000, 1000 * n, 60 * n}, {3 * n, 1000 * n, 61 * n}, {3 * n, 999 * n, 60 * n},
-	} {
-		start := time.Now()
-		heavy, err := FluidBBatch(c.b, n, c.heavy)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if el := time.Since(start); el > 200*time.Millisecond {
-			t.Errorf("b = %d: m/n = %d took %v", c.b, c.heavy/n, el)
-		}
-		w := &batchWindow{p: []float64{1}}
-		for range c.light / c.b {
-			w.step(float64(c.b) / n)
-		}
-		if r := c.light % c.b; r > 0 {
-			w.step(float64(r) / n)
-		}
-		light := w.profile()
-		light.Base += int(c.heavy/n - c.light/n)
-		if d := maxDiff(heavy, light); d > 1e-9 {
-			t.Errorf("b = %d: m/n = %d is not m/n = %d moved up (off by %g)", c.b, c.heavy/n, c.light/n, d)
-		}
-	}
-}
-
-// A final partial batch reads the last full batch's frozen loads: m = 2.5n
-// with b = n is two batches and then a half batch, not the limit at b = n/2
-// or at 2.5 with b = n/2 (nor two-choice).
-func TestFluidBBatchPartialBatch(t *testing.T) {
-	const n = 100000
-	p, _ := FluidBBatch(n, n, 5*n/2)
-	two, _ := FluidBBatch(n, n, 2*n)
-	half, _ := FluidBBatch(n/2, n, 5*n/2)
-	if d := maxDiff(p, half); d < 1e-3 {
-		t.Errorf("m = 2.5n at b = n agrees with b = n/2 (off by %g)", d)
-	}
-	// By hand: the map with τ = 1/2 on the profile at m = 2n.
-	bw := &batchWindow{base: two.Base - 1}
-	for i := two.Base - 1; i <= two.Top(); i++ {
-		bw.p = append(bw.p, two.At(i)-two.At(i+1))
-	}
-	bw.step(0.5)
-	if d := maxDiff(p, bw.profile()); d > 1e-12 {
-		t.Errorf("the partial batch is not the half map on the last frozen state (off by %g)", d)
-	}
-}
 
 // Against simulation at n = 2·10^5 over 16 trials, b/n = 0.5, 1 and 4 (and
 // a partial last batch), on both engines (the kernel, and the histogram's
@@ -122,7 +32,7 @@ func TestFluidBBatchMatchesSimulation(t *testing.T) {
 			if levels < 3 || worst > 1 {
 				t.Errorf("worst deviation %.2f of the tolerance over %d levels", worst, levels)
 			}
-			near, err := FluidBBatch(c.b*5/4, n, c.m)
+			near, err := theory.FluidBBatch(c.b*5/4, n, c.m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,17 +42,5 @@ func TestFluidBBatchMatchesSimulation(t *testing.T) {
 				t.Errorf("agrees with the limit at b·5/4 too (worst %.2f of the tolerance)", wrong)
 			}
 		})
-	}
-}
-
-// More batch maps than fluidBatchSteps with no short period (b = 7 and a
-// prime n) is refused, naming the batch, rather than computed for minutes.
-func TestFluidBBatchRefusesLongWork(t *testing.T) {
-	_, err := FluidBBatch(7, 1000003, 1000003*1000)
-	if err == nil || !strings.Contains(err.Error(), "batch=7 needs 142857571 batch maps, over 1048576, and its period bins/gcd(batch, bins) = 1000003 batches") {
-		t.Errorf("err = %v", err)
-	}
-	if _, err := FluidBBatch(7, 1000003, 7*fluidBatchSteps); err != nil {
-		t.Errorf("at the bound: %v", err)
 	}
 }

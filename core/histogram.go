@@ -53,7 +53,7 @@ func runHistogram(s *Spec, trial uint64, progress func(uint64)) *Result {
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
 	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
 	scale := s.Weights.Scale()
-	tr := &process.Trial{Seed: s.Seed, Index: trial, Bins: s.Bins, Balls: s.Balls, Weights: s.Weights, Choices: &rng, Noise: &noise}
+	tr := trialOf(s, trial, &rng, &noise)
 	st := s.Proc.(process.Histogram).Levels(tr) // validate checked it is one
 	settler, _ := st.(process.Settler)
 	t := uint64(0)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/internal/stattest"
 	"github.com/balloc/balloc/kernels"
 )
@@ -24,16 +25,16 @@ func sortedLaw(law map[vec]float64) map[vec]float64 {
 
 // histogramVectors runs the histogram engine and tallies the sorted load
 // vectors of its final histograms.
-func histogramVectors(t *testing.T, process string, params map[string]string, n, m, trials int, seed uint64) map[vec]int {
+func histogramVectors(t *testing.T, process string, params map[string]string, n, m, trials int, seed, batch uint64) map[vec]int {
 	t.Helper()
-	s := mustSpec(t, process, params, Common{Bins: uint64(n), Balls: uint64(m), Seed: seed, Engine: EngineHistogram})
+	s := mustSpec(t, process, params, Common{Bins: uint64(n), Balls: uint64(m), Seed: seed, Engine: EngineHistogram, LevelBatch: batch})
 	obs := map[vec]int{}
 	for k := range trials {
 		r := RunTrial(s, uint64(k), nil)
 		var b []byte
 		for _, l := range r.Histogram {
 			for range l.Count {
-				b = append(b, byte(math.Round(l.Load/s.Params.Weights.Scale())))
+				b = append(b, byte(math.Round(l.Load/s.Weights.Scale())))
 			}
 		}
 		if len(b) != n {
@@ -87,9 +88,7 @@ func TestHistogramMatchesExactLaw(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d,batch=%d", c.process, c.params, c.n, c.m, c.batch), func(t *testing.T) {
-			levelBatchOverride = c.batch
-			defer func() { levelBatchOverride = 0 }()
-			obs := histogramVectors(t, c.process, c.params, c.n, c.m, trials, uint64(3000+i))
+			obs := histogramVectors(t, c.process, c.params, c.n, c.m, trials, uint64(3000+i), c.batch)
 			stat, limit, df := stattest.Law(sortedLaw(c.law), obs, trials)
 			if stat > limit {
 				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
@@ -170,12 +169,11 @@ func compareEngines(t *testing.T, process string, params map[string]string, n, m
 		frac map[int][]float64 // level − m/n → per-trial fraction ≥ level
 	}
 	run := func(engine Engine, seed uint64) sample {
-		levelBatchOverride = 0
+		c := Common{Bins: n, Balls: m, Seed: seed, Engine: engine}
 		if engine == EngineHistogram {
-			levelBatchOverride = batch
+			c.LevelBatch = batch
 		}
-		defer func() { levelBatchOverride = 0 }()
-		s := mustSpec(t, process, params, Common{Bins: n, Balls: m, Seed: seed, Engine: engine})
+		s := mustSpec(t, process, params, c)
 		out := sample{gaps: map[float64]int{}, frac: map[int][]float64{}}
 		for k := range trials {
 			r := RunTrial(s, uint64(k), nil)
@@ -232,13 +230,13 @@ func TestHistogramBatchedMatchesFluidAtScale(t *testing.T) {
 		process string
 		params  map[string]string
 		perBin  uint64
-		p       Profile
+		p       theory.Profile
 	}{
-		{"two-choice", nil, 1, FluidDChoice(2, 1)},
-		{"two-choice", nil, 4, FluidDChoice(2, 4)},
-		{"d-choice", map[string]string{"d": "3"}, 2, FluidDChoice(3, 2)},
-		{"one-plus-beta", map[string]string{"beta": "0.4"}, 3, FluidOnePlusBeta(0.4, 3)},
-		{"one-choice", nil, 5, FluidOneChoice(5)},
+		{"two-choice", nil, 1, theory.FluidDChoice(2, 1)},
+		{"two-choice", nil, 4, theory.FluidDChoice(2, 4)},
+		{"d-choice", map[string]string{"d": "3"}, 2, theory.FluidDChoice(3, 2)},
+		{"one-plus-beta", map[string]string{"beta": "0.4"}, 3, fluidOnePlusBeta(0.4, 3)},
+		{"one-choice", nil, 5, theory.FluidOneChoice(5)},
 	} {
 		s := mustSpec(t, c.process, c.params, Common{Bins: n, Balls: c.perBin * n, Seed: 17, Engine: EngineHistogram})
 		worst, levels := fluidAgreement(s, c.p, 12)
@@ -249,7 +247,7 @@ func TestHistogramBatchedMatchesFluidAtScale(t *testing.T) {
 	}
 	// Power: the same runs are far from a neighbouring limit.
 	s := mustSpec(t, "two-choice", nil, Common{Bins: n, Balls: n, Seed: 17, Engine: EngineHistogram})
-	if worst, _ := fluidAgreement(s, FluidOnePlusBeta(0.99, 1), 12); worst < 3 {
+	if worst, _ := fluidAgreement(s, fluidOnePlusBeta(0.99, 1), 12); worst < 3 {
 		t.Errorf("two-choice agrees with (1+β), β = 0.99 (worst %.2f): the test cannot tell them apart", worst)
 	}
 }
@@ -266,11 +264,11 @@ func TestHistogramHeavyMatchesFluidAtScale(t *testing.T) {
 	for _, c := range []struct {
 		process string
 		params  map[string]string
-		p       Profile
+		p       theory.Profile
 	}{
-		{"two-choice", nil, FluidDChoice(2, T)},
-		{"d-choice", map[string]string{"d": "3"}, FluidDChoice(3, T)},
-		{"one-plus-beta", map[string]string{"beta": "0.5"}, FluidOnePlusBeta(0.5, T)},
+		{"two-choice", nil, theory.FluidDChoice(2, T)},
+		{"d-choice", map[string]string{"d": "3"}, theory.FluidDChoice(3, T)},
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, fluidOnePlusBeta(0.5, T)},
 	} {
 		s := mustSpec(t, c.process, c.params, Common{Bins: n, Balls: perBin * n, Seed: 23, Engine: EngineHistogram})
 		worst, levels := fluidAgreement(s, c.p, 12)
@@ -280,48 +278,8 @@ func TestHistogramHeavyMatchesFluidAtScale(t *testing.T) {
 		}
 	}
 	s := mustSpec(t, "one-plus-beta", map[string]string{"beta": "0.5"}, Common{Bins: n, Balls: perBin * n, Seed: 23, Engine: EngineHistogram})
-	if worst, _ := fluidAgreement(s, FluidOnePlusBeta(0.45, T), 12); worst < 3 {
+	if worst, _ := fluidAgreement(s, fluidOnePlusBeta(0.45, T), 12); worst < 3 {
 		t.Errorf("(1+β), β = 0.5, agrees with β = 0.45 at m = %dn (worst %.2f): the test cannot tell them apart", perBin, worst)
-	}
-}
-
-// throwUniform against the exact law: x balls added uniformly to bins that
-// already hold extras 0, 2 and 2, for x below and above the Poissonised
-// threshold (64).
-func TestThrowUniformExact(t *testing.T) {
-	r := kernelsStream(44)
-	for _, x := range []int{5, 70, 200} {
-		// Exact law of the sorted final vector: multinomial over 3 bins.
-		law := map[vec]float64{}
-		lg := func(k int) float64 { v, _ := math.Lgamma(float64(k) + 1); return v }
-		for a := 0; a <= x; a++ {
-			for b := 0; a+b <= x; b++ {
-				c := x - a - b
-				p := math.Exp(lg(x) - lg(a) - lg(b) - lg(c) - float64(x)*math.Log(3))
-				v := []byte{byte(0 + a), byte(2 + b), byte(2 + c)}
-				slices.Sort(v)
-				law[vec(v)] += p
-			}
-		}
-		const trials = 20000
-		obs := map[vec]int{}
-		for range trials {
-			cl := classes{lo: 0, c: []uint64{1, 0, 2}}
-			throwUniform(&cl, uint64(x), r)
-			var v []byte
-			for j, k := range cl.c {
-				for range k {
-					v = append(v, byte(cl.lo+uint64(j)))
-				}
-			}
-			if len(v) != 3 || cl.balls() != uint64(4+x) {
-				t.Fatalf("x = %d: classes %+v", x, cl)
-			}
-			obs[vec(v)]++
-		}
-		if stat, limit, df := stattest.Law(law, obs, trials); stat > limit {
-			t.Errorf("x = %d: χ² = %.1f on %d df > %.1f", x, stat, df, limit)
-		}
 	}
 }
 

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/units"
 )
 
 // tau-delay --delay replay on a file of constant ages τ is tau-delay
@@ -18,7 +21,7 @@ func TestReplayFileOfConstantAgesIsFixedDelay(t *testing.T) {
 		ages[k] = tau
 	}
 	f, _ := os.Create(path)
-	if err := WriteReplay(f, ages); err != nil {
+	if err := process.WriteReplay(f, ages); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -31,8 +34,8 @@ func TestReplayFileOfConstantAgesIsFixedDelay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rs.Params.Tau != tau {
-		t.Errorf("τ of the replay is %d, want the largest age %d", rs.Params.Tau, tau)
+	if rs.Proc.(*process.TauDelay).Tau != tau {
+		t.Errorf("τ of the replay is %d, want the largest age %d", rs.Proc.(*process.TauDelay).Tau, tau)
 	}
 	a, b := RunTrial(rs, 2, nil), RunTrial(fs, 2, nil)
 	if fmt.Sprint(a.Histogram) != fmt.Sprint(b.Histogram) {
@@ -73,7 +76,7 @@ func TestReplayRefusals(t *testing.T) {
 // A sequence file too large to hold is refused from its size, before it is
 // read (a sparse file: nothing is written to disk).
 func TestReadReplayRefusesAFileLargerThanMemory(t *testing.T) {
-	avail := AvailableMemory()
+	avail := units.AvailableMemory()
 	if avail == 0 {
 		t.Skip("no memory figure on this machine")
 	}
@@ -86,7 +89,7 @@ func TestReadReplayRefusesAFileLargerThanMemory(t *testing.T) {
 		t.Skip("no sparse file here:", err)
 	}
 	f.Close()
-	_, err = ReadReplay(path)
+	_, err = process.ReadReplay(path)
 	if err == nil || !strings.Contains(err.Error(), "--replay "+path) || !strings.Contains(err.Error(), "available") {
 		t.Errorf("ReadReplay of a file of half the memory: %v", err)
 	}

@@ -31,6 +31,10 @@ type Common struct {
 	// BallsPerBin, when set (Balls = 0), makes Balls = BallsPerBin × Bins
 	// once the bins are known (a graph may fix them).
 	BallsPerBin uint64
+	// LevelBatch, when set, forces the histogram engine's level batches of
+	// d-choice and (1+β) to this many balls (tests run the batched path on
+	// tiny n, where it would otherwise go ball by ball). No flag sets it.
+	LevelBatch uint64
 }
 
 // Spec is a validated experiment: one process with its parameters and the

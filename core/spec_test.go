@@ -3,6 +3,8 @@ package core
 import (
 	"strings"
 	"testing"
+
+	"github.com/balloc/balloc/core/process"
 )
 
 func TestNewSpecRejects(t *testing.T) {
@@ -82,8 +84,8 @@ func TestNewSpecRejects(t *testing.T) {
 
 func TestSpecDefaultsAndParams(t *testing.T) {
 	s := mustSpec(t, "d-choice", nil, Common{Bins: 10, Balls: 10})
-	if s.Params.D != 2 {
-		t.Errorf("d-choice default d = %d, want 2", s.Params.D)
+	if d := s.Proc.(*process.DChoice).D; d != 2 {
+		t.Errorf("d-choice default d = %d, want 2", d)
 	}
 	s = mustSpec(t, "two-choice", map[string]string{"weights": "exp:1"}, Common{Bins: 10, Balls: 10})
 	if got := s.ParamsText(); got != "d=2 weights=exp:1" {

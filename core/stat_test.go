@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/theory"
 )
 
 func mustSpec(t testing.TB, process string, params map[string]string, c Common) *Spec {
@@ -79,7 +82,7 @@ func TestOneChoiceOccupancyExact(t *testing.T) {
 // limit predicts at least 100 bins, that the mean fraction of bins with
 // load ≥ i is within a Student-t bound (false alarm 1e-4 per level, from the
 // trials' own spread) plus 5/n for the O(1/n) finite-size bias.
-func fluidAgreement(s *Spec, p Profile, trials int) (worst float64, levels int) {
+func fluidAgreement(s *Spec, p theory.Profile, trials int) (worst float64, levels int) {
 	n := float64(s.Bins)
 	frac := map[int][]float64{}
 	for k := range trials {
@@ -110,13 +113,13 @@ func fluidAgreement(s *Spec, p Profile, trials int) (worst float64, levels int) 
 
 func TestDChoiceMatchesFluidLimitAtMEqualsN(t *testing.T) {
 	s := mustSpec(t, "two-choice", nil, Common{Bins: 1000000, Balls: 1000000, Seed: 9})
-	worst, levels := fluidAgreement(s, FluidDChoice(2, 1), 16)
+	worst, levels := fluidAgreement(s, theory.FluidDChoice(2, 1), 16)
 	if levels < 3 || worst > 1 {
 		t.Errorf("two-choice at m = n = 1e6: worst deviation %.2f of the tolerance over %d levels", worst, levels)
 	}
 	t.Logf("worst deviation %.2f of the tolerance over %d levels", worst, levels)
 	// Power: the same simulation is far from the three-choice limit.
-	if worst, _ := fluidAgreement(s, FluidDChoice(3, 1), 16); worst < 5 {
+	if worst, _ := fluidAgreement(s, theory.FluidDChoice(3, 1), 16); worst < 5 {
 		t.Errorf("two-choice agrees with the d = 3 fluid limit (worst %.2f): the test cannot tell them apart", worst)
 	}
 }
@@ -127,24 +130,24 @@ func TestFluidLimitsMatchSimulation(t *testing.T) {
 	cases := []struct {
 		process string
 		params  map[string]string
-		p       Profile
+		p       theory.Profile
 	}{
-		{"one-plus-beta", map[string]string{"beta": "0.5"}, FluidOnePlusBeta(0.5, 4)},
-		{"always-go-left", map[string]string{"d": "2"}, FluidAlwaysGoLeft(2, 4)},
-		{"always-go-left", map[string]string{"d": "4"}, FluidAlwaysGoLeft(4, 4)},
-		{"two-thinning", map[string]string{"threshold": "0.5"}, FluidTwoThinning(0.5, 4)},
-		{"two-thinning", map[string]string{"threshold": "1.25"}, FluidTwoThinning(1.25, 4)},
-		{"d-choice", map[string]string{"d": "3"}, FluidDChoice(3, 4)},
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, fluidOnePlusBeta(0.5, 4)},
+		{"always-go-left", map[string]string{"d": "2"}, theory.FluidAlwaysGoLeft(2, 4)},
+		{"always-go-left", map[string]string{"d": "4"}, theory.FluidAlwaysGoLeft(4, 4)},
+		{"two-thinning", map[string]string{"threshold": "0.5"}, theory.FluidTwoThinning(0.5, 4)},
+		{"two-thinning", map[string]string{"threshold": "1.25"}, theory.FluidTwoThinning(1.25, 4)},
+		{"d-choice", map[string]string{"d": "3"}, theory.FluidDChoice(3, 4)},
 	}
 	// Power: each derived limit is told apart from its nearest neighbour.
 	for _, c := range []struct {
 		process string
 		params  map[string]string
-		wrong   Profile
+		wrong   theory.Profile
 	}{
-		{"always-go-left", map[string]string{"d": "2"}, FluidDChoice(2, 4)},
-		{"two-thinning", map[string]string{"threshold": "0.5"}, FluidTwoThinning(1, 4)},
-		{"one-plus-beta", map[string]string{"beta": "0.5"}, FluidOnePlusBeta(0.6, 4)},
+		{"always-go-left", map[string]string{"d": "2"}, theory.FluidDChoice(2, 4)},
+		{"two-thinning", map[string]string{"threshold": "0.5"}, theory.FluidTwoThinning(1, 4)},
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, fluidOnePlusBeta(0.6, 4)},
 	} {
 		s := mustSpec(t, c.process, c.params, Common{Bins: 200000, Balls: 800000, Seed: 40})
 		if worst, _ := fluidAgreement(s, c.wrong, 16); worst < 3 {
@@ -170,8 +173,21 @@ func TestLongTwoChoiceHeavyLoadFluid(t *testing.T) {
 		t.Skip("long statistical check: run by make test-long")
 	}
 	s := mustSpec(t, "two-choice", nil, Common{Bins: 100000, Balls: 1000000000, Seed: 3})
-	worst, levels := fluidAgreement(s, FluidDChoice(2, 10000), 8)
+	worst, levels := fluidAgreement(s, theory.FluidDChoice(2, 10000), 8)
 	if levels < 3 || worst > 1 {
 		t.Errorf("worst deviation %.2f of the tolerance over %d levels", worst, levels)
 	}
+}
+
+// fluidOnePlusBeta is the (1+β) fluid limit at an integer time t (its
+// process's Fluid, which takes balls and bins).
+func fluidOnePlusBeta(beta, t float64) theory.Profile {
+	if t != math.Trunc(t) {
+		panic("fluidOnePlusBeta: t must be an integer")
+	}
+	p, err := (&process.OnePlusBeta{Beta: beta}).Fluid(1, uint64(t))
+	if err != nil {
+		panic(err)
+	}
+	return p
 }

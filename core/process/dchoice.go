@@ -157,19 +157,20 @@ func (p *DChoice) DirectReal(tr *Trial) RealStepper {
 }
 
 type dChoiceLevels struct {
-	r *kernels.PCG32
-	d int
+	r     *kernels.PCG32
+	d     int
+	force uint64
 }
 
 func (l dChoiceLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
-	return hist.Advance(lv, l.r, min(want, Chunk), l.d, 1, func(run uint64) { kernels.LevelsDChoice(lv, l.r, run, l.d) }, 0)
+	return hist.Advance(lv, l.r, min(want, Chunk), l.d, 1, func(run uint64) { kernels.LevelsDChoice(lv, l.r, run, l.d) }, l.force)
 }
 
 func (p *DChoice) Levels(tr *Trial) LevelStepper {
 	if p.D == 1 {
 		return oneChoiceLevels{tr.Choices}
 	}
-	return dChoiceLevels{tr.Choices, p.D}
+	return dChoiceLevels{tr.Choices, p.D, tr.LevelBatch}
 }
 
 // levelCost is the histogram engine's seconds for m balls of a (d, β)

@@ -98,9 +98,14 @@ func (p *Hypergraph) Check(su *Setup) error {
 		return fmt.Errorf("--refresh applies to --hyperedges random:s,k, the only family balloc redraws")
 	}
 	su.Bins = h.N
+	p.use(h)
+	return nil
+}
+
+// use makes h the hypergraph, as the loop sees it.
+func (p *Hypergraph) use(h *graph.Hypergraph) {
 	p.hyper = h
 	p.topo = &kernels.HyperTopo{N: uint32(h.N), S: uint32(h.S), K: uint32(h.K), Intervals: h.Family == graph.Intervals, Members: h.Members, Offsets: h.Offsets}
-	return nil
 }
 
 // Structure is the hypergraph, once checked.

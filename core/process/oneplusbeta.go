@@ -94,20 +94,21 @@ func (p *OnePlusBeta) Direct32(tr *Trial) Stepper[uint32] { return onePlusBetaDi
 func (p *OnePlusBeta) Direct64(tr *Trial) Stepper[uint64] { return onePlusBetaDirect[uint64](p, tr) }
 
 type onePlusBetaLevels struct {
-	r    *kernels.PCG32
-	beta float64
-	coin kernels.Bernoulli
+	r     *kernels.PCG32
+	beta  float64
+	coin  kernels.Bernoulli
+	force uint64
 }
 
 func (l *onePlusBetaLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
-	return hist.Advance(lv, l.r, min(want, Chunk), 2, l.beta, func(run uint64) { kernels.LevelsOnePlusBeta(lv, l.r, run, &l.coin) }, 0)
+	return hist.Advance(lv, l.r, min(want, Chunk), 2, l.beta, func(run uint64) { kernels.LevelsOnePlusBeta(lv, l.r, run, &l.coin) }, l.force)
 }
 
 func (p *OnePlusBeta) Levels(tr *Trial) LevelStepper {
 	if q := p.degenerate(); q != nil {
 		return q.Levels(tr)
 	}
-	return &onePlusBetaLevels{tr.Choices, p.Beta, p.coin}
+	return &onePlusBetaLevels{tr.Choices, p.Beta, p.coin, tr.LevelBatch}
 }
 
 // HistogramSeconds: a level batch costs about 5.5 µs, a ball on ranks

@@ -68,6 +68,9 @@ type Trial struct {
 	Bins, Balls    uint64
 	Weights        Weights
 	Choices, Noise *kernels.PCG32
+	// LevelBatch > 0 forces the level batches of hist.Advance to this size
+	// (core.Common.LevelBatch, for tests).
+	LevelBatch uint64
 }
 
 // Chunk is the most balls one Step places: a few milliseconds, between

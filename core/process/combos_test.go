@@ -1,4 +1,4 @@
-package core
+package process
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ func TestCombosLeaveOutInertParameters(t *testing.T) {
 			"[map[dims:1] map[dims:8 vector-gap:all]]", []string{"dims", "vector-gap"}},
 		{"d-choice", map[string][]string{"d": {"2", "3"}, "beta": {"0.5"}}, "[map[d:2] map[d:3]]", []string{"d"}},
 	} {
-		p, err := LookupProcess(c.process)
+		p, err := Lookup(c.process)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,10 +1,12 @@
-package core
+package process_test
 
 import (
 	"slices"
 	"testing"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/graph"
+	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -30,23 +32,24 @@ func TestImplicitGraphsMatchTheirTwins(t *testing.T) {
 		for k, v := range c.params {
 			params[k] = v
 		}
-		s, err := NewSpec("graphical", params, Common{Balls: 200_000, Trials: 1, Seed: 9, Alpha: 1, KeepLoads: true, Checkpoints: 3})
+		s, err := core.NewSpec("graphical", params, core.Common{Balls: 200_000, Trials: 1, Seed: 9, Alpha: 1, KeepLoads: true, Checkpoints: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		twin := *s
+		twin, tp := *s, *s.Proc.(*process.Graphical)
+		twin.Proc = &tp
 		g, err := s.Graph().Materialize()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := twin.useGraph(g); err != nil {
+		if err := tp.UseGraph(g); err != nil {
 			t.Fatal(err)
 		}
-		if twin.topo.Kind != kernels.TopoEdges || s.topo.Kind == kernels.TopoEdges {
+		if tp.TopoKind() != kernels.TopoEdges || s.Proc.(*process.Graphical).TopoKind() == kernels.TopoEdges {
 			t.Fatalf("%s: the twin is not the edge-array loop", c.spec)
 		}
 		for trial := range uint64(3) {
-			a, b := RunTrial(s, trial, nil), RunTrial(&twin, trial, nil)
+			a, b := core.RunTrial(s, trial, nil), core.RunTrial(&twin, trial, nil)
 			if !slices.Equal(a.Loads, b.Loads) {
 				t.Errorf("%s %v trial %d: the implicit graph and its materialized twin differ", c.spec, c.params, trial)
 			}
@@ -60,18 +63,17 @@ func TestIntervalsMatchTheirTwin(t *testing.T) {
 		{"hyperedges": "intervals:7", "d": "4"},
 		{"hyperedges": "intervals:7", "probe-all": "true"},
 	} {
-		s, err := NewSpec("hypergraph", params, Common{Bins: 500, Balls: 100_000, Trials: 1, Seed: 4, Alpha: 1, KeepLoads: true})
+		s, err := core.NewSpec("hypergraph", params, core.Common{Bins: 500, Balls: 100_000, Trials: 1, Seed: 4, Alpha: 1, KeepLoads: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		twin := *s
-		if err := twin.useHypergraph(s.Hypergraph().Materialize(), false); err != nil {
-			t.Fatal(err)
-		}
-		if twin.htopo.Intervals || !s.htopo.Intervals {
+		twin, tp := *s, *s.Proc.(*process.Hypergraph)
+		twin.Proc = &tp
+		tp.UseHypergraph(s.Hypergraph().Materialize())
+		if tp.Intervals() || !s.Proc.(*process.Hypergraph).Intervals() {
 			t.Fatal("the twin is not the member-list loop")
 		}
-		a, b := RunTrial(s, 1, nil), RunTrial(&twin, 1, nil)
+		a, b := core.RunTrial(s, 1, nil), core.RunTrial(&twin, 1, nil)
 		if !slices.Equal(a.Loads, b.Loads) {
 			t.Errorf("%v: intervals and their materialized twin differ", params)
 		}
@@ -89,7 +91,7 @@ func TestWideTopologyEdges(t *testing.T) {
 		if g.E <= 1<<32-1 {
 			t.Fatalf("%s: %d edges is not wide", spec, g.E)
 		}
-		w := kernels.WideTopology{Kind: topoKind(g.Family), N: g.N, E: g.E, Sides: g.Sides, K: uint64(g.K)}
+		w := kernels.WideTopology{Kind: process.TopoKindOf(g.Family), N: g.N, E: g.E, Sides: g.Sides, K: uint64(g.K)}
 		r := kernels.NewPCG32(1, 2)
 		for i := range 100_000 {
 			e := r.Bounded64(g.E)
