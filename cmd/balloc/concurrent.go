@@ -118,7 +118,7 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	// A process concurrent does not run is refused by its name first: NewSpec
 	// would ask for parameters concurrent has no flags for (tau-delay needs
 	// --tau). With zero parameters and sizes, Check looks at the process only.
-	if err := concurrency.Check(&core.Spec{Process: proc}); err != nil {
+	if err := concurrency.Check(&core.Spec{Process: proc, Proc: proc.New()}); err != nil {
 		return err
 	}
 	for name := range set {
