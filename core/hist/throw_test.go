@@ -52,4 +52,3 @@ func TestThrowUniformExact(t *testing.T) {
 		}
 	}
 }
-

@@ -161,10 +161,13 @@ func ParseReal(v string) (float64, error) {
 }
 
 // Flag is a process parameter as a command-line flag: the union over the
-// catalogue of the parameters of one name.
+// catalogue of the parameters of one name, in the words of the first
+// process (by catalogue order) that takes it, unless flagUsage has words
+// for all of them.
 type Flag struct {
 	Name, Usage, Default string
 	List, Bool           bool
+	order                int // the catalogue order of the process whose words it has
 }
 
 var flags []*Flag
@@ -179,7 +182,6 @@ var flagOrder = []string{"d", "beta", "threshold", "weights", "g", "adversary", 
 // the others use their one process's words.
 var flagUsage = map[string]string{
 	"d":           "samples per ball (d-choice, hypergraph, idea: per round) or groups (always-go-left), 1 ≤ d ≤ bins",
-	"beta":        "probability β of a two-choice step (one-plus-beta; graphical --strategy one-plus-beta), 0 ≤ β ≤ 1",
 	"g":           "comparisons of loads differing by at most g are noisy, g ≥ 0 (g-adv-comp, g-myopic-comp)",
 	"graph-clean": "self-loops and duplicate edges in a --graph or --hyperedges file: refuse (an error) or drop",
 	"dims":        "idea, d-choice: dimensions D of each ball, 1 ≤ D ≤ 64 (1: scalar balls)",
@@ -201,13 +203,16 @@ func addFlag(e *Entry, p *Param) {
 		if f.Default != p.Default || f.List != p.List || f.Bool != p.Bool {
 			panic(fmt.Sprintf("process: %s's --%s disagrees with another process's in its default, list or bool", e.Name, p.Name))
 		}
+		if _, shared := flagUsage[p.Name]; !shared && e.Order < f.order {
+			f.Usage, f.order = p.Usage, e.Order
+		}
 		return
 	}
 	usage := p.Usage
 	if u, ok := flagUsage[p.Name]; ok {
 		usage = u
 	}
-	flags = append(flags, &Flag{Name: p.Name, Usage: usage, Default: p.Default, List: p.List, Bool: p.Bool})
+	flags = append(flags, &Flag{Name: p.Name, Usage: usage, Default: p.Default, List: p.List, Bool: p.Bool, order: e.Order})
 	slices.SortStableFunc(flags, func(a, b *Flag) int { return orderOf(a.Name) - orderOf(b.Name) })
 }
 

@@ -6,8 +6,8 @@
 // The engines (core) drive any process through these method sets; what a
 // process lacks is a fact of its file (Capabilities), never a panic.
 //
-// docs/ARCHITECTURE.md walks through adding a process, with
-// oneplusbeta.go as the worked example.
+// docs/ARCHITECTURE.md walks through adding a process, with the (1+β)
+// process's file as the worked example.
 package process
 
 import (

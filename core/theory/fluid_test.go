@@ -129,4 +129,3 @@ func TestFluidCompareReductions(t *testing.T) {
 		}
 	}
 }
-
