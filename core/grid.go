@@ -263,8 +263,8 @@ func ReadGrid(path string) (*Grid, error) {
 		if s.dst != nil {
 			*s.dst = x
 		} else {
-			if x < 1 || x > 1<<31 {
-				return nil, bad(s.key, "want 1 to 2^31 trials")
+			if why := TrialsRule(x); why != "" {
+				return nil, bad(s.key, "%s", why)
 			}
 			com.Trials = int(x)
 		}
@@ -278,8 +278,11 @@ func ReadGrid(path string) (*Grid, error) {
 	if err != nil {
 		return nil, err
 	}
-	if com.Alpha, err = strconv.ParseFloat(alpha, 64); err != nil {
+	if com.Alpha, err = ParseAlpha(alpha); err != nil {
 		return nil, bad("alpha", "want a real number")
+	}
+	if why := AlphaRule(com.Alpha); why != "" {
+		return nil, bad("alpha", "%s", why)
 	}
 
 	params := map[string][]string{}

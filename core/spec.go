@@ -3,6 +3,8 @@ package core
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/balloc/balloc/core/process"
@@ -89,11 +91,11 @@ func NewSpec(name string, set map[string]string, c Common, opts ...SpecOption) (
 	if err := process.Apply(s.Proc, set, &s.Weights); err != nil {
 		return nil, err
 	}
-	if err := CheckTrials(s.Trials); err != nil {
-		return nil, err
+	if why := TrialsRule(uint64(max(0, s.Trials))); why != "" {
+		return nil, fmt.Errorf("--trials %d: %s", s.Trials, why)
 	}
-	if err := CheckAlpha(s.Alpha); err != nil {
-		return nil, err
+	if why := AlphaRule(s.Alpha); why != "" {
+		return nil, fmt.Errorf("--alpha %v: %s", s.Alpha, why)
 	}
 	given := map[string]bool{}
 	for k := range set {
@@ -136,20 +138,33 @@ func (s *Spec) perBin() error {
 	return nil
 }
 
-// CheckTrials refuses a trial count below one (run, sweep files, specs).
-func CheckTrials(trials int) error {
-	if trials < 1 {
-		return fmt.Errorf("--trials %d: want at least 1 trial", trials)
+// The rules for the common settings that balloc run's flags, sweep files
+// (grid.go) and NewSpec share live here once: each says why a value is
+// refused ("" when it is not), and the caller names the culprit (a flag, or
+// a sweep file's key).
+
+// maxTrials bounds --trials (trial indices stay far inside every stream).
+const maxTrials = 1 << 31
+
+// TrialsRule says why a trial count is refused.
+func TrialsRule(trials uint64) string {
+	if trials < 1 || trials > maxTrials {
+		return "want 1 to 2^31 trials"
 	}
-	return nil
+	return ""
 }
 
-// CheckAlpha refuses an α of the potential Φ_α that is not a moderate real.
-func CheckAlpha(alpha float64) error {
+// AlphaRule says why an α of the potential Φ_α is refused.
+func AlphaRule(alpha float64) string {
 	if math.IsNaN(alpha) || math.IsInf(alpha, 0) || math.Abs(alpha) > 1e6 {
-		return fmt.Errorf("--alpha %v: want a real number with |α| ≤ 1e6", alpha)
+		return "want a real number with |α| ≤ 1e6"
 	}
-	return nil
+	return ""
+}
+
+// ParseAlpha reads α (a real number; AlphaRule checks the rest).
+func ParseAlpha(v string) (float64, error) {
+	return strconv.ParseFloat(strings.TrimSpace(v), 64)
 }
 
 func (s *Spec) validate() error {

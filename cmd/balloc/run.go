@@ -171,8 +171,8 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if trials > 1<<31 {
-		return nil, fmt.Errorf("--trials %d: want at most 2^31", trials)
+	if why := core.TrialsRule(trials); why != "" {
+		return nil, fmt.Errorf("--trials %d: %s", trials, why)
 	}
 	com.Trials = int(trials)
 	if com.Seed, err = parseCountFlag("seed", f.seed); err != nil {
@@ -181,8 +181,11 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	if com.Checkpoints, err = parseCountFlag("checkpoints", f.checkpoints); err != nil {
 		return nil, err
 	}
-	if com.Alpha, err = strconv.ParseFloat(f.alpha, 64); err != nil {
+	if com.Alpha, err = core.ParseAlpha(f.alpha); err != nil {
 		return nil, fmt.Errorf("--alpha %q: want a real number", f.alpha)
+	}
+	if why := core.AlphaRule(com.Alpha); why != "" {
+		return nil, fmt.Errorf("--alpha %v: %s", com.Alpha, why)
 	}
 	com.Engine = core.Engine(f.engine)
 	com.KeepLoads = f.loads
