@@ -173,13 +173,8 @@ func greedyCycle[L Load](loads []L, r *PCG32, count uint64, t *Topology, coins *
 	word, left := coins.word, coins.left
 	n := t.N
 	for ; count > 0; count-- {
-		s0 := s
-		var m uint64
-		s, m = lemire(s, inc, uint64(t.E))
-		u := uint32(m >> 32)
-		if uint32(m) < t.E {
-			s, u = bounded(s0, inc, t.E) // exact, probability < E/2^32
-		}
+		var u uint32
+		s, u = boundedFast(s, inc, t.E)
 		v := u + 1
 		if v == n {
 			v = 0
@@ -200,13 +195,8 @@ func greedyTorus[L Load](loads []L, r *PCG32, count uint64, t *Topology, coins *
 	s, inc := r.state, r.inc()
 	word, left := coins.word, coins.left
 	for ; count > 0; count-- {
-		s0 := s
-		var m uint64
-		s, m = lemire(s, inc, uint64(t.E))
-		e := uint32(m >> 32)
-		if uint32(m) < t.E {
-			s, e = bounded(s0, inc, t.E) // exact, probability < E/2^32
-		}
+		var e uint32
+		s, e = boundedFast(s, inc, t.E)
 		j := t.nDiv.Div(e)
 		u := e - j*t.N
 		d := &t.dims[j]
@@ -231,13 +221,8 @@ func greedyHypercube[L Load](loads []L, r *PCG32, count uint64, t *Topology, coi
 	word, left := coins.word, coins.left
 	low := uint32(1)<<(t.K-1) - 1
 	for ; count > 0; count-- {
-		s0 := s
-		var m uint64
-		s, m = lemire(s, inc, uint64(t.E))
-		e := uint32(m >> 32)
-		if uint32(m) < t.E {
-			s, e = bounded(s0, inc, t.E) // exact, probability < E/2^32
-		}
+		var e uint32
+		s, e = boundedFast(s, inc, t.E)
 		j := e >> (t.K - 1)
 		w := e & low
 		u := (w>>j)<<(j+1) | w&(1<<j-1)
@@ -259,13 +244,8 @@ func greedyEdges[L Load](loads []L, r *PCG32, count uint64, t *Topology, coins *
 	word, left := coins.word, coins.left
 	edges := t.Edges
 	for ; count > 0; count-- {
-		s0 := s
-		var m uint64
-		s, m = lemire(s, inc, uint64(t.E))
-		e := uint32(m >> 32)
-		if uint32(m) < t.E {
-			s, e = bounded(s0, inc, t.E) // exact, probability < E/2^32
-		}
+		var e uint32
+		s, e = boundedFast(s, inc, t.E)
 		u, v := edges[2*e], edges[2*e+1]
 		var heads uint32
 		s, word, left, heads = coin(s, inc, word, left)
