@@ -410,17 +410,6 @@ func ReadGrid(path string) (*Grid, error) {
 	return g, nil
 }
 
-func mul64(a, b uint64) (uint64, uint64) {
-	if a == 0 || b == 0 {
-		return 0, 0
-	}
-	p := a * b
-	if p/b != a {
-		return 1, p
-	}
-	return 0, p
-}
-
 // paramCombos is every assignment of one value to each key.
 func paramCombos(keys []string, values map[string][]string) []map[string]string {
 	out := []map[string]string{{}}
