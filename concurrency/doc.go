@@ -33,8 +33,9 @@
 //   - An emulated run is a pure function of its seed and trial, the same on
 //     every machine; one racy worker is the sequential process. A run on
 //     real goroutines is not reproducible (the scheduler decides), but its
-//     totals are exact: no ball is lost or counted twice, and Run reports
-//     any lost update it detects.
+//     totals are checked: Run fails, rather than report, when the final
+//     loads do not hold exactly the balls thrown or a measured add returned
+//     less than was read.
 //   - Nothing on a per-ball path takes a lock or writes a counter another
 //     worker writes (the loads are shared by design, except in sharded
 //     mode); the pool's own synchronisation is per item.
