@@ -53,6 +53,3 @@ func (s *Striped) Sum() uint64 {
 
 // cell returns cell i's counter, for a writer that keeps it.
 func (s *Striped) cell(i int) *atomic.Uint64 { return &s.cells[i&s.mask].v }
-
-// Cells is the number of cells.
-func (s *Striped) Cells() int { return len(s.cells) }

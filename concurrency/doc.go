@@ -1,10 +1,42 @@
-// Package concurrency runs balloc's work on many goroutines: the trial
-// worker pool, and the concurrent allocator (racy, cas, local-batch and
-// sharded modes, real or emulated) with the ages its balls decided on.
+// Package concurrency runs balloc on many goroutines, in two unrelated ways.
+//
+// Ordered (pool.go) is the trial pool of run, sweep and the library: it runs
+// independent items (trials, sweep points) on a number of workers and hands
+// their results to the caller in index order as soon as each is next, with
+// at most that many items running or held at once.
+//
+// Run (allocator.go) is the concurrent allocation of `balloc concurrent`: W
+// workers place the balls of one trial into one shared array of atomic
+// 32-bit loads (Loads, packed or padded to a cache line a bin). Each worker
+// reads loads with atomic loads, decides by the process's rule, and commits
+// in one of four modes (Mode): racy (an atomic add), cas (compare-and-swap
+// against the value read, retried and counted), local-batch (B decisions
+// against the worker's own snapshot, then published), or sharded
+// (sharded.go: each worker owns a range of bins and writes only those with
+// plain stores; balls for other owners travel in batches through
+// single-producer single-consumer rings). A run is either real goroutines
+// or emulated (emulate.go, emulate_sharded.go): W virtual workers in one
+// goroutine, interleaved at random by the trial's schedule stream.
+//
+// What the workers saw is measured (staleness.go): for every K-th ball, the
+// bin staleness (balls that landed on the chosen bin between its read and
+// its commit) and the global staleness (balls placed anywhere in that time,
+// read from a Striped counter, counter.go, to which each worker publishes
+// its own count in its own cache-line cell). An emulated run can also record
+// every ball's age in commit order, and its law, which kernels.TauDelayReplay
+// replays as τ-Delay.
 //
 // Promises:
-//   - Results never depend on how many workers run them: a trial is a pure
-//     function of its index, and the pool hands results back in index order.
-//   - Nothing on a per-ball path takes a lock; the pool's own
-//     synchronisation is per trial.
+//   - Ordered's output never depends on the number of workers when each item
+//     is a pure function of its index (a trial is): results are emitted in
+//     index order.
+//   - An emulated run is a pure function of its seed and trial, the same on
+//     every machine; one racy worker is the sequential process. A run on
+//     real goroutines is not reproducible (the scheduler decides), but its
+//     totals are checked: Run fails, rather than report, when the final
+//     loads do not hold exactly the balls thrown or a measured add returned
+//     less than was read.
+//   - Nothing on a per-ball path takes a lock or writes a counter another
+//     worker writes (the loads are shared by design, except in sharded
+//     mode); the pool's own synchronisation is per item.
 package concurrency

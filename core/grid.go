@@ -415,17 +415,6 @@ func ReadGrid(path string) (*Grid, error) {
 	return g, nil
 }
 
-func mul64(a, b uint64) (uint64, uint64) {
-	if a == 0 || b == 0 {
-		return 0, 0
-	}
-	p := a * b
-	if p/b != a {
-		return 1, p
-	}
-	return 0, p
-}
-
 // numberText is a TOML float as balloc reads it: tok is its literal as
 // written (empty when unknown), y what the TOML decoder made of it. A number
 // is taken exactly as written: where y is not exactly the literal's value

@@ -56,9 +56,6 @@ func NewAlias(weights []uint64) (*Alias, error) {
 	return a, nil
 }
 
-// Len is the number of outcomes.
-func (a *Alias) Len() int { return len(a.prob) }
-
 // Draw returns an outcome. Stream: PCG32.Bounded(len), then one output.
 func (a *Alias) Draw(r *PCG32) uint32 {
 	var x uint32

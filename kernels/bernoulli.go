@@ -107,17 +107,11 @@ func (b *Bernoulli) flipTail(s, inc uint64) (uint64, bool) {
 	return s, false
 }
 
-// flipFloat is an exact coin of probability p ∈ [0, 1] for a p that changes
-// from call to call: the same word-by-word comparison as Bernoulli (and the
-// same outputs consumed for the same p), with p's words computed on the fly.
-// p = 1 succeeds after consuming one output, like every other p.
-func flipFloat(s, inc uint64, p float64) (uint64, bool) {
-	var c uint32
-	s, c = step(s, inc)
-	return flipFloatFrom(c, s, inc, p)
-}
-
-// flipFloatFrom is flipFloat whose first output c is already drawn.
+// flipFloatFrom is an exact coin of probability p ∈ [0, 1] for a p that
+// changes from call to call, whose first output c is already drawn (the
+// noise loops draw it with their other outputs): the same word-by-word
+// comparison as Bernoulli, and the same outputs consumed for the same p, with
+// p's words computed on the fly. p = 1 succeeds having consumed c only.
 func flipFloatFrom(c uint32, s, inc uint64, p float64) (uint64, bool) {
 	if p >= 1 {
 		return s, true

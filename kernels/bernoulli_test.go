@@ -84,8 +84,16 @@ func TestBernoulliFrequency(t *testing.T) {
 	}
 }
 
-// flipFloat is the same coin as Bernoulli for the same p: same outcome, same
-// outputs consumed, on ordinary draws and on forced first-word ties.
+// flipFloat is flipFloatFrom drawing its first output itself, as Bernoulli
+// does.
+func flipFloat(s, inc uint64, p float64) (uint64, bool) {
+	var c uint32
+	s, c = step(s, inc)
+	return flipFloatFrom(c, s, inc, p)
+}
+
+// flipFloatFrom is the same coin as Bernoulli for the same p: same outcome,
+// same outputs consumed, on ordinary draws and on forced first-word ties.
 func TestFlipFloatMatchesBernoulli(t *testing.T) {
 	ps := []float64{0, 0.5, 0.1, 1.0 / 3, 0.999999, math.SmallestNonzeroFloat64, 1 - 0x1p-53, 0x1p-40, 0.25 + 0x1p-60}
 	for trial := range uint64(4000) {

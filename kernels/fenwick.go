@@ -1,7 +1,7 @@
 package kernels
 
 // Fenwick is a binary indexed tree of non-negative uint64 counts with
-// O(log n) point updates, prefix sums and rank search (Fenwick 1994).
+// O(log n) point updates and rank search (Fenwick 1994).
 type Fenwick struct {
 	tree []uint64 // 1-based
 	top  int      // the largest power of two ≤ len
@@ -28,15 +28,6 @@ func (f *Fenwick) Add(i int, delta uint64) {
 	for i++; i < len(f.tree); i += i & -i {
 		f.tree[i] += delta
 	}
-}
-
-// Prefix returns the sum of counts [0, i).
-func (f *Fenwick) Prefix(i int) uint64 {
-	s := uint64(0)
-	for ; i > 0; i -= i & -i {
-		s += f.tree[i]
-	}
-	return s
 }
 
 // Find returns the least i whose prefix sum through i exceeds r, for r below

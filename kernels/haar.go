@@ -339,7 +339,7 @@ func haarWideCode(t *HaarTables, b *haarBall) uint32 {
 func haarRawDraws(s, inc uint64, word, left, ne uint32, balls []haarBall) (uint64, uint32, uint32) {
 	for i := range balls {
 		var e, u, c, heads uint32
-		s, e = drawIndex(s, inc, ne)
+		s, e = boundedFast(s, inc, ne)
 		s, u = step(s, inc)
 		s, c = step(s, inc)
 		s, word, left, heads = coin(s, inc, word, left)
@@ -455,17 +455,6 @@ func haarStale[L Load, S haarSum](loads []L, r *PCG32, count uint64, t *HaarTabl
 	r.state = s
 	st.Coins.word, st.Coins.left = word, left
 	return maxLoad
-}
-
-// drawIndex is bounded by Lemire's fast path: one multiply, and the exact
-// slow path only when the low half of the product is below n (probability
-// below n/2^32); both consume the stream as PCG32.Bounded does.
-func drawIndex(s, inc uint64, n uint32) (uint64, uint32) {
-	next, m := lemire(s, inc, uint64(n))
-	if uint32(m) < n {
-		return bounded(s, inc, n)
-	}
-	return next, uint32(m >> 32)
 }
 
 // heavierOrTie reports la/sa > lb/sb, or equality when heads is 1, exactly:

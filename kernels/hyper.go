@@ -46,13 +46,8 @@ func Hyper[L Load](loads []L, r *PCG32, count uint64, h *HyperTopo, d int, probe
 	s, inc := r.state, r.inc()
 	var chosen [64]uint32 // positions drawn so far, ascending
 	for ; count > 0; count-- {
-		s0 := s
-		var m uint64
-		s, m = lemire(s, inc, uint64(h.S))
-		e := uint32(m >> 32)
-		if uint32(m) < h.S {
-			s, e = bounded(s0, inc, h.S) // exact, probability < S/2^32
-		}
+		var e uint32
+		s, e = boundedFast(s, inc, h.S)
 		var base uint64
 		k := h.K
 		switch {

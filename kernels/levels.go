@@ -107,26 +107,6 @@ func (lv *Levels) Level(r uint64) int {
 	return i
 }
 
-// levelOf is the least i with r < c[i], without branches on the data: a
-// linear count for the few levels of balanced processes, a branch-free
-// binary search beyond.
-func levelOf(c []uint64, r uint64) int {
-	if len(c) <= 32 {
-		i := 0
-		for _, x := range c[:len(c)-1] {
-			i += int(b2u(x <= r))
-		}
-		return i
-	}
-	base, size := 0, len(c)
-	for size > 1 {
-		half := size / 2
-		base += half * int(b2u(c[base+half-1] <= r))
-		size -= half
-	}
-	return base
-}
-
 // Move puts one ball on a bin of level index i (load Min()+i).
 func (lv *Levels) Move(i int) {
 	c := lv.cum[lv.head:]

@@ -12,17 +12,9 @@ func OneChoice[L Load](loads []L, r *PCG32, count uint64, maxLoad L) L {
 	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
-	n64 := uint64(n)
 	for ; count > 0; count-- {
-		s0 := s
-		var m uint64
-		s, m = lemire(s, inc, n64)
-		i := m >> 32
-		if uint32(m) < n {
-			var x uint32
-			s, x = bounded(s0, inc, n)
-			i = uint64(x)
-		}
+		var i uint32
+		s, i = boundedFast(s, inc, n)
 		v := loads[i] + 1
 		loads[i] = v
 		maxLoad = max(maxLoad, v)

@@ -20,17 +20,9 @@ func OneChoiceWeighted(loads []float64, r *PCG32, w []float64, maxLoad float64) 
 	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
-	n64 := uint64(n)
 	for _, wk := range w {
-		s0 := s
-		var m uint64
-		s, m = lemire(s, inc, n64)
-		i := m >> 32
-		if uint32(m) < n {
-			var x uint32
-			s, x = bounded(s0, inc, n)
-			i = uint64(x)
-		}
+		var i uint32
+		s, i = boundedFast(s, inc, n)
 		v := loads[i] + wk
 		loads[i] = v
 		maxLoad = max(maxLoad, v)
