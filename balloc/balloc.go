@@ -5,7 +5,9 @@ import (
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/result"
 )
 
 // Config describes an experiment: a process of the catalogue and its
@@ -57,7 +59,7 @@ func (s *Spec) Trial(k int) Result {
 	if s.rule != nil {
 		return s.runRule(k)
 	}
-	return resultOf(core.RunTrial(s.s, uint64(k), nil))
+	return resultOf(engine.RunTrial(s.s, uint64(k), nil))
 }
 
 // Run runs the trials one after another.
@@ -88,7 +90,7 @@ type Level struct {
 	Count uint64
 }
 
-func resultOf(r *core.Result) Result {
+func resultOf(r *result.Result) Result {
 	out := Result{Trial: int(r.Trial), Gap: r.Gap, MaxLoad: r.MaxLoad, MinLoad: r.MinLoad}
 	for _, l := range r.Histogram {
 		out.Histogram = append(out.Histogram, Level{Load: l.Load, Count: l.Count})

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
 )
 
 type firstBin struct{}
 
 func (firstBin) Choose([]uint32, *Rand) int { return 0 }
 
-// Spec.Run is core.RunTrial, trial for trial: the API adds nothing to a
+// Spec.Run is engine.RunTrial, trial for trial: the API adds nothing to a
 // built-in process's numbers.
 func TestRunIsCoreRunTrial(t *testing.T) {
 	spec, err := NewSpec(Config{Process: "one-plus-beta", Params: map[string]string{"beta": "0.5"}, Bins: 500, Balls: 5000, Trials: 3, Seed: 11})
@@ -23,7 +24,7 @@ func TestRunIsCoreRunTrial(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k, r := range spec.Run() {
-		c := core.RunTrial(cs, uint64(k), nil)
+		c := engine.RunTrial(cs, uint64(k), nil)
 		if r.Gap != c.Gap || r.MaxLoad != c.MaxLoad || len(r.Histogram) != len(c.Histogram) {
 			t.Errorf("trial %d: API gap %g max %g, core gap %g max %g", k, r.Gap, r.MaxLoad, c.Gap, c.MaxLoad)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -55,7 +55,7 @@ func (s *Spec) runRule(k int) Result {
 		}
 		loads[i]++
 	}
-	snap := core.MeasureLoads(loads, s.c.Balls, 1)
+	snap := result.MeasureLoads(loads, s.c.Balls, 1)
 	out := Result{Trial: k, Gap: snap.Gap, MaxLoad: snap.MaxLoad, MinLoad: snap.MinLoad}
 	for _, l := range snap.Histogram {
 		out.Histogram = append(out.Histogram, Level{Load: l.Load, Count: l.Count})

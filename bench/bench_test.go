@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
 )
 
 type benchCase struct {
@@ -75,7 +76,7 @@ func report(b *testing.B) {
 	b.ReportMetric(0, "ns/op") // per ball, ns/op is 1e9 / balls/s: keep one
 }
 
-// BenchmarkDirect: one trial of b.N balls through core.RunTrial.
+// BenchmarkDirect: one trial of b.N balls through engine.RunTrial.
 func BenchmarkDirect(b *testing.B) {
 	for _, c := range cases {
 		for _, sz := range sizes {
@@ -85,7 +86,7 @@ func BenchmarkDirect(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ResetTimer()
-				core.RunTrial(s, 0, nil)
+				engine.RunTrial(s, 0, nil)
 				report(b)
 			})
 		}

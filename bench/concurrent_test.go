@@ -9,6 +9,7 @@ import (
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -76,7 +77,7 @@ func BenchmarkConcurrentRatios(b *testing.B) {
 		start := time.Now()
 		bareAtomic(cells, &r, m)
 		keep("bare", m/time.Since(start).Seconds())
-		keep("sequential", core.RunTrial(spec, uint64(round), nil).BallsPerS)
+		keep("sequential", engine.RunTrial(spec, uint64(round), nil).BallsPerS)
 		keep("racy-1", conc(concurrency.Racy, 1))
 		keep("racy-2", conc(concurrency.Racy, 2))
 		keep("sharded-1", conc(concurrency.Sharded, 1))

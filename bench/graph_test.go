@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/graph"
 )
 
@@ -35,13 +36,13 @@ func graphSpec(b *testing.B, process string, bins uint64, params map[string]stri
 	return s
 }
 
-// BenchmarkGraphs: one trial of b.N balls through core.RunTrial.
+// BenchmarkGraphs: one trial of b.N balls through engine.RunTrial.
 func BenchmarkGraphs(b *testing.B) {
 	for _, c := range graphCases {
 		b.Run(c.name, func(b *testing.B) {
 			s := graphSpec(b, c.process, c.bins, c.params, uint64(b.N))
 			b.ResetTimer()
-			core.RunTrial(s, 0, nil)
+			engine.RunTrial(s, 0, nil)
 			report(b)
 		})
 	}

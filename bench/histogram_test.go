@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
+	"github.com/balloc/balloc/core/units"
 )
 
 // BenchmarkEngines: the histogram engine beside the direct engine per ball,
@@ -20,14 +22,14 @@ func BenchmarkEngines(b *testing.B) {
 		{"g-myopic-comp-g4", "g-myopic-comp", map[string]string{"g": "4"}},
 	} {
 		for _, n := range []uint64{10_000, 1_000_000} {
-			for _, engine := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
-				b.Run(fmt.Sprintf("%s/n=%s/%s", c.name, core.FormatCount(n), engine), func(b *testing.B) {
-					s, err := core.NewSpec(c.process, c.params, core.Common{Bins: n, Balls: uint64(b.N), Trials: 1, Seed: 1, Alpha: 1, Engine: engine})
+			for _, eng := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
+				b.Run(fmt.Sprintf("%s/n=%s/%s", c.name, units.FormatCount(n), eng), func(b *testing.B) {
+					s, err := core.NewSpec(c.process, c.params, core.Common{Bins: n, Balls: uint64(b.N), Trials: 1, Seed: 1, Alpha: 1, Engine: eng})
 					if err != nil {
 						b.Fatal(err)
 					}
 					b.ResetTimer()
-					core.RunTrial(s, 0, nil)
+					engine.RunTrial(s, 0, nil)
 					report(b)
 				})
 			}
@@ -60,7 +62,7 @@ func BenchmarkHistogramScale(b *testing.B) {
 			runtime.ReadMemStats(&before)
 			b.ResetTimer()
 			for i := range b.N {
-				core.RunTrial(s, uint64(i), nil)
+				engine.RunTrial(s, uint64(i), nil)
 			}
 			b.StopTimer()
 			var after runtime.MemStats
@@ -87,16 +89,16 @@ func BenchmarkHeavyLoad(b *testing.B) {
 		{"one-plus-beta-0.5", "one-plus-beta", map[string]string{"beta": "0.5"}},
 	} {
 		for _, n := range []uint64{1_000_000, 100_000_000} {
-			b.Run(fmt.Sprintf("%s/n=%s/direct", c.name, core.FormatCount(n)), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/n=%s/direct", c.name, units.FormatCount(n)), func(b *testing.B) {
 				s, err := core.NewSpec(c.process, c.params, core.Common{Bins: n, Balls: uint64(b.N), Trials: 1, Seed: 1, Alpha: 1, Engine: core.EngineDirect})
 				if err != nil {
 					b.Fatal(err)
 				}
 				b.ResetTimer()
-				core.RunTrial(s, 0, nil)
+				engine.RunTrial(s, 0, nil)
 				report(b)
 			})
-			b.Run(fmt.Sprintf("%s/n=%s/m=1000n/histogram", c.name, core.FormatCount(n)), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/n=%s/m=1000n/histogram", c.name, units.FormatCount(n)), func(b *testing.B) {
 				m := 1000 * n
 				s, err := core.NewSpec(c.process, c.params, core.Common{Bins: n, Balls: m, Trials: 1, Seed: 1, Alpha: 1, Engine: core.EngineHistogram})
 				if err != nil {
@@ -104,7 +106,7 @@ func BenchmarkHeavyLoad(b *testing.B) {
 				}
 				b.ResetTimer()
 				for i := range b.N {
-					core.RunTrial(s, uint64(i), nil)
+					engine.RunTrial(s, uint64(i), nil)
 				}
 				b.ReportMetric(float64(m)*float64(b.N)/b.Elapsed().Seconds(), "balls/s")
 				b.ReportMetric(0, "ns/op")

@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
 )
 
 // IDEA and multi-dimensional balls beside their naive versions, as
 // BenchmarkDirect and BenchmarkNaive do for the other processes: one trial of
-// b.N balls from empty bins through core.RunTrial, against the loop one
+// b.N balls from empty bins through engine.RunTrial, against the loop one
 // writes first (math/rand/v2, []int loads, float64 estimates Â += 1/d, the
 // numbered rule as a cap Â ≤ ⌈j/n⌉). With b.N ≫ n the runs are in the heavy-
 // load regime, where most balls use all γ rounds.
@@ -34,7 +35,7 @@ var ideaSizes = []struct {
 	n    uint64
 }{{"n=1e4", 10_000}, {"n=1e6", 1_000_000}}
 
-// BenchmarkIdea: one trial of b.N balls through core.RunTrial.
+// BenchmarkIdea: one trial of b.N balls through engine.RunTrial.
 func BenchmarkIdea(b *testing.B) {
 	for _, c := range ideaBenchCases {
 		for _, sz := range ideaSizes {
@@ -44,7 +45,7 @@ func BenchmarkIdea(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ResetTimer()
-				core.RunTrial(s, 0, nil)
+				engine.RunTrial(s, 0, nil)
 				report(b)
 			})
 		}

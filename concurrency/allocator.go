@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -81,7 +83,7 @@ type Config struct {
 // Result is a concurrent run's outcome: the final loads' metrics and what
 // the workers saw.
 type Result struct {
-	*core.Result
+	*result.Result
 	Workers  int    `json:"workers"`
 	Mode     string `json:"mode"`
 	Layout   string `json:"layout"`
@@ -347,13 +349,13 @@ func Run(cfg Config) (*Result, error) {
 	if total != s.Balls {
 		return nil, fmt.Errorf("concurrent run lost or doubled balls: the loads hold %d, %d were thrown", total, s.Balls)
 	}
-	snap := core.MeasureLoads(loads, s.Balls, s.Alpha)
-	engine := "concurrent"
+	snap := result.MeasureLoads(loads, s.Balls, s.Alpha)
+	name := "concurrent"
 	if cfg.Emulate {
-		engine = "emulated"
+		name = "emulated"
 	}
 	res := &Result{
-		Result:  core.NewResult(s, cfg.Trial, engine, snap, elapsed),
+		Result:  engine.NewResult(s, cfg.Trial, name, snap, elapsed),
 		Workers: W, Mode: cfg.Mode.String(), Layout: cfg.Layout.String(), Emulated: cfg.Emulate,
 		Retries:         st.retries,
 		BinStaleness:    merge(st.bin),

@@ -9,6 +9,8 @@ import (
 	"github.com/klauspost/cpuid/v2"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
+	"github.com/balloc/balloc/core/result"
 )
 
 func TestCellIsOneCacheLine(t *testing.T) {
@@ -132,7 +134,7 @@ func TestEmulatedGapGrowsWithWorkers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			model = append(model, core.RunTrial(ds, tr, nil).Gap)
+			model = append(model, engine.RunTrial(ds, tr, nil).Gap)
 		}
 		em, ese := meanSE(emu)
 		mm, mse := meanSE(model)
@@ -172,7 +174,7 @@ func TestOneWorkerIsTwoChoice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := core.RunTrial(s, tr+1000, nil)
+		r := engine.RunTrial(s, tr+1000, nil)
 		for rel := -4; rel <= 4; rel++ {
 			conc[rel] = append(conc[rel], fracAtLeast(res.Histogram, float64(m/n+rel), n))
 			seq[rel] = append(seq[rel], fracAtLeast(r.Histogram, float64(m/n+rel), n))
@@ -187,7 +189,7 @@ func TestOneWorkerIsTwoChoice(t *testing.T) {
 	}
 }
 
-func fracAtLeast(h core.Histogram, x float64, n uint64) float64 {
+func fracAtLeast(h result.Histogram, x float64, n uint64) float64 {
 	c := uint64(0)
 	for _, l := range h {
 		if l.Load >= x {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
 )
 
 // Real contention: 4 goroutines on 2 bins for millions of balls. Run fails
@@ -92,7 +93,7 @@ func levelT(t *testing.T, conc, seq *core.Spec, trials int) float64 {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := core.RunTrial(seq, tr+1<<20, nil)
+		r := engine.RunTrial(seq, tr+1<<20, nil)
 		for rel := -4; rel <= 4; rel++ {
 			a[rel] = append(a[rel], fracAtLeast(res.Histogram, float64(m/n)+float64(rel), n))
 			b[rel] = append(b[rel], fracAtLeast(r.Histogram, float64(m/n)+float64(rel), n))

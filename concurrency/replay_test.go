@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
 )
 
 // gapsOf runs trials emulated racy two-choice runs with W virtual workers
@@ -31,8 +32,8 @@ func gapsOf(t *testing.T, n, m uint64, W int, mode Mode, trials int, seed uint64
 			t.Fatal(err)
 		}
 		emu = append(emu, res.Gap)
-		rep = append(rep, core.RunTrial(rs, tr+1<<20, nil).Gap)
-		iid = append(iid, core.RunTrial(is, tr+1<<20, nil).Gap)
+		rep = append(rep, engine.RunTrial(rs, tr+1<<20, nil).Gap)
+		iid = append(iid, engine.RunTrial(is, tr+1<<20, nil).Gap)
 	}
 	return emu, rep, iid
 }

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unsafe"
 
+	"github.com/balloc/balloc/core/hist"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
@@ -176,21 +176,21 @@ func (s *Spec) validate() error {
 		return fmt.Errorf("--checkpoints %d: want at most --balls (%d), one checkpoint per ball at most", s.Checkpoints, m)
 	}
 	if w := s.Weights; w.Kind != process.WeightsUnit && float64(m)*w.Mean() > 1e300 {
-		return fmt.Errorf("--weights %s: %s balls of mean weight %g weigh %g in all, beyond the 1e300 that float64 loads hold; lower the weights or --balls", w, FormatCount(m), w.Mean(), float64(m)*w.Mean())
+		return fmt.Errorf("--weights %s: %s balls of mean weight %g weigh %g in all, beyond the 1e300 that float64 loads hold; lower the weights or --balls", w, units.FormatCount(m), w.Mean(), float64(m)*w.Mean())
 	}
-	hist, why := histogramSupports(s)
+	canHist, why := histogramSupports(s)
 	switch s.Engine {
 	case EngineAuto, "":
 		// From the spec alone, never from the machine: the engine decides
 		// which random draws a trial makes (the cost model in engine.go).
 		s.engine, s.engineWhy = EngineDirect, "the histogram engine cannot run it: "+why
-		if hist {
+		if canHist {
 			s.engine, s.engineWhy = autoEngine(s)
 		}
 	case EngineDirect:
 		s.engine = EngineDirect
 	case EngineHistogram:
-		if !hist {
+		if !canHist {
 			return fmt.Errorf("--engine histogram: %s; use --engine direct", why)
 		}
 		s.engine = EngineHistogram
@@ -198,12 +198,12 @@ func (s *Spec) validate() error {
 		return fmt.Errorf("--engine %q: want auto, direct or histogram", s.Engine)
 	}
 	if s.engine == EngineDirect && n > kernels.MaxBins {
-		if hist {
+		if canHist {
 			return fmt.Errorf("--bins %d: the direct engine holds at most %d bins; use --engine histogram (or auto)", n, uint64(kernels.MaxBins))
 		}
 		return fmt.Errorf("--bins %d: the direct engine holds at most %d bins (32-bit bin indices), and %s cannot run on the histogram engine: %s", n, uint64(kernels.MaxBins), s.Process.Name, why)
 	}
-	if s.engine == EngineHistogram && n > maxHistogramBins {
+	if s.engine == EngineHistogram && n > hist.MaxBins {
 		return fmt.Errorf("--bins %d: the histogram engine holds at most 2^50 bins (counts exact in float64 binomials)", n)
 	}
 	if s.engine == EngineDirect && !s.isVector {
@@ -219,6 +219,10 @@ func (s *Spec) validate() error {
 	return nil
 }
 
+// Vector is how the vector engine runs s (core/engine/vector.go), and
+// whether it does.
+func (s *Spec) Vector() (process.VectorRun, bool) { return s.vector, s.isVector }
+
 // ResolvedEngine is the engine RunTrial uses (auto resolved).
 func (s *Spec) ResolvedEngine() Engine { return s.engine }
 
@@ -233,59 +237,13 @@ func (s *Spec) ParamsMap() map[string]any { return process.Values(s.Proc, s.Weig
 // ParamsText is ParamsMap as "d=2 beta=0.5", in flag order.
 func (s *Spec) ParamsText() string { return process.ValuesText(s.ParamsMap()) }
 
-// loadBytes is the size of one bin's load in the direct engine: 32-bit
-// counters while no bin can reach 2^32 (fewer balls than that in all), else
-// 64-bit; real-valued loads for random weights.
-func (s *Spec) loadBytes() uint64 {
-	if !s.Weights.Unit() || s.Balls > math.MaxUint32 {
-		return 8
-	}
-	return 4
-}
-
-// binsCulprit names what sets the bins: --bins, or the graph or hyperedge
+// BinsCulprit names what sets the bins: --bins, or the graph or hyperedge
 // file that fixes them.
-func (s *Spec) binsCulprit() (culprit, hint string) {
+func (s *Spec) BinsCulprit() (culprit, hint string) {
 	if b, ok := s.Proc.(process.BinsSource); ok {
 		return b.BinsCulprit()
 	}
-	return "--bins " + FormatCount(s.Bins), "lower --bins"
-}
-
-// TrialMemory estimates the bytes one running trial holds (TrialFootprint).
-func (s *Spec) TrialMemory() uint64 { return s.TrialFootprint().Bytes }
-
-// TrialFootprint estimates the bytes one running trial holds: the load
-// array and the scratch of a snapshot (a count per load level, at most
-// maxCountLevels of them, or the weight buffer), the process's own state
-// (process.Memory), the checkpoints it records and the loads it returns. A
-// snapshot whose loads span more levels than that sorts a copy instead,
-// which only happens when there are few bins.
-func (s *Spec) TrialFootprint() units.Footprint {
-	var f units.Footprint
-	bins, binsHint := s.binsCulprit()
-	if s.KeepLoads {
-		f.Add("--loads", "leave out --loads", units.Mul(s.Bins, 8))
-	}
-	if s.Checkpoints > 0 {
-		// A checkpoint kept in the result and its target ball count.
-		f.Add("--checkpoints "+FormatCount(s.Checkpoints), "lower --checkpoints", units.Mul(s.Checkpoints, uint64(unsafe.Sizeof(Checkpoint{}))+8))
-	}
-	if s.engine == EngineHistogram {
-		f.Add("--balls "+FormatCount(s.Balls), "lower --balls", histogramMemory(s))
-		return f
-	}
-	lb := s.loadBytes()
-	scratch := uint64(maxCountLevels * 8)
-	weighted := !s.Weights.Unit()
-	if weighted {
-		scratch = weightBuffer * 8
-	}
-	f.Add(bins, binsHint, units.Add(units.Mul(s.Bins, lb), scratch))
-	if m, ok := s.Proc.(process.Memory); ok {
-		m.Memory(&f, process.Mem{Bins: s.Bins, Balls: s.Balls, LoadBytes: lb, Weighted: weighted, BinsCulprit: bins, BinsHint: binsHint})
-	}
-	return f
+	return "--bins " + units.FormatCount(s.Bins), "lower --bins"
 }
 
 // Dims is the dimensions of a ball: 1 for scalar balls.

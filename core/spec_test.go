@@ -143,3 +143,18 @@ func TestAutoEngine(t *testing.T) {
 		}
 	}
 }
+
+func mustSpec(t testing.TB, process string, params map[string]string, c Common) *Spec {
+	t.Helper()
+	if c.Alpha == 0 {
+		c.Alpha = 1
+	}
+	if c.Trials == 0 {
+		c.Trials = 1
+	}
+	s, err := NewSpec(process, params, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

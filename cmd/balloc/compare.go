@@ -15,8 +15,8 @@ import (
 	"github.com/BurntSushi/toml"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/units"
 )
 
 // A reference file (summarize --compare) holds published, or any, values
@@ -213,7 +213,7 @@ func refCount(v any) (uint64, error) {
 		}
 		return uint64(x), nil
 	case string:
-		return core.ParseCount(x)
+		return units.ParseCount(x)
 	}
 	return 0, fmt.Errorf("want a count (10000, \"1e4\")")
 }
@@ -304,7 +304,7 @@ func asNumber(v any) (float64, bool) {
 		if f, err := strconv.ParseFloat(x, 64); err == nil {
 			return f, true
 		}
-		if n, err := core.ParseCount(x); err == nil {
+		if n, err := units.ParseCount(x); err == nil {
 			return float64(n), true
 		}
 	}
@@ -332,10 +332,10 @@ func (r *ref) describe() string {
 		s += " " + paramsText(r.params)
 	}
 	if r.bins != 0 {
-		s += " bins=" + core.FormatCount(r.bins)
+		s += " bins=" + units.FormatCount(r.bins)
 	}
 	if r.hasBalls {
-		s += " balls=" + core.FormatCount(r.balls)
+		s += " balls=" + units.FormatCount(r.balls)
 	}
 	return s
 }
@@ -571,7 +571,7 @@ func writeCompare(rf *refFile, rows []compareRow, format string, w io.Writer) er
 	for _, r := range rows {
 		row := []string{"", "", "", "", ""}
 		if r.first {
-			row = []string{r.s.gp.Process, paramsText(r.s.gp.Params), core.FormatCount(r.s.gp.Bins), core.FormatCount(r.s.gp.Balls),
+			row = []string{r.s.gp.Process, paramsText(r.s.gp.Params), units.FormatCount(r.s.gp.Bins), units.FormatCount(r.s.gp.Balls),
 				fmt.Sprintf("%d/%d", r.s.trials, r.s.gp.Trials)}
 		}
 		verdict := r.verdict

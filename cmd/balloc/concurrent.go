@@ -16,7 +16,9 @@ import (
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/units"
 )
 
@@ -216,13 +218,13 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 		if layout != concurrency.Packed {
 			hint += " or use --layout packed (4 bytes a bin)"
 		}
-		return fmt.Errorf("--bins %s: the shared loads need %s, more than the %s of memory available; %s", core.FormatCount(spec.Bins), core.FormatBytes(float64(need)), core.FormatBytes(float64(avail)), hint)
+		return fmt.Errorf("--bins %s: the shared loads need %s, more than the %s of memory available; %s", units.FormatCount(spec.Bins), units.FormatBytes(float64(need)), units.FormatBytes(float64(avail)), hint)
 	}
 	if emulated && (f.compare || f.saveAges != "") {
 		// Every ball's age is kept for the replay: 4 bytes a ball.
 		if avail := units.AvailableMemory(); avail > 0 && need+4*spec.Balls > avail {
 			return fmt.Errorf("--balls %s: an emulated run keeps every ball's age for its replay, %s with the loads, more than the %s available; lower --balls or add --compare=false",
-				core.FormatCount(spec.Balls), core.FormatBytes(float64(need+4*spec.Balls)), core.FormatBytes(float64(avail)))
+				units.FormatCount(spec.Balls), units.FormatBytes(float64(need+4*spec.Balls)), units.FormatBytes(float64(avail)))
 		}
 	}
 	if f.saveAges != "" {
@@ -318,11 +320,11 @@ type concurrentRow struct {
 	BBatchGap   *float64 `json:"b_batch_gap"`
 
 	Concurrent concurrentResult `json:"concurrent"`
-	Replay     *core.Result     `json:"replay,omitempty"`
-	Model      *core.Result     `json:"delay_model,omitempty"`
-	TwoChoice  *core.Result     `json:"two_choice,omitempty"`
-	TauDelay   *core.Result     `json:"tau_delay,omitempty"`
-	BBatch     *core.Result     `json:"b_batch,omitempty"`
+	Replay     *result.Result   `json:"replay,omitempty"`
+	Model      *result.Result   `json:"delay_model,omitempty"`
+	TwoChoice  *result.Result   `json:"two_choice,omitempty"`
+	TauDelay   *result.Result   `json:"tau_delay,omitempty"`
+	BBatch     *result.Result   `json:"b_batch,omitempty"`
 }
 
 // concurrentResult is a concurrent run's result as the JSON gives it: its
@@ -368,12 +370,12 @@ func compareRun(res *concurrency.Result, spec *core.Spec, com core.Common, tr ui
 		return row, nil
 	}
 	seq := tr + 1<<20
-	run := func(process string, set map[string]string, opts ...core.SpecOption) (*core.Result, *float64, error) {
+	run := func(process string, set map[string]string, opts ...core.SpecOption) (*result.Result, *float64, error) {
 		s, err := core.NewSpec(process, set, com, opts...)
 		if err != nil {
 			return nil, nil, err
 		}
-		r := core.RunTrial(s, seq, nil)
+		r := engine.RunTrial(s, seq, nil)
 		return r, &r.Gap, nil
 	}
 	var err error
@@ -439,7 +441,7 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 		what = "emulated workers"
 	}
 	fmt.Fprintf(stdout, "%s %s: n = %s bins, m = %s balls, mode %s, layout %s, seed %d, %d CPU(s)\n",
-		spec.Process.Name, spec.ParamsText(), core.FormatCount(spec.Bins), core.FormatCount(spec.Balls), mode, layout, spec.Seed, runtime.NumCPU())
+		spec.Process.Name, spec.ParamsText(), units.FormatCount(spec.Bins), units.FormatCount(spec.Balls), mode, layout, spec.Seed, runtime.NumCPU())
 	if emulated {
 		fmt.Fprintf(stdout, "ages: of every ball, exact; bin staleness of every %d-th ball of each worker\n\n", measure)
 	} else {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
 )
 
 // An emulated run's ages, saved and replayed by balloc run, give the
@@ -40,7 +41,7 @@ func TestConcurrentSaveAgesReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gap := core.RunTrial(s, 1<<20, nil).Gap; gap != rows[0]["replay_gap"] {
+	if gap := engine.RunTrial(s, 1<<20, nil).Gap; gap != rows[0]["replay_gap"] {
 		t.Errorf("the saved ages replay to gap %v, the run printed %v", gap, rows[0]["replay_gap"])
 	}
 	data, err := os.ReadFile(path)

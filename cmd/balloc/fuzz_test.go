@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/units"
 )
 
 // fuzzedRunFlags are the flags of balloc run the fuzzer sets, in a fixed
@@ -50,7 +50,7 @@ func fuzzTooBig(name, v string) bool {
 		if x, err := strconv.ParseFloat(piece, 64); err == nil && !(math.Abs(x) <= fuzzCap) {
 			return true
 		}
-		if x, err := core.ParseCount(piece); err == nil && x > fuzzCap {
+		if x, err := units.ParseCount(piece); err == nil && x > fuzzCap {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/graph"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -44,7 +45,7 @@ func newGraphStatsCommand(stdout io.Writer) *cobra.Command {
 			}
 			storage := "implicit (no memory per edge)"
 			if !g.Implicit() {
-				storage = fmt.Sprintf("edge array and CSR, %s", core.FormatBytes(float64(4*len(g.Edges)+8*len(g.Offsets)+4*len(g.Adj))))
+				storage = fmt.Sprintf("edge array and CSR, %s", units.FormatBytes(float64(4*len(g.Edges)+8*len(g.Offsets)+4*len(g.Adj))))
 			}
 			fmt.Fprintf(stdout, "stored  %s; built in %.3g s\n", storage, built.Seconds())
 			fmt.Fprintf(stdout, "stats   %s\n", g.Stats())

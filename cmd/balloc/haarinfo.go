@@ -13,6 +13,7 @@ import (
 	"github.com/balloc/balloc/core/graph"
 	"github.com/balloc/balloc/core/haar"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/units"
 )
 
 // balloc haar-info preprocesses a graph for graphical --strategy haar exactly
@@ -91,8 +92,8 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 			}
 			fmt.Fprintf(stdout, "time         %.3g s to build the graph and the plan (the plan alone: %.3g s)\n", took.Seconds(), in.Build.Seconds())
 			fmt.Fprintf(stdout, "memory       tables the loop reads %s; plan %s; allocated while building %s; heap now %s\n",
-				core.FormatBytes(float64(in.TableBytes)), core.FormatBytes(float64(in.PlanBytes)),
-				core.FormatBytes(float64(after.TotalAlloc-before.TotalAlloc)), core.FormatBytes(float64(after.HeapInuse)))
+				units.FormatBytes(float64(in.TableBytes)), units.FormatBytes(float64(in.PlanBytes)),
+				units.FormatBytes(float64(after.TotalAlloc-before.TotalAlloc)), units.FormatBytes(float64(after.HeapInuse)))
 			return nil
 		},
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/result"
 )
 
 // The extra statistics of idea runs: rounds of d draws per ball ("retries",
@@ -16,7 +16,7 @@ import (
 
 // ideaColumns are the CSV columns of Result.Retries and Result.Estimates,
 // empty for processes without them.
-func ideaColumns(r *core.Result) []string {
+func ideaColumns(r *result.Result) []string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
 	cols := make([]string, 6)
@@ -40,7 +40,7 @@ type ideaSummary struct {
 }
 
 // addIdea adds a trial's retries and estimates to the summary.
-func (sm *summary) addIdea(r *core.Result) {
+func (sm *summary) addIdea(r *result.Result) {
 	if sm.idea == nil {
 		sm.idea = &ideaSummary{retries: r.Retries != nil, counts: map[uint64]uint64{}}
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/klauspost/cpuid/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
@@ -33,7 +32,7 @@ func printInfo(w io.Writer) {
 		if b <= 0 {
 			return "unknown"
 		}
-		return core.FormatBytes(float64(b))
+		return units.FormatBytes(float64(b))
 	}
 	fmt.Fprintf(w, "version      %s\n", versionLine())
 	fmt.Fprintf(w, "CPU          %s (%s, family %d model %d)\n", c.BrandName, c.VendorString, c.Family, c.Model)
@@ -49,7 +48,7 @@ func printInfo(w io.Writer) {
 	}
 	fmt.Fprintf(w, "features     %s\n", strings.Join(feats, " "))
 	if m := units.AvailableMemory(); m > 0 {
-		fmt.Fprintf(w, "memory       %s available\n", core.FormatBytes(float64(m)))
+		fmt.Fprintf(w, "memory       %s available\n", units.FormatBytes(float64(m)))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "kernels")
@@ -60,10 +59,10 @@ func printInfo(w io.Writer) {
 	fmt.Fprintf(w, "  loads      uint32 below 2^32 balls, uint64 from 2^32, float64 for random weights; up to %d bins\n", uint64(kernels.MaxBins))
 	above := kernels.StagingAbove()
 	fmt.Fprintf(w, "  staging    loops draw a block's samples ahead once the loads exceed %s (L2): from %s bins\n",
-		core.FormatBytes(float64(above)), core.FormatCount(uint64(above/4+1)))
+		units.FormatBytes(float64(above)), units.FormatCount(uint64(above/4+1)))
 	fmt.Fprintln(w, "             with 32-bit loads; interleaved below. Same stream either way, so the same results.")
 	if c.Cache.L3 > 0 {
-		fmt.Fprintf(w, "  cache fit  32-bit loads stay in L3 up to %s bins; beyond, each sample is a DRAM access\n", core.FormatCount(uint64(c.Cache.L3/4)))
+		fmt.Fprintf(w, "  cache fit  32-bit loads stay in L3 up to %s bins; beyond, each sample is a DRAM access\n", units.FormatCount(uint64(c.Cache.L3/4)))
 	}
 	fmt.Fprintln(w, "  engines    direct (flat load array, one specialised loop per process);")
 	fmt.Fprintln(w, "             histogram (bins per load, symmetric processes, up to 2^50 bins; auto from 2^20 bins)")

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/result"
 )
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -138,16 +138,16 @@ func TestBadInputOneLineExit2(t *testing.T) {
 	}
 }
 
-func decodeJSON(t *testing.T, out string) []core.Result {
+func decodeJSON(t *testing.T, out string) []result.Result {
 	t.Helper()
-	var rs []core.Result
+	var rs []result.Result
 	if err := json.Unmarshal([]byte(out), &rs); err != nil {
 		t.Fatalf("output is not a JSON array of results: %v\n%s", err, out)
 	}
 	return rs
 }
 
-func stripTimes(rs []core.Result) []core.Result {
+func stripTimes(rs []result.Result) []result.Result {
 	for i := range rs {
 		rs[i].ElapsedS, rs[i].BallsPerS = 0, 0
 	}
@@ -241,7 +241,7 @@ func TestFormats(t *testing.T) {
 		t.Fatalf("jsonl: exit %d, %d lines", code, len(lines))
 	}
 	for i, l := range lines {
-		var r core.Result
+		var r result.Result
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatalf("jsonl line %d: %v", i, err)
 		}
@@ -369,7 +369,7 @@ func TestParameterLists(t *testing.T) {
 	}
 	var got []string
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-		var r core.Result
+		var r result.Result
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
-	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/sweep"
 )
 
 // Version is balloc's version; commit is set at build time by the Makefile
@@ -69,7 +69,7 @@ type machine struct {
 	OS       string `json:"os"`
 }
 
-func newManifest(g *core.Grid, shard string) *manifest {
+func newManifest(g *sweep.Grid, shard string) *manifest {
 	m := &manifest{
 		Balloc: Version, Commit: buildCommit(), Go: runtime.Version(),
 		Machine: machine{CPU: cpuid.CPU.BrandName, Physical: cpuid.CPU.PhysicalCores, Logical: cpuid.CPU.LogicalCores,

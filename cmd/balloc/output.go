@@ -17,7 +17,9 @@ import (
 
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/core/units"
 )
 
 // writer formats results as they arrive, in trial order, and keeps
@@ -28,9 +30,9 @@ type writer struct {
 	p        *plan
 	w        *bufio.Writer
 	csv      *csv.Writer
-	sums     []*summary        // by spec, for the table
-	kept     [][]*core.Result  // by spec, for --plot
-	profiles []*theory.Profile // fluid limits, computed on first use
+	sums     []*summary         // by spec, for the table
+	kept     [][]*result.Result // by spec, for --plot
+	profiles []*theory.Profile  // fluid limits, computed on first use
 	count    int
 	ideaCSV  bool // an idea process is in the run: csv carries its columns
 }
@@ -74,7 +76,7 @@ func (st *stream) ci() (mean, half float64) {
 
 func newWriter(p *plan, out io.Writer) *writer {
 	w := &writer{p: p, w: bufio.NewWriter(out), sums: make([]*summary, len(p.specs)),
-		kept: make([][]*core.Result, len(p.specs)), profiles: make([]*theory.Profile, len(p.specs))}
+		kept: make([][]*result.Result, len(p.specs)), profiles: make([]*theory.Profile, len(p.specs))}
 	if p.format == "csv" {
 		w.csv = csv.NewWriter(w.w)
 		for _, s := range p.specs {
@@ -97,11 +99,11 @@ func (w *writer) profile(spec int) (theory.Profile, bool) {
 	return *w.profiles[spec], true
 }
 
-func (w *writer) add(spec int, r *core.Result) error {
+func (w *writer) add(spec int, r *result.Result) error {
 	s := w.p.specs[spec]
 	if w.p.theory && w.p.format != "table" {
 		if prof, ok := w.profile(spec); ok {
-			r.Theory = core.CompareTheory(prof, s.Bins, []core.Histogram{r.Histogram})
+			r.Theory = result.CompareTheory(prof, s.Bins, []result.Histogram{r.Histogram})
 		}
 	}
 	w.count++
@@ -140,7 +142,7 @@ func (w *writer) add(spec int, r *core.Result) error {
 }
 
 // summarize adds a trial to its spec's summary.
-func (w *writer) summarize(spec int, r *core.Result) {
+func (w *writer) summarize(spec int, r *result.Result) {
 	sm := w.sums[spec]
 	if sm == nil {
 		sm = &summary{lo: math.Inf(1), hi: math.Inf(-1), maxLoad: math.Inf(-1), minLoad: math.Inf(1), gaps: map[float64]int{}}
@@ -166,8 +168,8 @@ func (w *writer) summarize(spec int, r *core.Result) {
 
 // plotted is what --plot reads of a result: the gaps, the average, the bins,
 // and the checkpoints or histogram where the kind draws them.
-func plotted(r *core.Result, kind string) *core.Result {
-	k := &core.Result{Gap: r.Gap, MaxGap: r.MaxGap, Average: r.Average, Bins: r.Bins}
+func plotted(r *result.Result, kind string) *result.Result {
+	k := &result.Result{Gap: r.Gap, MaxGap: r.MaxGap, Average: r.Average, Bins: r.Bins}
 	switch kind {
 	case "gap-vs-balls":
 		k.Checkpoints = r.Checkpoints
@@ -212,7 +214,7 @@ func csvColumns(idea bool) []string {
 // final state (at_balls = balls), so checkpoints survive in a flat file,
 // handing each to emit as it is made (a row's slice is reused after).
 // With idea set each row ends in ideaColumns.
-func csvRows(r *core.Result, idea bool, emit func(row []string)) {
+func csvRows(r *result.Result, idea bool, emit func(row []string)) {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
 	head := []string{r.Process, paramsText(r.Params), u(r.Bins), u(r.Balls), u(r.Trial), u(r.Seed), r.Engine}
@@ -295,7 +297,7 @@ func (w *writer) table() {
 		}
 	}
 	fmt.Fprintf(w.w, "n = %s bins, m = %s balls (m/n = %s), %d trial(s) each, seed %d, engine %s, %d worker(s)\n\n",
-		core.FormatCount(s0.Bins), core.FormatCount(s0.Balls), g(float64(s0.Balls)/float64(s0.Bins)),
+		units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), g(float64(s0.Balls)/float64(s0.Bins)),
 		s0.Trials, s0.Seed, engines, w.p.workers)
 	if why := autoReasons(w.p.specs); why != "" {
 		fmt.Fprintf(w.w, "auto engine: %s\n\n", why)
@@ -340,11 +342,11 @@ func (w *writer) table() {
 			// CompareTheory picks the levels from the least and largest
 			// load of any trial; the simulated fractions are the sums kept.
 			loads := slices.Sorted(maps.Keys(sm.levels))
-			var ends core.Histogram
+			var ends result.Histogram
 			if len(loads) > 0 {
-				ends = core.Histogram{{Load: loads[0], Count: 1}, {Load: loads[len(loads)-1], Count: 1}}
+				ends = result.Histogram{{Load: loads[0], Count: 1}, {Load: loads[len(loads)-1], Count: 1}}
 			}
-			th := core.CompareTheory(prof, s.Bins, []core.Histogram{ends})
+			th := result.CompareTheory(prof, s.Bins, []result.Histogram{ends})
 			for k := range th.Levels {
 				sim := 0.0
 				for _, load := range loads {
@@ -394,7 +396,7 @@ func gapKey(x float64, discrete bool) float64 {
 // gapDistribution lists each final gap with the share of trials that ended
 // there, as this literature tabulates it; real-valued gaps (random weights)
 // are rounded to a tenth first.
-func gapDistribution(rs []*core.Result, discrete bool) string {
+func gapDistribution(rs []*result.Result, discrete bool) string {
 	count := map[float64]int{}
 	for _, r := range rs {
 		count[gapKey(r.Gap, discrete)]++

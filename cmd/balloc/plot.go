@@ -13,7 +13,9 @@ import (
 
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/core/units"
 )
 
 var plotKinds = []string{"gap-vs-balls", "gap-vs-bins", "gap-vs-param", "gap-distribution", "load-histogram"}
@@ -262,7 +264,7 @@ func xValue(gp gridPoint, name string) (v float64, ok bool, err error) {
 	if f, err := strconv.ParseFloat(text, 64); err == nil {
 		return f, true, nil
 	}
-	if c, err := core.ParseCount(text); err == nil {
+	if c, err := units.ParseCount(text); err == nil {
 		return float64(c), true, nil
 	}
 	return 0, true, fmt.Errorf("its value %v at %s is not a number", raw, gp.Process)
@@ -271,7 +273,7 @@ func xValue(gp gridPoint, name string) (v float64, ok bool, err error) {
 // plotSeries is one grid point's trials.
 type plotSeries struct {
 	label   string
-	results []*core.Result
+	results []*result.Result
 	point   gridPoint
 }
 
@@ -280,7 +282,7 @@ func seriesLabel(gp gridPoint) string {
 	if p := paramsText(gp.Params); p != "" {
 		l += " " + p
 	}
-	return fmt.Sprintf("%s, n=%s, m=%s", l, core.FormatCount(gp.Bins), core.FormatCount(gp.Balls))
+	return fmt.Sprintf("%s, n=%s, m=%s", l, units.FormatCount(gp.Bins), units.FormatCount(gp.Balls))
 }
 
 // drawPlot renders one kind of plot of the series into out: .png, .svg, or
@@ -356,7 +358,7 @@ func fluidGap(gp gridPoint, balls uint64) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	th := core.CompareTheory(prof, gp.Bins, nil)
+	th := result.CompareTheory(prof, gp.Bins, nil)
 	return float64(th.FirstMomentMax) - float64(balls)/float64(gp.Bins), true
 }
 
@@ -461,9 +463,9 @@ func figGapVsX(f *figure, o plotOptions, series []plotSeries, x string) error {
 		case "bins":
 			parts = append(parts, "m/n="+g(float64(gp.Balls)/float64(gp.Bins)))
 		case "balls":
-			parts = append(parts, "n="+core.FormatCount(gp.Bins))
+			parts = append(parts, "n="+units.FormatCount(gp.Bins))
 		default:
-			parts = append(parts, "n="+core.FormatCount(gp.Bins), "m/n="+g(float64(gp.Balls)/float64(gp.Bins)))
+			parts = append(parts, "n="+units.FormatCount(gp.Bins), "m/n="+g(float64(gp.Balls)/float64(gp.Bins)))
 		}
 		key := strings.Join(parts, "|")
 		fam := byKey[key]

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/theory"
 )
 
@@ -155,7 +155,7 @@ func TestPlotTexCoordinatesEqualPlottedData(t *testing.T) {
 	}
 
 	// One coordinate from the results themselves: g-myopic-comp, n = 40, g = 1.
-	recs, _, _, err := core.ReadResults(filepath.Join(sw, "results.jsonl"))
+	recs, _, _, err := sweep.ReadResults(filepath.Join(sw, "results.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/core/sweep"
+	"github.com/balloc/balloc/core/units"
 )
 
 // sweepData is a sweep folder read back: its manifest and results, each
@@ -26,7 +28,7 @@ import (
 type sweepData struct {
 	dir     string
 	man     *manifest
-	results []*core.Result
+	results []*result.Result
 	torn    bool
 	dups    int // identical copies of a line, dropped
 }
@@ -43,7 +45,7 @@ func readSweep(dir, cmd string, warn io.Writer) (*sweepData, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, "results.jsonl")
-	recs, _, torn, err := core.ReadResults(path)
+	recs, _, torn, err := sweep.ReadResults(path)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +63,7 @@ func readSweep(dir, cmd string, warn io.Writer) (*sweepData, error) {
 // different result for the same trial is an error naming both lines; a line
 // whose hash is not a grid point, or whose trial is beyond the point's
 // trials, is counted in foreign and left out.
-func gridResults(path string, recs []*core.Result, grid []gridPoint) (kept []*core.Result, dups, foreign int, err error) {
+func gridResults(path string, recs []*result.Result, grid []gridPoint) (kept []*result.Result, dups, foreign int, err error) {
 	points := map[string]gridPoint{}
 	for _, gp := range grid {
 		points[gp.SpecHash] = gp
@@ -102,8 +104,8 @@ func warnForeign(w io.Writer, cmd, path string, foreign int) {
 
 // byPoint groups results by grid point, in the manifest's order, each
 // sorted by trial.
-func (sd *sweepData) byPoint() [][]*core.Result {
-	out := make([][]*core.Result, len(sd.man.Grid))
+func (sd *sweepData) byPoint() [][]*result.Result {
+	out := make([][]*result.Result, len(sd.man.Grid))
 	at := map[string]int{}
 	for i, g := range sd.man.Grid {
 		at[g.SpecHash] = i
@@ -114,14 +116,14 @@ func (sd *sweepData) byPoint() [][]*core.Result {
 		}
 	}
 	for _, rs := range out {
-		slices.SortFunc(rs, func(a, b *core.Result) int { return cmp.Compare(a.Trial, b.Trial) })
+		slices.SortFunc(rs, func(a, b *result.Result) int { return cmp.Compare(a.Trial, b.Trial) })
 	}
 	return out
 }
 
 // withoutTiming is a result's JSON with the timing fields zeroed: what two
 // runs of the same trial must agree on.
-func withoutTiming(r *core.Result) string {
+func withoutTiming(r *result.Result) string {
 	c := *r
 	c.ElapsedS, c.BallsPerS = 0, 0
 	b, _ := json.Marshal(&c)
@@ -187,7 +189,7 @@ func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
 	}
 	seen := map[string][32]byte{} // (hash/trial) → digest of the JSON without timing
 	from := map[string]string{}
-	var merged []*core.Result
+	var merged []*result.Result
 	dups := 0
 	for _, sd := range all {
 		if sd.torn {
@@ -213,7 +215,7 @@ func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
 	for i, gp := range first.Grid {
 		order[gp.SpecHash] = i
 	}
-	slices.SortFunc(merged, func(a, b *core.Result) int {
+	slices.SortFunc(merged, func(a, b *result.Result) int {
 		if d := order[a.SpecHash] - order[b.SpecHash]; d != 0 {
 			return d
 		}
@@ -468,7 +470,7 @@ func summarize(sums []pointSummary, format string, w io.Writer) error {
 	head := []string{"process", "params", "bins", "balls", "trials", "gap (mean ± 95% CI)", "gap: % of trials", "max_gap (mean)", "balls/s"}
 	var rows [][]string
 	for _, s := range sums {
-		row := []string{s.gp.Process, paramsText(s.gp.Params), core.FormatCount(s.gp.Bins), core.FormatCount(s.gp.Balls),
+		row := []string{s.gp.Process, paramsText(s.gp.Params), units.FormatCount(s.gp.Bins), units.FormatCount(s.gp.Balls),
 			fmt.Sprintf("%d/%d", s.trials, s.gp.Trials)}
 		if s.trials == 0 {
 			rows = append(rows, append(row, "–", "–", "–", "–"))

@@ -18,7 +18,9 @@ import (
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/units"
 )
 
@@ -121,7 +123,7 @@ func (p *plan) jobs() int { return len(p.specs) * p.trials }
 func (p *plan) job(i int) (spec int, trial uint64) { return i / p.trials, uint64(i % p.trials) }
 
 func parseCountFlag(name, v string) (uint64, error) {
-	x, err := core.ParseCount(v)
+	x, err := units.ParseCount(v)
 	if err != nil {
 		return 0, fmt.Errorf("--%s %v", name, err)
 	}
@@ -372,12 +374,12 @@ func checkMemory(p *plan) error {
 	var per, out units.Footprint
 	var kept uint64
 	for _, s := range p.specs {
-		if f := s.TrialFootprint(); f.Bytes > per.Bytes || per.Culprit == "" {
+		if f := engine.Footprint(s); f.Bytes > per.Bytes || per.Culprit == "" {
 			per = f
 		}
 		var o units.Footprint
 		if p.format == "json" || p.format == "jsonl" {
-			o.Add("--checkpoints "+core.FormatCount(s.Checkpoints), "lower --checkpoints", units.Mul(s.Checkpoints, jsonCheckpointBytes))
+			o.Add("--checkpoints "+units.FormatCount(s.Checkpoints), "lower --checkpoints", units.Mul(s.Checkpoints, jsonCheckpointBytes))
 			if s.KeepLoads {
 				o.Add("--loads", "leave out --loads", units.Mul(s.Bins, jsonLoadBytes))
 			}
@@ -415,21 +417,21 @@ func checkMemory(p *plan) error {
 	}
 	var parts []string
 	if concurrent > 1 {
-		parts = append(parts, fmt.Sprintf("%s per trial × %d trials at once (--workers)", core.FormatBytes(float64(per.Bytes)), concurrent))
+		parts = append(parts, fmt.Sprintf("%s per trial × %d trials at once (--workers)", units.FormatBytes(float64(per.Bytes)), concurrent))
 	} else {
-		parts = append(parts, fmt.Sprintf("%s for a trial", core.FormatBytes(float64(per.Bytes))))
+		parts = append(parts, fmt.Sprintf("%s for a trial", units.FormatBytes(float64(per.Bytes))))
 	}
 	if out.Bytes > 0 {
-		parts = append(parts, fmt.Sprintf("%s to write a result as %s", core.FormatBytes(float64(out.Bytes)), p.format))
+		parts = append(parts, fmt.Sprintf("%s to write a result as %s", units.FormatBytes(float64(out.Bytes)), p.format))
 	}
 	if kept > 0 {
-		parts = append(parts, fmt.Sprintf("%s to keep every trial for --plot", core.FormatBytes(float64(kept))))
+		parts = append(parts, fmt.Sprintf("%s to keep every trial for --plot", units.FormatBytes(float64(kept))))
 	}
-	what := strings.Join(parts, " + ") + " needs " + core.FormatBytes(float64(all.Bytes))
+	what := strings.Join(parts, " + ") + " needs " + units.FormatBytes(float64(all.Bytes))
 	if len(parts) == 1 && concurrent == 1 {
-		what = "a trial needs " + core.FormatBytes(float64(per.Bytes))
+		what = "a trial needs " + units.FormatBytes(float64(per.Bytes))
 	}
-	return fmt.Errorf("%s: %s, more than the %s of memory available; %s", all.Culprit, what, core.FormatBytes(float64(avail)), all.Hint)
+	return fmt.Errorf("%s: %s, more than the %s of memory available; %s", all.Culprit, what, units.FormatBytes(float64(avail)), all.Hint)
 }
 
 func fluidNames() string {
@@ -484,10 +486,10 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 		}
 		return interruptedRun(p, done)
 	})
-	concurrency.Ordered(p.jobs(), p.workers, func(i int) *core.Result {
+	concurrency.Ordered(p.jobs(), p.workers, func(i int) *result.Result {
 		spec, trial := p.job(i)
-		return core.RunTrial(p.specs[spec], trial, progress)
-	}, func(i int, r *core.Result) bool {
+		return engine.RunTrial(p.specs[spec], trial, progress)
+	}, func(i int, r *result.Result) bool {
 		intr.mu.Lock()
 		defer intr.mu.Unlock()
 		spec, _ := p.job(i)

@@ -13,6 +13,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/units"
 )
 
@@ -59,14 +61,14 @@ func TestTableKeepsNoTrials(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := newWriter(&plan{specs: []*core.Spec{s}, trials: s.Trials, format: "table", workers: 1}, &strings.Builder{})
-	r := core.RunTrial(s, 0, nil)
+	r := engine.RunTrial(s, 0, nil)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for range s.Trials {
 		c := *r
 		c.Params = s.ParamsMap()
-		c.Histogram = append(core.Histogram(nil), r.Histogram...)
+		c.Histogram = append(result.Histogram(nil), r.Histogram...)
 		if err := w.add(0, &c); err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +144,7 @@ func TestQuadraticPotentialOverflowIsNull(t *testing.T) {
 		if code != 0 || !strings.Contains(out, `"quadratic_potential":null`) {
 			t.Fatalf("%s: exit %d, stderr %q", format, code, errs)
 		}
-		var r core.Result
+		var r result.Result
 		if err := json.Unmarshal([]byte(strings.Trim(strings.TrimSpace(out), "[]")), &r); err != nil {
 			t.Fatalf("%s: %v", format, err)
 		}

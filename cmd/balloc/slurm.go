@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/sweep"
 )
 
 func newSlurmCommand(stdout io.Writer) *cobra.Command {
@@ -114,7 +114,7 @@ func runSlurm(file, tasksFlag, out, partition, timeLimit, cpusFlag string, stdou
 			return err
 		}
 	}
-	if _, err := core.ReadGrid(file); err != nil {
+	if _, err := sweep.ReadGrid(file); err != nil {
 		return err
 	}
 	if out == "" {

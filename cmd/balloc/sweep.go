@@ -16,6 +16,9 @@ import (
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
+	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/units"
 )
 
@@ -66,7 +69,7 @@ type sweepFlags struct{ out, shard, workers, progress string }
 
 // resultAppender appends results to a sweep's results file.
 type resultAppender interface {
-	Write(r *core.Result) error
+	Write(r *result.Result) error
 	Close() error
 }
 
@@ -75,7 +78,7 @@ type resultAppender interface {
 // of trials run).
 type sweepDeps struct {
 	open  func(path string, valid int64) (resultAppender, error)
-	trial func(s *core.Spec, trial uint64) *core.Result
+	trial func(s *core.Spec, trial uint64) *result.Result
 }
 
 // shardOf is the shard trial t of the grid point with hash h runs in:
@@ -89,12 +92,12 @@ func shardOf(h string, t, n uint64) uint64 {
 
 func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDeps) error {
 	if deps.open == nil {
-		deps.open = func(path string, valid int64) (resultAppender, error) { return core.AppendResults(path, valid) }
+		deps.open = func(path string, valid int64) (resultAppender, error) { return sweep.AppendResults(path, valid) }
 	}
 	if deps.trial == nil {
-		deps.trial = func(s *core.Spec, t uint64) *core.Result { return core.RunTrial(s, t, nil) }
+		deps.trial = func(s *core.Spec, t uint64) *result.Result { return engine.RunTrial(s, t, nil) }
 	}
-	g, err := core.ReadGrid(file)
+	g, err := sweep.ReadGrid(file)
 	if err != nil {
 		return err
 	}
@@ -148,7 +151,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		return err
 	}
 	resultsPath := filepath.Join(out, "results.jsonl")
-	recs, valid, torn, err := core.ReadResults(resultsPath)
+	recs, valid, torn, err := sweep.ReadResults(resultsPath)
 	if err != nil {
 		return err
 	}
@@ -177,7 +180,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	var per units.Footprint
 	perPoint := 0
 	for p, s := range g.Specs {
-		if f := s.TrialFootprint(); f.Bytes > per.Bytes || p == 0 {
+		if f := engine.Footprint(s); f.Bytes > per.Bytes || p == 0 {
 			per, perPoint = f, p
 		}
 	}
@@ -185,12 +188,12 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	if avail := units.AvailableMemory(); avail > 0 && jobs.total > 0 {
 		at := min(uint64(workers), jobs.total)
 		s := g.Specs[perPoint]
-		what := fmt.Sprintf("the sweep's largest trial (%s %s) needs %s, mostly for %s", s.Process.Name, s.ParamsText(), core.FormatBytes(float64(per.Bytes)), per.Culprit)
+		what := fmt.Sprintf("the sweep's largest trial (%s %s) needs %s, mostly for %s", s.Process.Name, s.ParamsText(), units.FormatBytes(float64(per.Bytes)), per.Culprit)
 		switch {
 		case per.Bytes > avail:
-			return fmt.Errorf("%s, more than the %s available: %s", what, core.FormatBytes(float64(avail)), per.Hint)
+			return fmt.Errorf("%s, more than the %s available: %s", what, units.FormatBytes(float64(avail)), per.Hint)
 		case units.Mul(per.Bytes, at) > avail:
-			return fmt.Errorf("%s; %d at once exceed the %s available: use --workers %d (or %s)", what, at, core.FormatBytes(float64(avail)), avail/per.Bytes, per.Hint)
+			return fmt.Errorf("%s; %d at once exceed the %s available: use --workers %d (or %s)", what, at, units.FormatBytes(float64(avail)), avail/per.Bytes, per.Hint)
 		}
 	}
 	if jobs.total > math.MaxInt {
@@ -225,12 +228,12 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		return fmt.Sprintf("balloc sweep: interrupted: %d of %d trials saved in %s (%d were there before); run the same command to resume",
 			written, njobs, resultsPath, len(kept))
 	})
-	concurrency.Ordered(njobs, workers, func(i int) *core.Result {
+	concurrency.Ordered(njobs, workers, func(i int) *result.Result {
 		p, trial := jobs.at(uint64(i))
 		r := deps.trial(g.Specs[p], trial)
 		r.SpecHash = g.Hashes[p]
 		return r
-	}, func(i int, r *core.Result) bool {
+	}, func(i int, r *result.Result) bool {
 		intr.mu.Lock()
 		defer intr.mu.Unlock()
 		if writeErr = rw.Write(r); writeErr != nil {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/sweep"
 )
 
 // TestMain lets tests run balloc as a real process: the test binary runs
@@ -34,7 +34,7 @@ func writeFile(t *testing.T, path, text string) {
 // resultLines reads a sweep's results as sorted JSON lines without timings.
 func resultLines(t *testing.T, dir string) []string {
 	t.Helper()
-	recs, _, torn, err := core.ReadResults(filepath.Join(dir, "results.jsonl"))
+	recs, _, torn, err := sweep.ReadResults(filepath.Join(dir, "results.jsonl"))
 	if err != nil || torn {
 		t.Fatalf("%s: %v (torn %v)", dir, err, torn)
 	}

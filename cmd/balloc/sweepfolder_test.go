@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
+	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/core/sweep"
 )
 
 // oneLineExit2 fails t unless a command exited 2 with one stderr line
@@ -327,11 +330,11 @@ func TestSweepExtends(t *testing.T) {
 // failAfter appends through a real results writer until its budget of
 // lines is spent, then fails as a full disk does.
 type failAfter struct {
-	rw   *core.ResultsWriter
+	rw   *sweep.ResultsWriter
 	left int
 }
 
-func (f *failAfter) Write(r *core.Result) error {
+func (f *failAfter) Write(r *result.Result) error {
 	if f.left == 0 {
 		return fmt.Errorf("write results.jsonl: %w", syscall.ENOSPC)
 	}
@@ -348,7 +351,7 @@ type failureSeen struct {
 	at  int64
 }
 
-func (f *failureSeen) Write(r *core.Result) error {
+func (f *failureSeen) Write(r *result.Result) error {
 	err := f.resultAppender.Write(r)
 	if err != nil && f.at < 0 {
 		f.at = f.ran.Load()
@@ -376,10 +379,10 @@ func TestSweepStopsAtFirstFailedWrite(t *testing.T) {
 		written int
 	}{
 		{"a writer failing after 3 lines", func(path string, valid int64) (resultAppender, error) {
-			rw, err := core.AppendResults(path, valid)
+			rw, err := sweep.AppendResults(path, valid)
 			return &failAfter{rw: rw, left: 3}, err
 		}, 3},
-		{"/dev/full", func(_ string, valid int64) (resultAppender, error) { return core.AppendResults("/dev/full", valid) }, 0},
+		{"/dev/full", func(_ string, valid int64) (resultAppender, error) { return sweep.AppendResults("/dev/full", valid) }, 0},
 	} {
 		out := filepath.Join(dir, "full-"+fmt.Sprint(c.written))
 		var ran atomic.Int64
@@ -390,9 +393,9 @@ func TestSweepStopsAtFirstFailedWrite(t *testing.T) {
 				seen.resultAppender = w
 				return seen, err
 			},
-			trial: func(s *core.Spec, t uint64) *core.Result {
+			trial: func(s *core.Spec, t uint64) *result.Result {
 				ran.Add(1)
-				return core.RunTrial(s, t, nil)
+				return engine.RunTrial(s, t, nil)
 			},
 		}
 		var stdout, stderr bytes.Buffer
@@ -439,7 +442,7 @@ func TestSweepFileNumbersAndStrings(t *testing.T) {
 	if code, _, errs := run(t, "sweep", file, "--out", sw); code != 0 {
 		t.Fatal(errs)
 	}
-	recs, _, _, _ := core.ReadResults(filepath.Join(sw, "results.jsonl"))
+	recs, _, _, _ := sweep.ReadResults(filepath.Join(sw, "results.jsonl"))
 	if len(recs) != 2 || recs[0].Seed != 9007199254740993 || len(recs[0].Checkpoints) != 10 {
 		t.Errorf("seed = 9007199254740993.0: %d results, seed %d", len(recs), recs[0].Seed)
 	}
@@ -449,7 +452,7 @@ func TestSweepFileNumbersAndStrings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Truncate(core.MaxGridFile + 1)
+	f.Truncate(sweep.MaxGridFile + 1)
 	f.Close()
 	code, out, errs := run(t, "sweep", big, "--out", filepath.Join(dir, "big"))
 	oneLineExit2(t, "a 16 MiB + 1 sweep file", code, out, errs, "big.toml: more than the 16 MiB a sweep file may hold")

@@ -3,7 +3,7 @@ package main
 import (
 	"sort"
 
-	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/sweep"
 )
 
 // sweepJobs lists the trials a sweep still runs, in canonical order (grid
@@ -26,7 +26,7 @@ type pointJobs struct {
 
 // newSweepJobs is the jobs of shard si of sn: trial t of point p is in it
 // when shardOf(hashes[p], t, sn) == si, and runs unless done[p] lists it.
-func newSweepJobs(g *core.Grid, si, sn uint64, done [][]uint64) *sweepJobs {
+func newSweepJobs(g *sweep.Grid, si, sn uint64, done [][]uint64) *sweepJobs {
 	js := &sweepJobs{}
 	for p, spec := range g.Specs {
 		trials := uint64(spec.Trials)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/units"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestSweepJobsMatchTheObviousList(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 300 {
-		g := &core.Grid{}
+		g := &sweep.Grid{}
 		points := 1 + rng.IntN(5)
 		for range points {
 			g.Specs = append(g.Specs, &core.Spec{Common: core.Common{Trials: rng.IntN(41)}})

@@ -404,3 +404,7 @@ const MinBatch = minLevelBatch
 // TypicalBatch is the batch size Advance chooses on n bins (size, at κ ≈
 // 1/n), for cost estimates.
 func TypicalBatch(n float64) float64 { return math.Sqrt(targetUncertain * n) }
+
+// MaxBins keeps counts exact in the float64 arithmetic of the binomial
+// sampler: the histogram engine holds at most 2^50 bins.
+const MaxBins = 1 << 50

@@ -114,7 +114,7 @@ func (p *BBatch) Levels(tr *Trial) LevelStepper {
 }
 
 // HistogramSeconds: a batch costs about 7.5 µs + 0.134 µs·√b (11.7 µs at
-// b = 10^3, 141 µs at 10^6; core/engine.go).
+// b = 10^3, 141 µs at 10^6; core/choose.go).
 func (p *BBatch) HistogramSeconds(n, m, k uint64) float64 {
 	if p.Batch == 1 {
 		return (&DChoice{D: 2}).HistogramSeconds(n, m, k)

@@ -13,7 +13,7 @@ import (
 // replacement, ties at random (Azar, Broder, Karlin, Upfal 1999; heavy load:
 // Berenbrink, Czumaj, Steger, Vöcking 2006). two-choice is its alias with
 // d = 2. Balls of --dims D > 1 (vectors, IDEA §6.2) run on the vector engine
-// (core/idea.go): the sample whose largest coordinate is least.
+// (core/engine/vector.go): the sample whose largest coordinate is least.
 //
 // Direct engine: kernels.TwoChoice (d = 2) or kernels.DChoice, d
 // PCG32.Bounded(n) per ball; d = 1 is One-Choice's loop, which draws the
@@ -175,7 +175,7 @@ func (p *DChoice) Levels(tr *Trial) LevelStepper {
 
 // levelCost is the histogram engine's seconds for m balls of a (d, β)
 // process on its level batches: a batch of about 4·√n balls costs batchUs
-// (3.8 µs at d = 2, two-choice; core/engine.go), ball by ball perBallNs.
+// (3.8 µs at d = 2, two-choice; core/choose.go), ball by ball perBallNs.
 func levelCost(n, m float64, batchUs, perBallNs float64) float64 {
 	if B := hist.TypicalBatch(n); B >= hist.MinBatch {
 		return m * batchUs * 1e-6 / B

@@ -119,7 +119,7 @@ func (l gCompLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
 	return c
 }
 
-// The comparison processes' costs for --engine auto (core/engine.go): 13.5
+// The comparison processes' costs for --engine auto (core/choose.go): 13.5
 // ns a ball on ranks, 9.17 ns a ball on the direct engine against
 // two-choice's 5.46 at n = 10^6.
 func comparisonSeconds(m uint64) float64 { return float64(m) * 13.5e-9 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/graph"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
@@ -49,7 +50,7 @@ func TestImplicitGraphsMatchTheirTwins(t *testing.T) {
 			t.Fatalf("%s: the twin is not the edge-array loop", c.spec)
 		}
 		for trial := range uint64(3) {
-			a, b := core.RunTrial(s, trial, nil), core.RunTrial(&twin, trial, nil)
+			a, b := engine.RunTrial(s, trial, nil), engine.RunTrial(&twin, trial, nil)
 			if !slices.Equal(a.Loads, b.Loads) {
 				t.Errorf("%s %v trial %d: the implicit graph and its materialized twin differ", c.spec, c.params, trial)
 			}
@@ -73,7 +74,7 @@ func TestIntervalsMatchTheirTwin(t *testing.T) {
 		if tp.Intervals() || !s.Proc.(*process.Hypergraph).Intervals() {
 			t.Fatal("the twin is not the member-list loop")
 		}
-		a, b := core.RunTrial(s, 1, nil), core.RunTrial(&twin, 1, nil)
+		a, b := engine.RunTrial(s, 1, nil), engine.RunTrial(&twin, 1, nil)
 		if !slices.Equal(a.Loads, b.Loads) {
 			t.Errorf("%v: intervals and their materialized twin differ", params)
 		}

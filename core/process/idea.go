@@ -14,11 +14,11 @@ import (
 // least estimated gap of its last round, and the estimates of that round's
 // bins grow by w/d unless the hold rule of --variant refuses — "IDEA:
 // Perfectly Balanced Allocation With Estimated Average Using Expected
-// Constant Retries", §3 (rules), §6.1–6.2 (weights, vectors). core/idea.go
+// Constant Retries", §3 (rules), §6.1–6.2 (weights, vectors). core/engine/vector.go
 // gives the rules in full and the choices balloc makes where the paper is
 // ambiguous.
 //
-// Vector engine only (core/idea.go, kernels.NewIdea and kernels.NewIdeaVec):
+// Vector engine only (core/engine/vector.go, kernels.NewIdea and kernels.NewIdeaVec):
 // weighted balls and balls of --dims D > 1 too.
 
 // Idea is the IDEA process.

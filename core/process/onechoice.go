@@ -57,7 +57,7 @@ func (l oneChoiceLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
 func (*OneChoice) Levels(tr *Trial) LevelStepper { return oneChoiceLevels{tr.Choices} }
 
 // HistogramSeconds: one throw per checkpoint stretch, O(m/n) each (0.2 s at
-// m/n = 10^6, core/engine.go).
+// m/n = 10^6, core/choose.go).
 func (*OneChoice) HistogramSeconds(n, m, checkpoints uint64) float64 {
 	return float64(checkpoints+1) * (20e-6 + 200e-9*float64(m)/float64(n))
 }

@@ -112,7 +112,7 @@ func (p *OnePlusBeta) Levels(tr *Trial) LevelStepper {
 }
 
 // HistogramSeconds: a level batch costs about 5.5 µs, a ball on ranks
-// 10.6 ns (core/engine.go).
+// 10.6 ns (core/choose.go).
 func (p *OnePlusBeta) HistogramSeconds(n, m, k uint64) float64 {
 	if q := p.degenerate(); q != nil {
 		return q.HistogramSeconds(n, m, k)

@@ -114,7 +114,7 @@ type LevelStepper interface {
 
 // Histogram is a symmetric process — the next bin depends on loads only,
 // never on names — which the histogram engine runs exactly. Its costs feed
-// --engine auto's choice (core/engine.go): the histogram engine's seconds
+// --engine auto's choice (core/choose.go): the histogram engine's seconds
 // for a trial, and the direct engine's ns per ball as a factor of the
 // two-choice loop's at the same n.
 type Histogram interface {
@@ -299,7 +299,7 @@ type Rule struct {
 	G     float64
 }
 
-// Vector is a process the vector engine (core/idea.go) runs: IDEA's balls
+// Vector is a process the vector engine (core/engine/vector.go) runs: IDEA's balls
 // with estimated averages, and balls of --dims D > 1.
 type Vector interface {
 	// Vector says how, and whether: ok is false when the process runs on

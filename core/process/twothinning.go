@@ -80,7 +80,7 @@ func (p *TwoThinning) Levels(tr *Trial) LevelStepper {
 	return &twoThinningLevels{tr.Choices, NewThinning(tr.Bins, p.Threshold)}
 }
 
-// HistogramSeconds: 8.51 ns a ball on ranks (core/engine.go).
+// HistogramSeconds: 8.51 ns a ball on ranks (core/choose.go).
 func (*TwoThinning) HistogramSeconds(_, m, _ uint64) float64 { return float64(m) * 8.51e-9 }
 
 // DirectFactor: 6.26 ns a ball against two-choice's 5.46 at n = 10^6.

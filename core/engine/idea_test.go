@@ -1,4 +1,4 @@
-package core
+package engine
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
 )
 
@@ -23,7 +24,7 @@ import (
 //     populated (f = D) are the scalar processes, each coordinate equal to
 //     the scalar load.
 func TestIdeaReductions(t *testing.T) {
-	c := Common{Bins: 300, Balls: 30000, Seed: 5}
+	c := core.Common{Bins: 300, Balls: 30000, Seed: 5}
 	for _, w := range []string{"unit", "exp:1", "uniform:0.5,2", "pareto:3"} {
 		for _, d := range []string{"1", "2", "3"} {
 			c := c
@@ -79,7 +80,7 @@ func TestIdeaReductions(t *testing.T) {
 // ball, its mean and maximum are the reported ones, and the lag is the held
 // increments' share (t/n − mean Â = held/(d·n) for unit balls).
 func TestIdeaStatistics(t *testing.T) {
-	c := Common{Bins: 200, Balls: 20000, Seed: 9}
+	c := core.Common{Bins: 200, Balls: 20000, Seed: 9}
 	for _, params := range []map[string]string{
 		{"d": "2"}, {"d": "3", "variant": "sampling"}, {"d": "2", "variant": "oracle", "retries": "4"},
 		{"d": "2", "dims": "4", "populated": "2"}, {"d": "2", "weights": "exp:1"},
@@ -114,7 +115,7 @@ func TestIdeaStatistics(t *testing.T) {
 // Trials are pure functions of (spec, seed, trial): rerunning one gives the
 // same result, and trials differ from each other.
 func TestIdeaTrialsReproducible(t *testing.T) {
-	c := Common{Bins: 100, Balls: 5000, Seed: 3}
+	c := core.Common{Bins: 100, Balls: 5000, Seed: 3}
 	for _, params := range []map[string]string{
 		{"variant": "sampling"}, {"dims": "8", "populated": "2", "weights": "exp:1"},
 	} {
@@ -129,7 +130,7 @@ func TestIdeaTrialsReproducible(t *testing.T) {
 
 // Bad parameters are refused by NewSpec, before any work.
 func TestIdeaSpecErrors(t *testing.T) {
-	c := Common{Bins: 10, Balls: 100, Trials: 1}
+	c := core.Common{Bins: 10, Balls: 100, Trials: 1}
 	for _, e := range []struct {
 		process string
 		params  map[string]string
@@ -151,12 +152,12 @@ func TestIdeaSpecErrors(t *testing.T) {
 		{"d-choice", map[string]string{"weights": "uniform:3,1"}, "a ≤ b"},
 		{"two-choice", map[string]string{"dims": "2"}, "--dims does not apply to two-choice"},
 	} {
-		_, err := NewSpec(e.process, e.params, c)
+		_, err := core.NewSpec(e.process, e.params, c)
 		if err == nil || !strings.Contains(err.Error(), e.want) {
 			t.Errorf("%s %v: error %v, want %q", e.process, e.params, err, e.want)
 		}
 	}
-	if _, err := NewSpec("d-choice", map[string]string{"dims": "2"}, Common{Bins: 10, Balls: 1, Trials: 1, Engine: EngineHistogram}); err == nil {
+	if _, err := core.NewSpec("d-choice", map[string]string{"dims": "2"}, core.Common{Bins: 10, Balls: 1, Trials: 1, Engine: core.EngineHistogram}); err == nil {
 		t.Errorf("--dims ran on the histogram engine")
 	}
 }

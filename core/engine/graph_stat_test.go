@@ -1,14 +1,16 @@
-package core
+package engine
 
 import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/balloc/balloc/core"
 )
 
 // gapSample runs trials of a spec and returns the final gaps and quadratic
 // potentials per bin.
-func gapSample(s *Spec, trials int) (gaps, quad []float64) {
+func gapSample(s *core.Spec, trials int) (gaps, quad []float64) {
 	for trial := range uint64(trials) {
 		r := RunTrial(s, trial, nil)
 		gaps = append(gaps, r.Gap)
@@ -35,8 +37,8 @@ func zDiff(a, b []float64) (diff, z float64) {
 // difference; the cycle, in the same test, must not (the power check).
 func TestGraphicalCompleteIsTwoChoice(t *testing.T) {
 	const n, trials = 1000, 400
-	c := Common{Balls: 100 * n, Seed: 3}
-	two := mustSpec(t, "two-choice", nil, Common{Bins: n, Balls: c.Balls, Seed: 5})
+	c := core.Common{Balls: 100 * n, Seed: 3}
+	two := mustSpec(t, "two-choice", nil, core.Common{Bins: n, Balls: c.Balls, Seed: 5})
 	tg, tq := gapSample(two, trials)
 	for _, g := range []struct {
 		spec string
@@ -99,7 +101,7 @@ func TestGraphicalExpanderBeatsCycle(t *testing.T) {
 		xs = append(xs, float64(k)*math.Ln2)
 		var gc, ge []float64
 		for trial := range trials {
-			c := Common{Balls: 100 * uint64(n), Seed: uint64(1000*k + trial)}
+			c := core.Common{Balls: 100 * uint64(n), Seed: uint64(1000*k + trial)}
 			s := mustSpec(t, "graphical", map[string]string{"graph": fmt.Sprintf("cycle:%d", n)}, c)
 			gc = append(gc, RunTrial(s, 0, nil).Gap)
 			s = mustSpec(t, "graphical", map[string]string{"graph": fmt.Sprintf("random-regular:%d,3", n)}, c)

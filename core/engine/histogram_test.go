@@ -1,4 +1,4 @@
-package core
+package engine
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/internal/stattest"
 	"github.com/balloc/balloc/kernels"
@@ -27,7 +29,7 @@ func sortedLaw(law map[vec]float64) map[vec]float64 {
 // vectors of its final histograms.
 func histogramVectors(t *testing.T, process string, params map[string]string, n, m, trials int, seed, batch uint64) map[vec]int {
 	t.Helper()
-	s := mustSpec(t, process, params, Common{Bins: uint64(n), Balls: uint64(m), Seed: seed, Engine: EngineHistogram, LevelBatch: batch})
+	s := mustSpec(t, process, params, core.Common{Bins: uint64(n), Balls: uint64(m), Seed: seed, Engine: core.EngineHistogram, LevelBatch: batch})
 	obs := map[vec]int{}
 	for k := range trials {
 		r := RunTrial(s, uint64(k), nil)
@@ -168,9 +170,9 @@ func compareEngines(t *testing.T, process string, params map[string]string, n, m
 		gaps map[float64]int
 		frac map[int][]float64 // level − m/n → per-trial fraction ≥ level
 	}
-	run := func(engine Engine, seed uint64) sample {
-		c := Common{Bins: n, Balls: m, Seed: seed, Engine: engine}
-		if engine == EngineHistogram {
+	run := func(engine core.Engine, seed uint64) sample {
+		c := core.Common{Bins: n, Balls: m, Seed: seed, Engine: engine}
+		if engine == core.EngineHistogram {
 			c.LevelBatch = batch
 		}
 		s := mustSpec(t, process, params, c)
@@ -179,12 +181,12 @@ func compareEngines(t *testing.T, process string, params map[string]string, n, m
 			r := RunTrial(s, uint64(k), nil)
 			out.gaps[r.Gap]++
 			for rel := -6; rel <= 6; rel++ {
-				out.frac[rel] = append(out.frac[rel], fractionAtLeast(r.Histogram, float64(m/n)+float64(rel), n))
+				out.frac[rel] = append(out.frac[rel], result.FractionAtLeast(r.Histogram, float64(m/n)+float64(rel), n))
 			}
 		}
 		return out
 	}
-	d, h := run(EngineDirect, seedD), run(EngineHistogram, seedH)
+	d, h := run(core.EngineDirect, seedD), run(core.EngineHistogram, seedH)
 	if stat, limit, df := stattest.TwoSample(d.gaps, h.gaps); stat > limit {
 		t.Errorf("gap distributions differ: χ² = %.1f on %d df > %.1f (direct %v, histogram %v)", stat, df, limit, d.gaps, h.gaps)
 	}
@@ -238,7 +240,7 @@ func TestHistogramBatchedMatchesFluidAtScale(t *testing.T) {
 		{"one-plus-beta", map[string]string{"beta": "0.4"}, 3, fluidOnePlusBeta(0.4, 3)},
 		{"one-choice", nil, 5, theory.FluidOneChoice(5)},
 	} {
-		s := mustSpec(t, c.process, c.params, Common{Bins: n, Balls: c.perBin * n, Seed: 17, Engine: EngineHistogram})
+		s := mustSpec(t, c.process, c.params, core.Common{Bins: n, Balls: c.perBin * n, Seed: 17, Engine: core.EngineHistogram})
 		worst, levels := fluidAgreement(s, c.p, 12)
 		t.Logf("%s %v m = %dn: worst deviation %.2f of the tolerance over %d levels", c.process, c.params, c.perBin, worst, levels)
 		if levels < 3 || worst > 1 {
@@ -246,7 +248,7 @@ func TestHistogramBatchedMatchesFluidAtScale(t *testing.T) {
 		}
 	}
 	// Power: the same runs are far from a neighbouring limit.
-	s := mustSpec(t, "two-choice", nil, Common{Bins: n, Balls: n, Seed: 17, Engine: EngineHistogram})
+	s := mustSpec(t, "two-choice", nil, core.Common{Bins: n, Balls: n, Seed: 17, Engine: core.EngineHistogram})
 	if worst, _ := fluidAgreement(s, fluidOnePlusBeta(0.99, 1), 12); worst < 3 {
 		t.Errorf("two-choice agrees with (1+β), β = 0.99 (worst %.2f): the test cannot tell them apart", worst)
 	}
@@ -270,14 +272,14 @@ func TestHistogramHeavyMatchesFluidAtScale(t *testing.T) {
 		{"d-choice", map[string]string{"d": "3"}, theory.FluidDChoice(3, T)},
 		{"one-plus-beta", map[string]string{"beta": "0.5"}, fluidOnePlusBeta(0.5, T)},
 	} {
-		s := mustSpec(t, c.process, c.params, Common{Bins: n, Balls: perBin * n, Seed: 23, Engine: EngineHistogram})
+		s := mustSpec(t, c.process, c.params, core.Common{Bins: n, Balls: perBin * n, Seed: 23, Engine: core.EngineHistogram})
 		worst, levels := fluidAgreement(s, c.p, 12)
 		t.Logf("%s %v m = %dn: worst deviation %.2f of the tolerance over %d levels", c.process, c.params, perBin, worst, levels)
 		if levels < 5 || worst > 1 {
 			t.Errorf("%s %v m = %dn: worst deviation %.2f of the tolerance over %d levels", c.process, c.params, perBin, worst, levels)
 		}
 	}
-	s := mustSpec(t, "one-plus-beta", map[string]string{"beta": "0.5"}, Common{Bins: n, Balls: perBin * n, Seed: 23, Engine: EngineHistogram})
+	s := mustSpec(t, "one-plus-beta", map[string]string{"beta": "0.5"}, core.Common{Bins: n, Balls: perBin * n, Seed: 23, Engine: core.EngineHistogram})
 	if worst, _ := fluidAgreement(s, fluidOnePlusBeta(0.45, T), 12); worst < 3 {
 		t.Errorf("(1+β), β = 0.5, agrees with β = 0.45 at m = %dn (worst %.2f): the test cannot tell them apart", perBin, worst)
 	}
@@ -287,7 +289,7 @@ func TestHistogramHeavyMatchesFluidAtScale(t *testing.T) {
 // as for the direct engine, and at m/n = 10^6 in one throw.
 func TestHistogramOneChoiceOccupancy(t *testing.T) {
 	const n, m, trials = 10000, 50000, 40
-	s := mustSpec(t, "one-choice", nil, Common{Bins: n, Balls: m, Seed: 6, Engine: EngineHistogram})
+	s := mustSpec(t, "one-choice", nil, core.Common{Bins: n, Balls: m, Seed: 6, Engine: core.EngineHistogram})
 	sum := map[int]float64{}
 	for k := range trials {
 		for _, l := range RunTrial(s, uint64(k), nil).Histogram {
@@ -305,8 +307,8 @@ func TestHistogramOneChoiceOccupancy(t *testing.T) {
 	}
 	// Heavy: the loads of 10^3 bins after 10^9 balls are Binomial(10^9, 10^-3)
 	// each; the mean and variance of a bin's load over the histogram.
-	s = mustSpec(t, "one-choice", nil, Common{Bins: 1000, Balls: 1e9, Seed: 7})
-	if s.ResolvedEngine() != EngineHistogram {
+	s = mustSpec(t, "one-choice", nil, core.Common{Bins: 1000, Balls: 1e9, Seed: 7})
+	if s.ResolvedEngine() != core.EngineHistogram {
 		t.Fatalf("auto chose %s for one-choice at 10^6 balls per bin", s.ResolvedEngine())
 	}
 	r := RunTrial(s, 0, nil)

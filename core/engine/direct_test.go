@@ -1,4 +1,4 @@
-package core
+package engine
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -54,7 +55,7 @@ func TestTwoThinningEngineMatchesBallByBall(t *testing.T) {
 		theta float64
 	}{{10, 5000, 0.5}, {7, 3000, 1.0 / 3}, {100, 20000, 0}, {50, 10000, 2}, {13, 4000, -0.75}} {
 		s := mustSpec(t, "two-thinning", map[string]string{"threshold": fmtFloat(c.theta)},
-			Common{Bins: c.n, Balls: c.m, Seed: 77, KeepLoads: true, Checkpoints: 7})
+			core.Common{Bins: c.n, Balls: c.m, Seed: 77, KeepLoads: true, Checkpoints: 7})
 		got := RunTrial(s, 0, nil).Loads
 		want := refTwoThinning(c.n, c.m, c.theta, 77)
 		for i := range want {
@@ -74,7 +75,7 @@ func fmtFloat(x float64) string {
 // give the same loads for the same seed.
 func TestDegenerateParametersEqualTheirProcess(t *testing.T) {
 	run := func(p string, params map[string]string) []float64 {
-		s := mustSpec(t, p, params, Common{Bins: 1000, Balls: 100000, Seed: 4, KeepLoads: true})
+		s := mustSpec(t, p, params, core.Common{Bins: 1000, Balls: 100000, Seed: 4, KeepLoads: true})
 		return RunTrial(s, 3, nil).Loads
 	}
 	one, two := run("one-choice", nil), run("two-choice", nil)
@@ -112,10 +113,10 @@ func TestDegenerateParametersEqualTheirProcess(t *testing.T) {
 
 // A load counter never wraps: past 2^32 balls the engine holds 64-bit loads.
 func TestLoadWidthFollowsBalls(t *testing.T) {
-	small := mustSpec(t, "one-choice", nil, Common{Bins: 10, Balls: math.MaxUint32})
-	big := mustSpec(t, "one-choice", nil, Common{Bins: 10, Balls: math.MaxUint32 + 1})
-	if small.loadBytes() != 4 || big.loadBytes() != 8 {
-		t.Errorf("load bytes: %d below 2^32 balls, %d at 2^32; want 4 and 8", small.loadBytes(), big.loadBytes())
+	small := mustSpec(t, "one-choice", nil, core.Common{Bins: 10, Balls: math.MaxUint32})
+	big := mustSpec(t, "one-choice", nil, core.Common{Bins: 10, Balls: math.MaxUint32 + 1})
+	if loadBytes(small) != 4 || loadBytes(big) != 8 {
+		t.Errorf("load bytes: %d below 2^32 balls, %d at 2^32; want 4 and 8", loadBytes(small), loadBytes(big))
 	}
 	// The 64-bit loops carry a load past 2^32.
 	loads := []uint64{math.MaxUint32 - 1}
@@ -129,8 +130,8 @@ func TestLongNoOverflowPast2To32(t *testing.T) {
 	if testing.Short() {
 		t.Skip("throws 2^32 + 3 balls: run by make test-long")
 	}
-	for _, e := range []Engine{EngineDirect, EngineHistogram} {
-		s := mustSpec(t, "one-choice", nil, Common{Bins: 1, Balls: 1<<32 + 3, Engine: e})
+	for _, e := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
+		s := mustSpec(t, "one-choice", nil, core.Common{Bins: 1, Balls: 1<<32 + 3, Engine: e})
 		if r := RunTrial(s, 0, nil); r.MaxLoad != 1<<32+3 || r.Gap != 0 {
 			t.Errorf("%s engine: one bin after 2^32 + 3 balls: max load %v, gap %v", e, r.MaxLoad, r.Gap)
 		}
@@ -138,34 +139,34 @@ func TestLongNoOverflowPast2To32(t *testing.T) {
 }
 
 // Golden output: the seeded results of a fixed set of runs, every field but
-// the timings. Regenerate with go test ./core -run Golden -update.
+// the timings. Regenerate with go test ./core/engine -run Golden -update.
 func TestGolden(t *testing.T) {
 	specs := []struct {
 		p      string
 		params map[string]string
-		c      Common
+		c      core.Common
 	}{
-		{"one-choice", nil, Common{Bins: 100, Balls: 10000, Checkpoints: 3}},
-		{"two-choice", nil, Common{Bins: 100, Balls: 10000, Checkpoints: 3}},
-		{"d-choice", map[string]string{"d": "3"}, Common{Bins: 64, Balls: 5000}},
-		{"one-plus-beta", map[string]string{"beta": "0.3"}, Common{Bins: 100, Balls: 10000, Checkpoints: 2}},
-		{"always-go-left", map[string]string{"d": "4"}, Common{Bins: 100, Balls: 10000}},
-		{"two-thinning", map[string]string{"threshold": "1.5"}, Common{Bins: 100, Balls: 10000, Checkpoints: 2}},
-		{"two-choice", map[string]string{"weights": "exp:1"}, Common{Bins: 50, Balls: 2000, Checkpoints: 2}},
-		{"one-choice", map[string]string{"weights": "const:3"}, Common{Bins: 50, Balls: 2000}},
-		{"g-adv-comp", map[string]string{"g": "2"}, Common{Bins: 100, Balls: 10000}},
-		{"tau-delay", map[string]string{"tau": "100", "delay": "uniform"}, Common{Bins: 100, Balls: 10000}},
-		{"b-batch", map[string]string{"batch": "50"}, Common{Bins: 100, Balls: 10000, Checkpoints: 2}},
-		{"one-choice", nil, Common{Bins: 100, Balls: 10000, Engine: EngineHistogram, Checkpoints: 2}},
-		{"two-choice", nil, Common{Bins: 1 << 20, Balls: 1 << 22, Engine: EngineHistogram}},
-		{"one-plus-beta", map[string]string{"beta": "0.3"}, Common{Bins: 1000, Balls: 10000, Engine: EngineHistogram}},
-		{"b-batch", map[string]string{"batch": "50"}, Common{Bins: 100, Balls: 10000, Engine: EngineHistogram}},
+		{"one-choice", nil, core.Common{Bins: 100, Balls: 10000, Checkpoints: 3}},
+		{"two-choice", nil, core.Common{Bins: 100, Balls: 10000, Checkpoints: 3}},
+		{"d-choice", map[string]string{"d": "3"}, core.Common{Bins: 64, Balls: 5000}},
+		{"one-plus-beta", map[string]string{"beta": "0.3"}, core.Common{Bins: 100, Balls: 10000, Checkpoints: 2}},
+		{"always-go-left", map[string]string{"d": "4"}, core.Common{Bins: 100, Balls: 10000}},
+		{"two-thinning", map[string]string{"threshold": "1.5"}, core.Common{Bins: 100, Balls: 10000, Checkpoints: 2}},
+		{"two-choice", map[string]string{"weights": "exp:1"}, core.Common{Bins: 50, Balls: 2000, Checkpoints: 2}},
+		{"one-choice", map[string]string{"weights": "const:3"}, core.Common{Bins: 50, Balls: 2000}},
+		{"g-adv-comp", map[string]string{"g": "2"}, core.Common{Bins: 100, Balls: 10000}},
+		{"tau-delay", map[string]string{"tau": "100", "delay": "uniform"}, core.Common{Bins: 100, Balls: 10000}},
+		{"b-batch", map[string]string{"batch": "50"}, core.Common{Bins: 100, Balls: 10000, Checkpoints: 2}},
+		{"one-choice", nil, core.Common{Bins: 100, Balls: 10000, Engine: core.EngineHistogram, Checkpoints: 2}},
+		{"two-choice", nil, core.Common{Bins: 1 << 20, Balls: 1 << 22, Engine: core.EngineHistogram}},
+		{"one-plus-beta", map[string]string{"beta": "0.3"}, core.Common{Bins: 1000, Balls: 10000, Engine: core.EngineHistogram}},
+		{"b-batch", map[string]string{"batch": "50"}, core.Common{Bins: 100, Balls: 10000, Engine: core.EngineHistogram}},
 	}
 	var lines []string
 	for _, sp := range specs {
 		sp.c.Seed, sp.c.Trials, sp.c.Alpha = 2026, 2, 0.5
 		if sp.c.Engine == "" {
-			sp.c.Engine = EngineDirect
+			sp.c.Engine = core.EngineDirect
 		}
 		s := mustSpec(t, sp.p, sp.params, sp.c)
 		for trial := range uint64(2) {
@@ -190,7 +191,7 @@ func TestGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./core -run Golden -update once)", err)
+		t.Fatalf("%v (run go test ./core/engine -run Golden -update once)", err)
 	}
 	if got != string(want) {
 		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")

@@ -1,4 +1,4 @@
-package core
+package result
 
 import (
 	"encoding/json"
@@ -27,20 +27,20 @@ type Level struct {
 	Count uint64
 }
 
-// maxCountLevels bounds the counting array of a snapshot; loads spread over
+// MaxCountLevels bounds the counting array of a snapshot; loads spread over
 // more levels are counted by sorting a copy.
-const maxCountLevels = 1 << 20
+const MaxCountLevels = 1 << 20
 
-// measureUnit summarises integer loads that each weigh `scale`, in O(n):
+// MeasureUnit summarises integer loads that each weigh `scale`, in O(n):
 // one pass for the minimum, one to count levels. maxLoad is the maximum the
 // allocation loop tracked; it is checked, not trusted blindly, by the count.
-func measureUnit[L kernels.Load](loads []L, balls uint64, scale, alpha float64, maxLoad L) Snapshot {
+func MeasureUnit[L kernels.Load](loads []L, balls uint64, scale, alpha float64, maxLoad L) Snapshot {
 	minLoad := maxLoad
 	for _, v := range loads {
 		minLoad = min(minLoad, v)
 	}
 	var levels []Level
-	if span := uint64(maxLoad - minLoad); span < maxCountLevels {
+	if span := uint64(maxLoad - minLoad); span < MaxCountLevels {
 		counts := make([]uint64, span+1)
 		for _, v := range loads {
 			counts[v-minLoad]++
@@ -70,14 +70,14 @@ func measureUnit[L kernels.Load](loads []L, balls uint64, scale, alpha float64, 
 	for k := range levels {
 		levels[k].Load *= scale
 	}
-	s := levelSummary(levels, avg, alpha)
+	s := Summary(levels, avg, alpha)
 	s.Balls = balls
 	s.Histogram = levels
 	return s
 }
 
-// levelSummary computes the order statistics and potentials of a histogram.
-func levelSummary(levels []Level, avg, alpha float64) Snapshot {
+// Summary computes the order statistics and potentials of a histogram.
+func Summary(levels []Level, avg, alpha float64) Snapshot {
 	s := Snapshot{
 		Average: avg,
 		MinLoad: levels[0].Load,
@@ -100,9 +100,9 @@ func levelSummary(levels []Level, avg, alpha float64) Snapshot {
 	return s
 }
 
-// measureReal summarises real-valued loads (random weights) in O(n); the
+// MeasureReal summarises real-valued loads (random weights) in O(n); the
 // average is the total weight over n.
-func measureReal(loads []float64, balls uint64, alpha float64) Snapshot {
+func MeasureReal(loads []float64, balls uint64, alpha float64) Snapshot {
 	// Neumaier's compensated sum: the total is the average's only input.
 	sum, comp := 0.0, 0.0
 	lo, hi := loads[0], loads[0]
@@ -139,7 +139,7 @@ func MeasureLoads(loads []uint32, balls uint64, alpha float64) Snapshot {
 	for _, v := range loads {
 		top = max(top, v)
 	}
-	return measureUnit(loads, balls, 1, alpha, top)
+	return MeasureUnit(loads, balls, 1, alpha, top)
 }
 
 // Potential is a potential as a Result reports it: a float64 that marshals

@@ -1,4 +1,4 @@
-package core
+package result
 
 import (
 	"encoding/json"
@@ -66,7 +66,7 @@ func TestMeasureUnitMatchesDefinition(t *testing.T) {
 			fl[i] = float64(v) * c.scale
 		}
 		for _, alpha := range []float64{1, 0.1, -2} {
-			got := measureUnit(loads, sum, c.scale, alpha, slices.Max(loads))
+			got := MeasureUnit(loads, sum, c.scale, alpha, slices.Max(loads))
 			want := slowSnapshot(fl, float64(sum)/float64(c.n)*c.scale, alpha)
 			checkSnapshot(t, "unit", got, want)
 			total := uint64(0)
@@ -94,7 +94,7 @@ func TestMeasureRealMatchesDefinition(t *testing.T) {
 		sum += v
 	}
 	for _, alpha := range []float64{0.5, -0.5} {
-		checkSnapshot(t, "real", measureReal(loads, 0, alpha), slowSnapshot(loads, sum/777, alpha))
+		checkSnapshot(t, "real", MeasureReal(loads, 0, alpha), slowSnapshot(loads, sum/777, alpha))
 	}
 }
 
@@ -102,12 +102,12 @@ func TestMeasureRealMatchesDefinition(t *testing.T) {
 // logarithm, and the potential itself marshals as null.
 func TestExpPotentialOverflow(t *testing.T) {
 	loads := []uint32{0, 2000}
-	s := measureUnit(loads, 2000, 1, 1, 2000)
+	s := MeasureUnit(loads, 2000, 1, 1, 2000)
 	if !close(s.LogExp, 1000+math.Log1p(math.Exp(-2000))) {
 		t.Errorf("ln Φ = %v, want 1000", s.LogExp)
 	}
 	var r Result
-	r.fill(s, 1)
+	r.Fill(s, 1)
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)

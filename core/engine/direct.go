@@ -1,10 +1,12 @@
-package core
+package engine
 
 import (
 	"math"
 	"math/bits"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -34,10 +36,11 @@ func checkpointsOf(m, k uint64) []uint64 {
 	return pts
 }
 
-func runDirect(s *Spec, trial uint64, progress func(uint64)) *Result {
-	res := &Result{}
+func runDirect(s *core.Spec, trial uint64, progress func(uint64)) *result.Result {
+	res := &result.Result{}
+	_, isVector := s.Vector()
 	switch {
-	case s.isVector:
+	case isVector:
 		runIdea(s, trial, progress, res)
 	case !s.Weights.Unit():
 		runReal(s, trial, progress, res)
@@ -50,7 +53,7 @@ func runDirect(s *Spec, trial uint64, progress func(uint64)) *Result {
 }
 
 // trialOf is what a process's stepper sees of trial number trial.
-func trialOf(s *Spec, trial uint64, rng, noise *kernels.PCG32) *process.Trial {
+func trialOf(s *core.Spec, trial uint64, rng, noise *kernels.PCG32) *process.Trial {
 	return &process.Trial{Seed: s.Seed, Index: trial, Bins: s.Bins, Balls: s.Balls, Weights: s.Weights, Choices: rng, Noise: noise, LevelBatch: s.LevelBatch}
 }
 
@@ -68,7 +71,7 @@ func stepper[L kernels.Load](p process.Process, tr *process.Trial) process.Stepp
 // runUnit runs a unit-weight (or constant-weight) trial on integer loads.
 // Constant weights w give exactly the unit process scaled by w: every rule
 // compares loads only, and all loads are multiples of w.
-func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *Result) {
+func runUnit[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64), res *result.Result) {
 	loads := make([]L, s.Bins)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
 	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
@@ -77,7 +80,7 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 	var maxLoad L
 	t := uint64(0)
 	if s.Checkpoints > 0 {
-		res.Checkpoints = make([]Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
+		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
 	}
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for t < target {
@@ -86,12 +89,12 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 			t += c
 			progress(c)
 		}
-		snap := measureUnit(loads, t, scale, s.Alpha, maxLoad)
+		snap := result.MeasureUnit(loads, t, scale, s.Alpha, maxLoad)
 		if s.Checkpoints > 0 {
-			res.Checkpoints = append(res.Checkpoints, snap.checkpoint())
+			res.Checkpoints = append(res.Checkpoints, snap.Checkpoint())
 		}
 		if t == s.Balls {
-			res.fill(snap, s.Alpha)
+			res.Fill(snap, s.Alpha)
 		}
 	}
 	if be, ok := st.(process.BatchEnds); ok {
@@ -109,7 +112,7 @@ func runUnit[L kernels.Load](s *Spec, trial uint64, progress func(uint64), res *
 }
 
 // runReal runs a trial with random weights on real-valued loads.
-func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
+func runReal(s *core.Spec, trial uint64, progress func(uint64), res *result.Result) {
 	loads := make([]float64, s.Bins)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
 	wrng := kernels.TrialStream(s.Seed, trial, kernels.LaneWeights)
@@ -119,7 +122,7 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 	maxLoad := 0.0
 	t, pending := uint64(0), uint64(0)
 	if s.Checkpoints > 0 {
-		res.Checkpoints = make([]Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
+		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
 	}
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for t < target {
@@ -132,15 +135,15 @@ func runReal(s *Spec, trial uint64, progress func(uint64), res *Result) {
 				pending = 0
 			}
 		}
-		snap := measureReal(loads, t, s.Alpha)
+		snap := result.MeasureReal(loads, t, s.Alpha)
 		if snap.MaxLoad != maxLoad {
 			panic("core: the weighted loop's maximum disagrees with the loads")
 		}
 		if s.Checkpoints > 0 {
-			res.Checkpoints = append(res.Checkpoints, snap.checkpoint())
+			res.Checkpoints = append(res.Checkpoints, snap.Checkpoint())
 		}
 		if t == s.Balls {
-			res.fill(snap, s.Alpha)
+			res.Fill(snap, s.Alpha)
 		}
 	}
 	if pending > 0 {

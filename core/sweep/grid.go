@@ -1,8 +1,6 @@
-package core
+package sweep
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,14 +10,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/units"
 )
 
 // A sweep file (TOML) names a grid of experiments:
@@ -42,8 +40,8 @@ import (
 // Grid is a parsed sweep file.
 type Grid struct {
 	Path   string
-	Source string  // the file's text, for the manifest
-	Specs  []*Spec // one per grid point, in file order
+	Source string       // the file's text, for the manifest
+	Specs  []*core.Spec // one per grid point, in file order
 	Hashes []string
 }
 
@@ -187,7 +185,7 @@ func ReadGrid(path string) (*Grid, error) {
 		raws[key] = vals
 		var out []uint64
 		for _, v := range vals {
-			x, err := ParseCount(v)
+			x, err := units.ParseCount(v)
 			if err != nil {
 				return nil, bad(key, "%v", err)
 			}
@@ -247,7 +245,7 @@ func ReadGrid(path string) (*Grid, error) {
 	default:
 		return nil, fmt.Errorf("%s: no balls: set balls = [...] or balls_per_bin = [...]", path)
 	}
-	var com Common
+	var com core.Common
 	for _, s := range []struct {
 		key, def string
 		dst      *uint64
@@ -256,14 +254,14 @@ func ReadGrid(path string) (*Grid, error) {
 		if err != nil {
 			return nil, err
 		}
-		x, err := ParseCount(v)
+		x, err := units.ParseCount(v)
 		if err != nil {
 			return nil, bad(s.key, "%v", err)
 		}
 		if s.dst != nil {
 			*s.dst = x
 		} else {
-			if why := TrialsRule(x); why != "" {
+			if why := core.TrialsRule(x); why != "" {
 				return nil, bad(s.key, "%s", why)
 			}
 			com.Trials = int(x)
@@ -273,15 +271,15 @@ func ReadGrid(path string) (*Grid, error) {
 	if err != nil {
 		return nil, err
 	}
-	com.Engine = Engine(engine)
+	com.Engine = core.Engine(engine)
 	alpha, err := one("alpha", "1")
 	if err != nil {
 		return nil, err
 	}
-	if com.Alpha, err = ParseAlpha(alpha); err != nil {
+	if com.Alpha, err = core.ParseAlpha(alpha); err != nil {
 		return nil, bad("alpha", "want a real number")
 	}
-	if why := AlphaRule(com.Alpha); why != "" {
+	if why := core.AlphaRule(com.Alpha); why != "" {
 		return nil, bad("alpha", "%s", why)
 	}
 
@@ -371,7 +369,7 @@ func ReadGrid(path string) (*Grid, error) {
 					if per != nil {
 						c.BallsPerBin = per[mi]
 					}
-					s, err := NewSpec(name, combo, c)
+					s, err := core.NewSpec(name, combo, c)
 					if err != nil {
 						// Blame the key of the first flag the error names.
 						key, at := "bins", len(err.Error())
@@ -558,80 +556,4 @@ func besideFile(sweep, param, val string) string {
 		return val
 	}
 	return prefix + filepath.Join(filepath.Dir(sweep), p)
-}
-
-// fileDigests caches a file's SHA-256 by path, size and modification time,
-// so a grid listing one large graph for many parameters reads it once.
-var fileDigests = struct {
-	sync.Mutex
-	m map[string]string
-}{m: map[string]string{}}
-
-// fileDigest is the hex SHA-256 of the file at path, or a note of why it
-// could not be read (NewSpec has read it, so that is a file changing under us).
-func fileDigest(path string) string {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "unreadable"
-	}
-	key := fmt.Sprintf("%s|%d|%d", path, fi.Size(), fi.ModTime().UnixNano())
-	fileDigests.Lock()
-	defer fileDigests.Unlock()
-	if d, ok := fileDigests.m[key]; ok {
-		return d
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "unreadable"
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "unreadable"
-	}
-	d := hex.EncodeToString(h.Sum(nil))
-	fileDigests.m[key] = d
-	return d
-}
-
-// Hash identifies a grid point: a digest of everything that decides its
-// trials' results (process, parameters, n, m, seed, checkpoints, resolved
-// engine, α), not of the number of trials, so a sweep can grow. A file a
-// parameter names enters by its content, not its path: a graph or
-// hyperedges file:PATH as the SHA-256 of its bytes, ages as the law read
-// from them; so editing the file between a kill and a resume is seen, and
-// moving it is not. Specs that name no file hash as they always did.
-func (s *Spec) Hash() string {
-	keys := make([]string, 0)
-	pm := s.ParamsMap()
-	for _, k := range []string{"graph", "hyperedges"} {
-		if v, ok := pm[k].(string); ok {
-			if p, ok := strings.CutPrefix(v, "file:"); ok {
-				pm[k] = "file:sha256:" + fileDigest(p)
-			}
-		}
-	}
-	var content []string
-	if c, ok := s.Proc.(process.Content); ok {
-		values, parts := c.Content()
-		for k, v := range values {
-			if _, ok := pm[k]; ok {
-				pm[k] = v
-			}
-		}
-		content = parts
-	}
-	for k := range pm {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var parts []string
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s=%v", k, pm[k]))
-	}
-	parts = append(parts, content...)
-	desc := fmt.Sprintf("balloc/1 %s {%s} n=%d m=%d seed=%d cp=%d engine=%s alpha=%v",
-		s.Process.Name, strings.Join(parts, " "), s.Bins, s.Balls, s.Seed, s.Checkpoints, s.engine, s.Alpha)
-	sum := sha256.Sum256([]byte(desc))
-	return hex.EncodeToString(sum[:8])
 }

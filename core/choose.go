@@ -4,46 +4,17 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"time"
 
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
 )
-
-// RunTrial runs trial `trial` (0-based) of s on its engine and returns the
-// Result. progress, which may be nil, is called from the trial's goroutine
-// after each chunk of balls with the chunk's size, never per ball.
-func RunTrial(s *Spec, trial uint64, progress func(balls uint64)) *Result {
-	if progress == nil {
-		progress = func(uint64) {}
-	}
-	start := time.Now()
-	var res *Result
-	switch s.engine {
-	case EngineDirect:
-		res = runDirect(s, trial, progress)
-	case EngineHistogram:
-		res = runHistogram(s, trial, progress)
-	default:
-		panic("core: unresolved engine " + string(s.engine))
-	}
-	res.Process = s.Process.Name
-	res.Params = s.ParamsMap()
-	res.Bins, res.Balls, res.Trial, res.Seed = s.Bins, s.Balls, trial, s.Seed
-	res.Engine = string(s.engine)
-	res.ElapsedS = time.Since(start).Seconds()
-	if res.ElapsedS > 0 {
-		res.BallsPerS = float64(s.Balls) / res.ElapsedS
-	}
-	return res
-}
 
 // The cost model of --engine auto. auto picks the engine whose estimated
 // time for the spec is the smaller, from these constants alone — never from
 // the machine — so that the engine, and with it every draw of a trial, is
 // the same everywhere. The constants are ns per ball on one core, measured
 // once (balloc 2026-12, one trial each on a 2-core x86-64 shared with other
-// jobs, core/histbatch.go's level batches): the direct engine's two-choice
+// jobs, core/hist/batch.go's level batches): the direct engine's two-choice
 // loop at n = 10^4, 10^6, 10^8 (3.06, 5.46, 32.9 ns; memory-bound past the
 // caches), other processes as a factor of it at n = 10^6; the histogram
 // engine's per-ball rank loops at n = 10^3 and 10^6, its level batches at
@@ -107,4 +78,21 @@ func autoEngine(s *Spec) (Engine, string) {
 // seconds formats an estimate to two significant digits.
 func seconds(x float64) string {
 	return strconv.FormatFloat(x, 'g', 2, 64) + " s"
+}
+
+// histogramSupports reports whether the histogram engine runs s, and why not.
+func histogramSupports(s *Spec) (bool, string) {
+	if s.Dims() > 1 {
+		return false, "multi-dimensional balls (--dims) run on the direct engine"
+	}
+	if _, ok := s.Proc.(process.Histogram); !ok {
+		return false, s.Process.Name + " is not symmetric (which bin gets a ball depends on more than loads)"
+	}
+	if !s.Weights.Unit() {
+		return false, "random weights make loads real-valued; the histogram engine counts bins per integer load"
+	}
+	if s.KeepLoads {
+		return false, "--loads needs every bin's load; the histogram engine keeps counts per load"
+	}
+	return true, ""
 }

@@ -1,14 +1,16 @@
-package core
+package engine
 
 import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/balloc/balloc/core"
 )
 
 // graphicalGaps runs trials of graphical on spec with the given strategy
 // parameters and returns the final gaps.
-func graphicalGaps(t *testing.T, spec string, params map[string]string, c Common, trials int) []float64 {
+func graphicalGaps(t *testing.T, spec string, params map[string]string, c core.Common, trials int) []float64 {
 	t.Helper()
 	p := map[string]string{"graph": spec}
 	for k, v := range params {
@@ -23,7 +25,7 @@ func graphicalGaps(t *testing.T, spec string, params map[string]string, c Common
 // the fresh loop, ball for ball, whichever refresh path (replaying the
 // pending balls or rebuilding from the loads) the state picks.
 func TestHaarStaleOneIsFresh(t *testing.T) {
-	c := Common{Balls: 300_000, Seed: 4, KeepLoads: true}
+	c := core.Common{Balls: 300_000, Seed: 4, KeepLoads: true}
 	for _, g := range []string{"cycle:1000", "torus:20,30", "random-regular:500,3"} {
 		fresh := mustSpec(t, "graphical", map[string]string{"graph": g, "strategy": "haar"}, c)
 		one := mustSpec(t, "graphical", map[string]string{"graph": g, "strategy": "haar", "stale": "1"}, c)
@@ -56,7 +58,7 @@ func TestHaarBalancesAndToleratesStaleAverages(t *testing.T) {
 		spec string
 		n    int
 	}{{"cycle:1024", 1024}, {"torus:32,32", 1024}, {"random-regular:1024,3", 1024}, {"hypercube:10", 1024}} {
-		c := Common{Balls: 300 * uint64(g.n), Seed: 8}
+		c := core.Common{Balls: 300 * uint64(g.n), Seed: 8}
 		blind := graphicalGaps(t, g.spec, map[string]string{"strategy": "one-plus-beta", "beta": "0"}, c, trials)
 		fresh := graphicalGaps(t, g.spec, map[string]string{"strategy": "haar"}, c, trials)
 		stale := graphicalGaps(t, g.spec, map[string]string{"strategy": "haar", "stale": fmt.Sprint(g.n)}, c, trials)

@@ -1,4 +1,4 @@
-package core
+package engine
 
 import (
 	"crypto/sha256"
@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+
+	"github.com/balloc/balloc/core"
 )
 
 // agesDigest runs trials of tau-delay --delay empirical with the ages file
@@ -22,7 +24,7 @@ func agesDigest(t *testing.T, text, weights string) (digest, hash string) {
 	if weights != "" {
 		set["weights"] = weights
 	}
-	s, err := NewSpec("tau-delay", set, Common{Bins: 100, Balls: 10000, Trials: 3, Seed: 5, Checkpoints: 2, Alpha: 1})
+	s, err := core.NewSpec("tau-delay", set, core.Common{Bins: 100, Balls: 10000, Trials: 3, Seed: 5, Checkpoints: 2, Alpha: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
-package core
+package engine
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
 )
 
@@ -41,18 +42,18 @@ func TestEveryProcessRunsOnItsEngines(t *testing.T) {
 				bins = 16
 			}
 		}
-		engines := []Engine{EngineDirect}
+		engines := []core.Engine{core.EngineDirect}
 		if e.Symmetric() {
-			engines = append(engines, EngineHistogram)
+			engines = append(engines, core.EngineHistogram)
 		}
 		for _, eng := range engines {
-			s := mustSpec(t, e.Name, params, Common{Bins: bins, Balls: 500, Seed: 3, Engine: eng, Checkpoints: 2})
+			s := mustSpec(t, e.Name, params, core.Common{Bins: bins, Balls: 500, Seed: 3, Engine: eng, Checkpoints: 2})
 			if r := RunTrial(s, 0, nil); r.Balls != 500 || r.Bins != s.Bins || len(r.Checkpoints) != 2 {
 				t.Errorf("%s on %s: %+v", e.Name, eng, r)
 			}
 		}
 		if !e.Symmetric() {
-			_, err := NewSpec(e.Name, params, Common{Bins: bins, Balls: 500, Trials: 1, Alpha: 1, Engine: EngineHistogram})
+			_, err := core.NewSpec(e.Name, params, core.Common{Bins: bins, Balls: 500, Trials: 1, Alpha: 1, Engine: core.EngineHistogram})
 			if err == nil || !strings.HasPrefix(err.Error(), "--engine histogram: ") || strings.Contains(err.Error(), "\n") {
 				t.Errorf("%s on the histogram engine: %v", e.Name, err)
 			}
@@ -62,7 +63,7 @@ func TestEveryProcessRunsOnItsEngines(t *testing.T) {
 			for k, v := range params {
 				w[k] = v
 			}
-			s := mustSpec(t, e.Name, w, Common{Bins: bins, Balls: 500, Seed: 3})
+			s := mustSpec(t, e.Name, w, core.Common{Bins: bins, Balls: 500, Seed: 3})
 			if r := RunTrial(s, 0, nil); r.Balls != 500 || r.Histogram != nil {
 				t.Errorf("%s with exp:1 weights: %+v", e.Name, r)
 			}

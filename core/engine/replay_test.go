@@ -1,4 +1,4 @@
-package core
+package engine
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/units"
 )
@@ -25,12 +26,12 @@ func TestReplayFileOfConstantAgesIsFixedDelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	c := Common{Bins: n, Balls: m, Trials: 1, Seed: 4, Alpha: 1, Engine: EngineDirect}
-	rs, err := NewSpec("tau-delay", map[string]string{"delay": "replay", "replay": path}, c)
+	c := core.Common{Bins: n, Balls: m, Trials: 1, Seed: 4, Alpha: 1, Engine: core.EngineDirect}
+	rs, err := core.NewSpec("tau-delay", map[string]string{"delay": "replay", "replay": path}, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs, err := NewSpec("tau-delay", map[string]string{"delay": "fixed", "tau": fmt.Sprint(tau)}, c)
+	fs, err := core.NewSpec("tau-delay", map[string]string{"delay": "fixed", "tau": fmt.Sprint(tau)}, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestReplayRefusals(t *testing.T) {
 	os.WriteFile(good, []byte("0 1\n2\n"), 0o644)
 	bad := filepath.Join(dir, "bad")
 	os.WriteFile(bad, []byte("0\n-1\n"), 0o644)
-	c := Common{Bins: 10, Balls: 3, Trials: 1, Seed: 1, Alpha: 1, Engine: EngineDirect}
+	c := core.Common{Bins: 10, Balls: 3, Trials: 1, Seed: 1, Alpha: 1, Engine: core.EngineDirect}
 	for _, tc := range []struct {
 		set  map[string]string
 		want string
@@ -63,12 +64,12 @@ func TestReplayRefusals(t *testing.T) {
 		{map[string]string{"delay": "replay", "replay": bad}, bad + ":2"},
 		{map[string]string{"delay": "replay", "replay": good, "weights": "exp:1"}, "--weights"},
 	} {
-		if _, err := NewSpec("tau-delay", tc.set, c); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := core.NewSpec("tau-delay", tc.set, c); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want an error naming %q", tc.set, err, tc.want)
 		}
 	}
 	c.Balls = 4
-	if _, err := NewSpec("tau-delay", map[string]string{"delay": "replay", "replay": good}, c); err == nil || !strings.Contains(err.Error(), "holds 3 ages and --balls is 4") {
+	if _, err := core.NewSpec("tau-delay", map[string]string{"delay": "replay", "replay": good}, c); err == nil || !strings.Contains(err.Error(), "holds 3 ages and --balls is 4") {
 		t.Errorf("a short sequence: %v", err)
 	}
 }

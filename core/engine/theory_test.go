@@ -1,10 +1,11 @@
-package core
+package engine
 
 import (
 	"fmt"
 	"math"
 	"testing"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/kernels"
@@ -38,8 +39,8 @@ func TestFluidCompareMatchesSimulation(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(c.process, c.params), func(t *testing.T) {
-			s := mustSpec(t, c.process, c.params, Common{Bins: 200000, Balls: T * 200000, Seed: uint64(60 + i)})
-			if p, err := FluidOf(s); err != nil || maxDiff(p, c.right) != 0 {
+			s := mustSpec(t, c.process, c.params, core.Common{Bins: 200000, Balls: T * 200000, Seed: uint64(60 + i)})
+			if p, err := core.FluidOf(s); err != nil || maxDiff(p, c.right) != 0 {
 				t.Fatalf("FluidOf gives another limit (%v)", err)
 			}
 			worst, levels := fluidAgreement(s, c.right, 16)

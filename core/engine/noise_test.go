@@ -1,4 +1,4 @@
-package core
+package engine
 
 import (
 	"fmt"
@@ -8,11 +8,13 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/balloc/balloc/core"
 )
 
 func chiSquaredQuantile(df, p float64) float64 { return distuv.ChiSquared{K: df}.Quantile(p) }
 
-func loadsOf(t *testing.T, process string, params map[string]string, c Common, trial uint64) []float64 {
+func loadsOf(t *testing.T, process string, params map[string]string, c core.Common, trial uint64) []float64 {
 	t.Helper()
 	c.KeepLoads = true
 	return RunTrial(mustSpec(t, process, params, c), trial, nil).Loads
@@ -24,7 +26,7 @@ func loadsOf(t *testing.T, process string, params map[string]string, c Common, t
 // in law, which the exact-law test checks.)
 func TestZeroNoiseIsTwoChoice(t *testing.T) {
 	for _, w := range []string{"unit", "exp:1"} {
-		c := Common{Bins: 500, Balls: 50000, Seed: 12}
+		c := core.Common{Bins: 500, Balls: 50000, Seed: 12}
 		two := loadsOf(t, "two-choice", map[string]string{"weights": w}, c, 2)
 		for _, p := range []struct {
 			process string
@@ -50,7 +52,7 @@ func TestZeroNoiseIsTwoChoice(t *testing.T) {
 
 // Rules that coincide by definition give the same run for the same seed.
 func TestCoincidingRules(t *testing.T) {
-	c := Common{Bins: 300, Balls: 60000, Seed: 13}
+	c := core.Common{Bins: 300, Balls: 60000, Seed: 13}
 	for _, w := range []string{"unit", "exp:1"} {
 		for _, g := range []string{"1", "3"} {
 			myopic := loadsOf(t, "g-myopic-comp", map[string]string{"g": g, "weights": w}, c, 0)
@@ -69,7 +71,7 @@ func TestCoincidingRules(t *testing.T) {
 }
 
 // meanGap runs trials and returns the mean of max_gap and its standard error.
-func meanGap(t *testing.T, process string, params map[string]string, c Common, trials int) (float64, float64) {
+func meanGap(t *testing.T, process string, params map[string]string, c core.Common, trials int) (float64, float64) {
 	t.Helper()
 	s := mustSpec(t, process, params, c)
 	var xs []float64
@@ -87,7 +89,7 @@ func meanGap(t *testing.T, process string, params map[string]string, c Common, t
 // four standard errors of the difference.
 func TestGapGrowsWithNoise(t *testing.T) {
 	const n, trials = 1000, 30
-	c := Common{Bins: n, Balls: 100 * n, Seed: 21, Checkpoints: 10}
+	c := core.Common{Bins: n, Balls: 100 * n, Seed: 21, Checkpoints: 10}
 	series := []struct {
 		process string
 		param   string
@@ -155,7 +157,7 @@ func TestBatchOfNGrowsLikeLogOverLogLog(t *testing.T) {
 	}
 	var fLog, fLogLog, gaps, ses []float64
 	for _, n := range ns {
-		s := mustSpec(t, "b-batch", map[string]string{"batch": fmt.Sprint(n)}, Common{Bins: n, Balls: perBin * n, Seed: 31})
+		s := mustSpec(t, "b-batch", map[string]string{"batch": fmt.Sprint(n)}, core.Common{Bins: n, Balls: perBin * n, Seed: 31})
 		xs := make([]float64, trials)
 		var wg sync.WaitGroup
 		for w := range 2 { // two cores: half the trials each

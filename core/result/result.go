@@ -1,4 +1,4 @@
-package core
+package result
 
 import (
 	"encoding/json"
@@ -26,12 +26,12 @@ type Result struct {
 	LogExpPot   float64        `json:"log_exp_potential"`
 	Histogram   Histogram      `json:"histogram,omitempty"`
 	Checkpoints []Checkpoint   `json:"checkpoints,omitempty"`
-	Loads       []float64      `json:"loads,omitempty"` // with Common.KeepLoads
+	Loads       []float64      `json:"loads,omitempty"` // with core.Common.KeepLoads
 	MaxGap      float64        `json:"max_gap"`
 	ElapsedS    float64        `json:"elapsed_s"`
 	BallsPerS   float64        `json:"balls_per_s"`
 	Theory      *Theory        `json:"theory,omitempty"`
-	SpecHash    string         `json:"spec_hash,omitempty"` // sweeps: the grid point (Spec.Hash)
+	SpecHash    string         `json:"spec_hash,omitempty"` // sweeps: the grid point (core.Spec.Hash)
 	Retries     *Retries       `json:"retries,omitempty"`   // idea: rounds of d draws per ball
 	Estimates   *Estimates     `json:"estimates,omitempty"` // idea: the bins' estimated averages
 }
@@ -103,15 +103,16 @@ func (f *Float) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-func (s Snapshot) checkpoint() Checkpoint {
+// Checkpoint is the snapshot as a Result records it.
+func (s Snapshot) Checkpoint() Checkpoint {
 	return Checkpoint{
 		Balls: s.Balls, Gap: s.Gap, MaxLoad: s.MaxLoad, MinLoad: s.MinLoad,
 		Underload: s.Underload, Quadratic: Potential(s.Quadratic), LogExpPot: s.LogExp,
 	}
 }
 
-// fill copies the final snapshot into r.
-func (r *Result) fill(s Snapshot, alpha float64) {
+// Fill copies the final snapshot into r.
+func (r *Result) Fill(s Snapshot, alpha float64) {
 	r.Gap, r.MaxLoad, r.MinLoad, r.Underload = s.Gap, s.MaxLoad, s.MinLoad, s.Underload
 	r.Average, r.Quadratic = s.Average, Potential(s.Quadratic)
 	r.Alpha, r.LogExpPot, r.ExpPot = alpha, s.LogExp, Float(math.Exp(s.LogExp))
@@ -120,18 +121,4 @@ func (r *Result) fill(s Snapshot, alpha float64) {
 	for _, c := range r.Checkpoints {
 		r.MaxGap = max(r.MaxGap, c.Gap)
 	}
-}
-
-// NewResult is the Result of trial `trial` of s from a final snapshot made
-// outside this package (the concurrent engine), with its engine's name.
-func NewResult(s *Spec, trial uint64, engine string, snap Snapshot, elapsedS float64) *Result {
-	r := &Result{}
-	r.fill(snap, s.Alpha)
-	r.Process, r.Params = s.Process.Name, s.ParamsMap()
-	r.Bins, r.Balls, r.Trial, r.Seed, r.Engine = s.Bins, s.Balls, trial, s.Seed, engine
-	r.ElapsedS = elapsedS
-	if elapsedS > 0 {
-		r.BallsPerS = float64(s.Balls) / elapsedS
-	}
-	return r
 }

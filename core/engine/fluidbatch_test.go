@@ -1,9 +1,10 @@
-package core
+package engine
 
 import (
 	"fmt"
 	"testing"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/theory"
 )
 
@@ -16,14 +17,14 @@ func TestFluidBBatchMatchesSimulation(t *testing.T) {
 	const n = 200000
 	for i, c := range []struct {
 		b, m uint64
-		e    Engine
+		e    core.Engine
 	}{
-		{n / 2, 4 * n, EngineDirect}, {n, 4 * n, EngineDirect}, {4 * n, 16 * n, EngineDirect}, {n, 5 * n / 2, EngineDirect},
-		{n / 2, 4 * n, EngineHistogram}, {4 * n, 16 * n, EngineHistogram}, {n, 5 * n / 2, EngineHistogram},
+		{n / 2, 4 * n, core.EngineDirect}, {n, 4 * n, core.EngineDirect}, {4 * n, 16 * n, core.EngineDirect}, {n, 5 * n / 2, core.EngineDirect},
+		{n / 2, 4 * n, core.EngineHistogram}, {4 * n, 16 * n, core.EngineHistogram}, {n, 5 * n / 2, core.EngineHistogram},
 	} {
 		t.Run(fmt.Sprintf("b=%d,m=%d,%s", c.b, c.m, c.e), func(t *testing.T) {
-			s := mustSpec(t, "b-batch", map[string]string{"batch": fmt.Sprint(c.b)}, Common{Bins: n, Balls: c.m, Seed: uint64(80 + i), Engine: c.e})
-			right, err := FluidOf(s)
+			s := mustSpec(t, "b-batch", map[string]string{"batch": fmt.Sprint(c.b)}, core.Common{Bins: n, Balls: c.m, Seed: uint64(80 + i), Engine: c.e})
+			right, err := core.FluidOf(s)
 			if err != nil {
 				t.Fatal(err)
 			}

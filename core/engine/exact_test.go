@@ -1,4 +1,4 @@
-package core
+package engine
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/internal/stattest"
 )
 
@@ -172,7 +173,7 @@ func exactCases() []exactCase {
 }
 
 func simulateVectors(t *testing.T, c exactCase, trials int, seed uint64) map[vec]int {
-	s, err := NewSpec(c.process, c.params, Common{Bins: uint64(c.n), Balls: uint64(c.m), Trials: trials, Seed: seed, Alpha: 1, KeepLoads: true})
+	s, err := core.NewSpec(c.process, c.params, core.Common{Bins: uint64(c.n), Balls: uint64(c.m), Trials: trials, Seed: seed, Alpha: 1, KeepLoads: true})
 	if err != nil {
 		t.Fatal(err)
 	}

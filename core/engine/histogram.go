@@ -1,9 +1,11 @@
-package core
+package engine
 
 import (
 	"math"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -19,36 +21,15 @@ import (
 // batches of about 4·√n balls for d-choice and (1+β), whole batches of
 // b-batch, and the rest ball by ball on ranks (kernels/levelsteps.go).
 
-// maxHistogramBins keeps counts exact in the float64 arithmetic of the
-// binomial sampler.
-const maxHistogramBins = 1 << 50
-
-// histogramSupports reports whether the histogram engine runs s, and why not.
-func histogramSupports(s *Spec) (bool, string) {
-	if s.Dims() > 1 {
-		return false, "multi-dimensional balls (--dims) run on the direct engine"
-	}
-	if _, ok := s.Proc.(process.Histogram); !ok {
-		return false, s.Process.Name + " is not symmetric (which bin gets a ball depends on more than loads)"
-	}
-	if !s.Weights.Unit() {
-		return false, "random weights make loads real-valued; the histogram engine counts bins per integer load"
-	}
-	if s.KeepLoads {
-		return false, "--loads needs every bin's load; the histogram engine keeps counts per load"
-	}
-	return true, ""
-}
-
 // histogramMemory estimates the bytes of one histogram trial: the levels,
 // and the Poisson window of the largest occupancy throw.
-func histogramMemory(s *Spec) uint64 {
+func histogramMemory(s *core.Spec) uint64 {
 	perBin := float64(s.Balls) / float64(s.Bins)
 	return 1<<20 + uint64(8*4*(24*math.Sqrt(perBin)+200))
 }
 
-func runHistogram(s *Spec, trial uint64, progress func(uint64)) *Result {
-	res := &Result{}
+func runHistogram(s *core.Spec, trial uint64, progress func(uint64)) *result.Result {
+	res := &result.Result{}
 	lv := kernels.NewLevels(s.Bins)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
 	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
@@ -58,7 +39,7 @@ func runHistogram(s *Spec, trial uint64, progress func(uint64)) *Result {
 	settler, _ := st.(process.Settler)
 	t := uint64(0)
 	if s.Checkpoints > 0 {
-		res.Checkpoints = make([]Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
+		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
 	}
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for t < target {
@@ -71,10 +52,10 @@ func runHistogram(s *Spec, trial uint64, progress func(uint64)) *Result {
 		}
 		snap := measureLevels(lv, t, scale, s.Alpha)
 		if s.Checkpoints > 0 {
-			res.Checkpoints = append(res.Checkpoints, snap.checkpoint())
+			res.Checkpoints = append(res.Checkpoints, snap.Checkpoint())
 		}
 		if t == s.Balls {
-			res.fill(snap, s.Alpha)
+			res.Fill(snap, s.Alpha)
 		}
 	}
 	if be, ok := st.(process.BatchEnds); ok {
@@ -86,14 +67,14 @@ func runHistogram(s *Spec, trial uint64, progress func(uint64)) *Result {
 }
 
 // measureLevels summarises the histogram in O(levels).
-func measureLevels(lv *kernels.Levels, balls uint64, scale, alpha float64) Snapshot {
-	levels := make([]Level, 0, lv.Len())
+func measureLevels(lv *kernels.Levels, balls uint64, scale, alpha float64) result.Snapshot {
+	levels := make([]result.Level, 0, lv.Len())
 	for i := range lv.Len() {
 		if c := lv.Count(i); c > 0 {
-			levels = append(levels, Level{Load: float64(lv.Min()+uint64(i)) * scale, Count: c})
+			levels = append(levels, result.Level{Load: float64(lv.Min()+uint64(i)) * scale, Count: c})
 		}
 	}
-	s := levelSummary(levels, float64(balls)/float64(lv.Bins())*scale, alpha)
+	s := result.Summary(levels, float64(balls)/float64(lv.Bins())*scale, alpha)
 	s.Balls = balls
 	s.Histogram = levels
 	return s

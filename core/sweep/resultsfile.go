@@ -1,4 +1,4 @@
-package core
+package sweep
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/balloc/balloc/core/result"
 )
 
 // A results file holds one Result per line (JSON). Lines are appended whole
@@ -16,7 +18,7 @@ import (
 // byte length of the file up to the end of the last complete line, and
 // whether a torn (incomplete or unparsable) last line followed it. A
 // malformed line that is not the last is an error naming the line.
-func ReadResults(path string) (recs []*Result, valid int64, torn bool, err error) {
+func ReadResults(path string) (recs []*result.Result, valid int64, torn bool, err error) {
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return nil, 0, false, nil
@@ -36,7 +38,7 @@ func ReadResults(path string) (recs []*Result, valid int64, torn bool, err error
 		if i < 0 { // no newline: the last write was cut short
 			return recs, valid, true, nil
 		}
-		var r Result
+		var r result.Result
 		if err := json.Unmarshal(data[:i], &r); err != nil {
 			if len(bytes.TrimSpace(data[i+1:])) == 0 {
 				return recs, valid, true, nil // a damaged last line
@@ -79,7 +81,7 @@ func AppendResults(path string, valid int64) (*ResultsWriter, error) {
 }
 
 // Write appends one result as one line and syncs it to disk.
-func (rw *ResultsWriter) Write(r *Result) error {
+func (rw *ResultsWriter) Write(r *result.Result) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err

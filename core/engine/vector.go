@@ -1,9 +1,11 @@
-package core
+package engine
 
 import (
 	"math"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -79,39 +81,6 @@ import (
 // fell back after γ rounds; the spread max_i |Â_i − W/n| of the estimates,
 // their lag W/n − mean_i Â_i, and the increments held.
 
-// Retries summarises the rounds of d draws the balls of a trial took.
-type Retries struct {
-	Mean      float64   `json:"mean"`
-	Max       uint64    `json:"max"`
-	Fallbacks uint64    `json:"fallbacks"` // balls that found no bin at or below its estimate in γ rounds
-	Hist      Histogram `json:"hist"`      // [[rounds, balls], ...]
-}
-
-// Estimates describes the bins' estimated averages at the end of a trial.
-type Estimates struct {
-	Spread float64 `json:"spread"`                  // max over bins (and dimensions) of |Â − true average|
-	Lag    float64 `json:"lag"`                     // true average − mean estimate (largest over dimensions)
-	Held   uint64  `json:"held"`                    // increments the hold rule refused
-	Checks uint64  `json:"sample_checks,omitempty"` // --variant sampling: samples taken
-}
-
-func retriesOf(st *kernels.IdeaStats, balls uint64) *Retries {
-	r := &Retries{Fallbacks: st.Fallbacks}
-	total := 0.0
-	for k, c := range st.Rounds {
-		if c == 0 {
-			continue
-		}
-		r.Hist = append(r.Hist, Level{Load: float64(k), Count: c})
-		r.Max = uint64(k)
-		total += float64(k) * float64(c)
-	}
-	if balls > 0 {
-		r.Mean = total / float64(balls)
-	}
-	return r
-}
-
 func isReal[T int64 | float64]() bool {
 	var zero T
 	_, ok := any(zero).(float64)
@@ -119,16 +88,17 @@ func isReal[T int64 | float64]() bool {
 }
 
 // runIdea runs an idea trial, or a d-choice trial of multi-dimensional balls.
-func runIdea(s *Spec, trial uint64, progress func(uint64), res *Result) {
+func runIdea(s *core.Spec, trial uint64, progress func(uint64), res *result.Result) {
+	vec, _ := s.Vector()
 	unit := s.Weights.Kind == process.WeightsUnit
 	switch {
-	case !s.vector.Idea && unit:
+	case !vec.Idea && unit:
 		runDChoiceVec[int64](s, trial, progress, res)
-	case !s.vector.Idea:
+	case !vec.Idea:
 		runDChoiceVec[float64](s, trial, progress, res)
-	case s.vector.Shape.Dims > 1 && unit:
+	case vec.Shape.Dims > 1 && unit:
 		runIdeaVec[int64](s, trial, progress, res)
-	case s.vector.Shape.Dims > 1:
+	case vec.Shape.Dims > 1:
 		runIdeaVec[float64](s, trial, progress, res)
 	case unit:
 		runIdeaScalar[int64](s, trial, progress, res)
@@ -140,8 +110,8 @@ func runIdea(s *Spec, trial uint64, progress func(uint64), res *Result) {
 // drive runs the balls of a trial in chunks through step, perBall weights
 // per ball (none for unit balls), and records a snapshot at each checkpoint.
 // step and measure are called once per chunk and checkpoint, never per ball.
-func drive[T int64 | float64](s *Spec, trial uint64, progress func(uint64), res *Result, perBall int,
-	step func(w []T, count uint64), measure func(balls uint64) Snapshot) {
+func drive[T int64 | float64](s *core.Spec, trial uint64, progress func(uint64), res *result.Result, perBall int,
+	step func(w []T, count uint64), measure func(balls uint64) result.Snapshot) {
 	real := isReal[T]()
 	wrng := kernels.TrialStream(s.Seed, trial, kernels.LaneWeights)
 	chunk := uint64(unitChunk)
@@ -152,7 +122,7 @@ func drive[T int64 | float64](s *Spec, trial uint64, progress func(uint64), res 
 	}
 	t, pending := uint64(0), uint64(0)
 	if s.Checkpoints > 0 {
-		res.Checkpoints = make([]Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
+		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
 	}
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for t < target {
@@ -171,10 +141,10 @@ func drive[T int64 | float64](s *Spec, trial uint64, progress func(uint64), res 
 		}
 		snap := measure(t)
 		if s.Checkpoints > 0 {
-			res.Checkpoints = append(res.Checkpoints, snap.checkpoint())
+			res.Checkpoints = append(res.Checkpoints, snap.Checkpoint())
 		}
 		if t == s.Balls {
-			res.fill(snap, s.Alpha)
+			res.Fill(snap, s.Alpha)
 		}
 	}
 	if pending > 0 {
@@ -182,24 +152,25 @@ func drive[T int64 | float64](s *Spec, trial uint64, progress func(uint64), res 
 	}
 }
 
-func runIdeaScalar[T int64 | float64](s *Spec, trial uint64, progress func(uint64), res *Result) {
+func runIdeaScalar[T int64 | float64](s *core.Spec, trial uint64, progress func(uint64), res *result.Result) {
+	vec, _ := s.Vector()
 	n := s.Bins
 	bins := make([]kernels.IdeaBin[T], n)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
-	k := kernels.NewIdea[T](s.vector.Config, kernels.TrialStream(s.Seed, trial, kernels.LaneIdeaSamples))
+	k := kernels.NewIdea[T](vec.Config, kernels.TrialStream(s.Seed, trial, kernels.LaneIdeaSamples))
 	real := isReal[T]()
 	var maxLoad T
 	var ints []uint64
 	var reals []float64
 	drive(s, trial, progress, res, 1, func(w []T, c uint64) {
 		maxLoad = k.Run(bins, &rng, w, c, maxLoad)
-	}, func(balls uint64) Snapshot {
+	}, func(balls uint64) result.Snapshot {
 		if real {
 			reals = reals[:0]
 			for _, b := range bins {
 				reals = append(reals, float64(b.L))
 			}
-			snap := measureReal(reals, balls, s.Alpha)
+			snap := result.MeasureReal(reals, balls, s.Alpha)
 			if snap.MaxLoad != float64(maxLoad) {
 				panic("core: the idea loop's maximum disagrees with the loads")
 			}
@@ -209,16 +180,16 @@ func runIdeaScalar[T int64 | float64](s *Spec, trial uint64, progress func(uint6
 		for _, b := range bins {
 			ints = append(ints, uint64(b.L))
 		}
-		return measureUnit(ints, balls, 1, s.Alpha, uint64(maxLoad))
+		return result.MeasureUnit(ints, balls, 1, s.Alpha, uint64(maxLoad))
 	})
-	res.Retries = retriesOf(&k.Stats, s.Balls)
-	if s.vector.Config.Variant != kernels.IdeaOracle {
+	res.Retries = result.RetriesOf(&k.Stats, s.Balls)
+	if vec.Config.Variant != kernels.IdeaOracle {
 		unit := 1.0
 		if !real {
-			unit = float64(s.vector.Config.D)
+			unit = float64(vec.Config.D)
 		}
 		avg := res.Average
-		est := &Estimates{Held: k.Stats.Held, Checks: k.Stats.Checks}
+		est := &result.Estimates{Held: k.Stats.Held, Checks: k.Stats.Checks}
 		sum := 0.0
 		for _, b := range bins {
 			a := float64(b.E) / unit
@@ -236,35 +207,36 @@ func runIdeaScalar[T int64 | float64](s *Spec, trial uint64, progress func(uint6
 	}
 }
 
-func runIdeaVec[T int64 | float64](s *Spec, trial uint64, progress func(uint64), res *Result) {
-	n, D := s.Bins, uint64(s.vector.Shape.Dims)
+func runIdeaVec[T int64 | float64](s *core.Spec, trial uint64, progress func(uint64), res *result.Result) {
+	vec, _ := s.Vector()
+	n, D := s.Bins, uint64(vec.Shape.Dims)
 	bins := make([]kernels.IdeaBin[T], n*D)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
-	k := kernels.NewIdeaVec[T](s.vector.Config, s.vector.Shape,
+	k := kernels.NewIdeaVec[T](vec.Config, vec.Shape,
 		kernels.TrialStream(s.Seed, trial, kernels.LaneIdeaSamples), kernels.TrialStream(s.Seed, trial, kernels.LaneDims))
 	var maxLoad T
 	flat := make([]float64, n*D)
 	var avgs []float64
-	drive(s, trial, progress, res, s.vector.Shape.F, func(w []T, c uint64) {
+	drive(s, trial, progress, res, vec.Shape.F, func(w []T, c uint64) {
 		maxLoad = k.Run(bins, &rng, w, c, maxLoad)
-	}, func(balls uint64) Snapshot {
+	}, func(balls uint64) result.Snapshot {
 		for i, b := range bins {
 			flat[i] = float64(b.L)
 		}
-		var snap Snapshot
+		var snap result.Snapshot
 		snap, avgs = measureVec(flat, int(D), balls, s.Alpha)
 		if snap.MaxLoad != float64(maxLoad) {
 			panic("core: the idea loop's maximum disagrees with the loads")
 		}
 		return snap
 	})
-	res.Retries = retriesOf(&k.Stats, s.Balls)
-	if s.vector.Config.Variant != kernels.IdeaOracle {
+	res.Retries = result.RetriesOf(&k.Stats, s.Balls)
+	if vec.Config.Variant != kernels.IdeaOracle {
 		unit := 1.0
 		if !isReal[T]() {
-			unit = float64(s.vector.Config.D)
+			unit = float64(vec.Config.D)
 		}
-		est := &Estimates{Held: k.Stats.Held, Checks: k.Stats.Checks}
+		est := &result.Estimates{Held: k.Stats.Held, Checks: k.Stats.Checks}
 		sums := make([]float64, D)
 		for i, b := range bins {
 			kd := uint64(i) % D
@@ -282,17 +254,18 @@ func runIdeaVec[T int64 | float64](s *Spec, trial uint64, progress func(uint64),
 	}
 }
 
-func runDChoiceVec[T int64 | float64](s *Spec, trial uint64, progress func(uint64), res *Result) {
-	n, D := s.Bins, uint64(s.vector.Shape.Dims)
+func runDChoiceVec[T int64 | float64](s *core.Spec, trial uint64, progress func(uint64), res *result.Result) {
+	vec, _ := s.Vector()
+	n, D := s.Bins, uint64(vec.Shape.Dims)
 	loads, rowMax := make([]T, n*D), make([]T, n)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
 	shapes := kernels.TrialStream(s.Seed, trial, kernels.LaneDims)
-	shape := s.vector.Shape
+	shape := vec.Shape
 	var maxLoad T
 	flat := make([]float64, n*D)
-	drive(s, trial, progress, res, s.vector.Shape.F, func(w []T, c uint64) {
-		maxLoad = kernels.DChoiceVec(loads, rowMax, &rng, &shapes, w, c, s.vector.D, shape, maxLoad)
-	}, func(balls uint64) Snapshot {
+	drive(s, trial, progress, res, vec.Shape.F, func(w []T, c uint64) {
+		maxLoad = kernels.DChoiceVec(loads, rowMax, &rng, &shapes, w, c, vec.D, shape, maxLoad)
+	}, func(balls uint64) result.Snapshot {
 		for i, x := range loads {
 			flat[i] = float64(x)
 		}
@@ -312,7 +285,7 @@ func runDChoiceVec[T int64 | float64](s *Spec, trial uint64, progress func(uint6
 // L_ik − avg_k, the underload the largest avg_k − L_ik, the potentials sum
 // over bins and dimensions of L_ik − avg_k; Average is the mean of the
 // dimensions' averages. Returns the averages too.
-func measureVec(flat []float64, D int, balls uint64, alpha float64) (Snapshot, []float64) {
+func measureVec(flat []float64, D int, balls uint64, alpha float64) (result.Snapshot, []float64) {
 	n := len(flat) / D
 	sums := make([]float64, D)
 	comp := make([]float64, D)
@@ -327,7 +300,7 @@ func measureVec(flat []float64, D int, balls uint64, alpha float64) (Snapshot, [
 		sums[k] = t
 	}
 	avgs := make([]float64, D)
-	s := Snapshot{Balls: balls, MaxLoad: flat[0], MinLoad: flat[0], Gap: math.Inf(-1), Underload: math.Inf(-1)}
+	s := result.Snapshot{Balls: balls, MaxLoad: flat[0], MinLoad: flat[0], Gap: math.Inf(-1), Underload: math.Inf(-1)}
 	for k := range D {
 		avgs[k] = (sums[k] + comp[k]) / float64(n)
 		s.Average += avgs[k] / float64(D)

@@ -1,4 +1,4 @@
-package core
+package engine
 
 import (
 	"fmt"
@@ -7,11 +7,13 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 )
 
-func mustSpec(t testing.TB, process string, params map[string]string, c Common) *Spec {
+func mustSpec(t testing.TB, process string, params map[string]string, c core.Common) *core.Spec {
 	t.Helper()
 	if c.Alpha == 0 {
 		c.Alpha = 1
@@ -19,7 +21,7 @@ func mustSpec(t testing.TB, process string, params map[string]string, c Common) 
 	if c.Trials == 0 {
 		c.Trials = 1
 	}
-	s, err := NewSpec(process, params, c)
+	s, err := core.NewSpec(process, params, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func occupancyMoments(n, m, k int) (mean, variance float64) {
 // family of levels).
 func TestOneChoiceOccupancyExact(t *testing.T) {
 	const n, m, trials = 10000, 50000, 40
-	s := mustSpec(t, "one-choice", nil, Common{Bins: n, Balls: m, Seed: 5})
+	s := mustSpec(t, "one-choice", nil, core.Common{Bins: n, Balls: m, Seed: 5})
 	sum := map[int]float64{}
 	for k := range trials {
 		r := RunTrial(s, uint64(k), nil)
@@ -82,13 +84,13 @@ func TestOneChoiceOccupancyExact(t *testing.T) {
 // limit predicts at least 100 bins, that the mean fraction of bins with
 // load ≥ i is within a Student-t bound (false alarm 1e-4 per level, from the
 // trials' own spread) plus 5/n for the O(1/n) finite-size bias.
-func fluidAgreement(s *Spec, p theory.Profile, trials int) (worst float64, levels int) {
+func fluidAgreement(s *core.Spec, p theory.Profile, trials int) (worst float64, levels int) {
 	n := float64(s.Bins)
 	frac := map[int][]float64{}
 	for k := range trials {
 		r := RunTrial(s, uint64(k), nil)
 		for i := p.Base - 1; i <= p.Top(); i++ {
-			frac[i] = append(frac[i], fractionAtLeast(r.Histogram, float64(i), s.Bins))
+			frac[i] = append(frac[i], result.FractionAtLeast(r.Histogram, float64(i), s.Bins))
 		}
 	}
 	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(trials - 1)}.Quantile(1 - 0.5e-4)
@@ -112,7 +114,7 @@ func fluidAgreement(s *Spec, p theory.Profile, trials int) (worst float64, level
 }
 
 func TestDChoiceMatchesFluidLimitAtMEqualsN(t *testing.T) {
-	s := mustSpec(t, "two-choice", nil, Common{Bins: 1000000, Balls: 1000000, Seed: 9})
+	s := mustSpec(t, "two-choice", nil, core.Common{Bins: 1000000, Balls: 1000000, Seed: 9})
 	worst, levels := fluidAgreement(s, theory.FluidDChoice(2, 1), 16)
 	if levels < 3 || worst > 1 {
 		t.Errorf("two-choice at m = n = 1e6: worst deviation %.2f of the tolerance over %d levels", worst, levels)
@@ -149,14 +151,14 @@ func TestFluidLimitsMatchSimulation(t *testing.T) {
 		{"two-thinning", map[string]string{"threshold": "0.5"}, theory.FluidTwoThinning(1, 4)},
 		{"one-plus-beta", map[string]string{"beta": "0.5"}, fluidOnePlusBeta(0.6, 4)},
 	} {
-		s := mustSpec(t, c.process, c.params, Common{Bins: 200000, Balls: 800000, Seed: 40})
+		s := mustSpec(t, c.process, c.params, core.Common{Bins: 200000, Balls: 800000, Seed: 40})
 		if worst, _ := fluidAgreement(s, c.wrong, 16); worst < 3 {
 			t.Errorf("%s %v agrees with a neighbouring limit (worst %.2f)", c.process, c.params, worst)
 		}
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(c.process, c.params), func(t *testing.T) {
-			s := mustSpec(t, c.process, c.params, Common{Bins: 200000, Balls: 800000, Seed: uint64(20 + i)})
+			s := mustSpec(t, c.process, c.params, core.Common{Bins: 200000, Balls: 800000, Seed: uint64(20 + i)})
 			worst, levels := fluidAgreement(s, c.p, 16)
 			t.Logf("worst deviation %.2f of the tolerance over %d levels", worst, levels)
 			if levels < 3 || worst > 1 {
@@ -172,7 +174,7 @@ func TestLongTwoChoiceHeavyLoadFluid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long statistical check: run by make test-long")
 	}
-	s := mustSpec(t, "two-choice", nil, Common{Bins: 100000, Balls: 1000000000, Seed: 3})
+	s := mustSpec(t, "two-choice", nil, core.Common{Bins: 100000, Balls: 1000000000, Seed: 3})
 	worst, levels := fluidAgreement(s, theory.FluidDChoice(2, 10000), 8)
 	if levels < 3 || worst > 1 {
 		t.Errorf("worst deviation %.2f of the tolerance over %d levels", worst, levels)

@@ -1,0 +1,50 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/result"
+)
+
+// RunTrial runs trial `trial` (0-based) of s on its engine and returns the
+// Result. progress, which may be nil, is called from the trial's goroutine
+// after each chunk of balls with the chunk's size, never per ball.
+func RunTrial(s *core.Spec, trial uint64, progress func(balls uint64)) *result.Result {
+	if progress == nil {
+		progress = func(uint64) {}
+	}
+	start := time.Now()
+	var res *result.Result
+	switch s.ResolvedEngine() {
+	case core.EngineDirect:
+		res = runDirect(s, trial, progress)
+	case core.EngineHistogram:
+		res = runHistogram(s, trial, progress)
+	default:
+		panic("core: unresolved engine " + string(s.ResolvedEngine()))
+	}
+	res.Process = s.Process.Name
+	res.Params = s.ParamsMap()
+	res.Bins, res.Balls, res.Trial, res.Seed = s.Bins, s.Balls, trial, s.Seed
+	res.Engine = string(s.ResolvedEngine())
+	res.ElapsedS = time.Since(start).Seconds()
+	if res.ElapsedS > 0 {
+		res.BallsPerS = float64(s.Balls) / res.ElapsedS
+	}
+	return res
+}
+
+// NewResult is the Result of trial `trial` of s from a final snapshot made
+// outside this package (the concurrent engine), with its engine's name.
+func NewResult(s *core.Spec, trial uint64, engine string, snap result.Snapshot, elapsedS float64) *result.Result {
+	r := &result.Result{}
+	r.Fill(snap, s.Alpha)
+	r.Process, r.Params = s.Process.Name, s.ParamsMap()
+	r.Bins, r.Balls, r.Trial, r.Seed, r.Engine = s.Bins, s.Balls, trial, s.Seed, engine
+	r.ElapsedS = elapsedS
+	if elapsedS > 0 {
+		r.BallsPerS = float64(s.Balls) / elapsedS
+	}
+	return r
+}
