@@ -71,65 +71,6 @@ func levelsDChoiceWide(lv *Levels, r *PCG32, count uint64, d int) {
 	r.state = s
 }
 
-// LevelsOnePlusBeta throws count balls by (1+β). Stream per ball: the coin,
-// then two ranks (the second ignored on one-choice steps).
-func LevelsOnePlusBeta(lv *Levels, r *PCG32, count uint64, coin *Bernoulli) {
-	s, inc, n := r.state, r.inc(), lv.n
-	if n > MaxBins {
-		for ; count > 0; count-- {
-			var c uint32
-			s, c = step(s, inc)
-			one := c > coin.hi
-			if c == coin.hi {
-				var two bool
-				s, two = coin.flipTail(s, inc)
-				one = !two
-			}
-			var x, y uint64
-			s, x = rank(s, inc, n)
-			s, y = rank(s, inc, n)
-			if !one {
-				x = min(x, y)
-			}
-			lv.Move(lv.Level(x))
-		}
-		r.state = s
-		return
-	}
-	c := lv.view()
-	guide, shift, mask := lv.guide, lv.shift, uint64(1)<<lv.shift-1
-	var idx [2 * stageBalls]uint32
-	var masks [stageBalls]uint32
-	for count > 0 {
-		b := int(min(count, stageBalls))
-		for k := range b {
-			var cc uint32
-			s, cc = step(s, inc)
-			one := cc > coin.hi
-			if cc == coin.hi {
-				var two bool
-				s, two = coin.flipTail(s, inc)
-				one = !two
-			}
-			masks[k] = -uint32(b2u(one)) // all ones on a one-choice step
-			s = fillBounded(idx[2*k:2*k+2], s, inc, uint32(n))
-		}
-		for k := range b {
-			rk := uint64(min(idx[2*k], idx[2*k+1]|masks[k]))
-			i := int(guide[rk>>shift])
-			for c[i] <= rk {
-				i++
-			}
-			c[i]--
-			if c[i]&mask == 0 || i == len(c)-1 {
-				c = lv.afterMove(c, i)
-			}
-		}
-		count -= uint64(b)
-	}
-	r.state = s
-}
-
 // LevelsTwoThinning throws count balls by Two-Thinning with a fixed
 // acceptance limit on loads (see TwoThinning). Stream: a rank, and a second
 // only when the first bin is rejected.
