@@ -2,8 +2,6 @@ package kernels
 
 import (
 	"math/bits"
-
-	"github.com/balloc/balloc/core/units"
 )
 
 // Haar allocation (Bansal & Feldheim, "The Power of Two Choices in
@@ -183,7 +181,8 @@ func NewHaarState[L Load](t *HaarTables, loads []L, stale uint64) HaarState {
 // when K·log2(size) is the smaller, which bounds the capacity by 2·size
 // (the product saturates: a --stale of 2^63 must not wrap to a replay).
 func HaarPending(size int, stale uint64) uint64 {
-	if stale > 1 && units.Mul(stale, uint64(bits.Len(uint(size)))) < 2*uint64(size) {
+	hi, product := bits.Mul64(stale, uint64(bits.Len(uint(size))))
+	if stale > 1 && hi == 0 && product < 2*uint64(size) {
 		return stale
 	}
 	return 0
