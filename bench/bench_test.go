@@ -42,6 +42,8 @@ var cases = []benchCase{
 		func(l []int, m int) { naiveAlwaysGoLeft(l, m, 2) }, nil, nil},
 	{"two-thinning-1", "two-thinning", map[string]string{"threshold": "1"},
 		func(l []int, m int) { naiveTwoThinning(l, m, 1) }, nil, nil},
+	{"quantile-0.5", "quantile", map[string]string{"delta": "0.5"},
+		func(l []int, m int) { naiveQuantile(l, m, 0.5) }, nil, nil},
 	{"two-choice-exp1", "two-choice", map[string]string{"weights": "exp:1"},
 		nil, func(l []float64, m int) { naiveWeightedDChoice(l, m, 2) }, nil},
 	{"g-adv-comp-g4", "g-adv-comp", map[string]string{"g": "4"},

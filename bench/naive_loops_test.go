@@ -66,6 +66,30 @@ func naiveTwoThinning(loads []int, m int, theta float64) {
 	}
 }
 
+// naiveQuantile keeps a count of bins per load and ranks the sampled bin by
+// summing the counts above its load, ties by a uniform coin.
+func naiveQuantile(loads []int, m int, delta float64) {
+	n := len(loads)
+	k := int(math.Ceil(delta * float64(n)))
+	count := []int{n}
+	for range m {
+		i := rand.IntN(n)
+		above := 0
+		for v := loads[i] + 1; v < len(count); v++ {
+			above += count[v]
+		}
+		if e := count[loads[i]]; above < k && (above+e <= k || rand.IntN(e) < k-above) {
+			i = rand.IntN(n)
+		}
+		count[loads[i]]--
+		loads[i]++
+		if loads[i] == len(count) {
+			count = append(count, 0)
+		}
+		count[loads[i]]++
+	}
+}
+
 func naiveWeightedDChoice(loads []float64, m, d int) {
 	n := len(loads)
 	for range m {

@@ -124,6 +124,33 @@ func thinningExact(n int, theta float64) transition {
 	}
 }
 
+// quantileExact samples a uniform bin and passes the ball to a second
+// uniform bin when the first is among the k = ⌈δn⌉ heaviest, ties ranked in
+// a uniform order: a bin with A heavier and E equal bins (itself included)
+// is heavy with probability clamp((k − A)/E, 0, 1).
+func quantileExact(n int, delta float64) transition {
+	k := int(math.Ceil(delta * float64(n))) // exact for the δ of the cases
+	return func(loads []int, _ int) []float64 {
+		p := make([]float64, n)
+		for i := range n {
+			a, e := 0, 0
+			for _, v := range loads {
+				if v > loads[i] {
+					a++
+				} else if v == loads[i] {
+					e++
+				}
+			}
+			h := math.Min(1, math.Max(0, float64(k-a)/float64(e)))
+			p[i] += (1 - h) / float64(n)
+			for j := range n {
+				p[j] += h / float64(n*n)
+			}
+		}
+		return p
+	}
+}
+
 // exactLaw propagates the distribution of load vectors for m balls.
 func exactLaw(n, m int, tr transition) map[vec]float64 {
 	law := map[vec]float64{vec(make([]byte, n)): 1}
@@ -169,6 +196,10 @@ func exactCases() []exactCase {
 		{"two-thinning", map[string]string{"threshold": "1"}, 3, 6, thinningExact(3, 1)},
 		{"two-thinning", map[string]string{"threshold": "0.4"}, 2, 7, thinningExact(2, 0.4)},
 		{"two-choice", map[string]string{"weights": "const:2.5"}, 3, 5, dChoiceExact(3, 2)},
+		{"quantile", map[string]string{"delta": "0.5"}, 3, 6, quantileExact(3, 0.5)},
+		{"quantile", map[string]string{"delta": "0.25"}, 4, 6, quantileExact(4, 0.25)},
+		{"quantile", map[string]string{"delta": "0.3"}, 4, 5, quantileExact(4, 0.3)},
+		{"quantile", map[string]string{"delta": "1"}, 3, 5, uniformChoice(3)}, // δ = 1 is One-Choice in law
 	}
 }
 
@@ -210,6 +241,44 @@ func TestExactLawTestHasPower(t *testing.T) {
 	stat, limit, _ := stattest.Law(law, simulateVectors(t, c, 40000, 1), 40000)
 	if stat <= limit {
 		t.Errorf("one-choice passed as two-choice: χ² = %.1f ≤ %.1f", stat, limit)
+	}
+}
+
+// The test tells Quantile from its neighbours: δ = 1/2 is neither
+// One-Choice, nor Quantile with the ties at the boundary all ranked heavy
+// (or all light).
+func TestQuantileExactLawHasPower(t *testing.T) {
+	c := exactCase{"quantile", map[string]string{"delta": "0.5"}, 4, 6, nil}
+	obs := simulateVectors(t, c, 40000, 3)
+	tieAll := func(heavy bool) transition {
+		return func(loads []int, _ int) []float64 {
+			n, k := len(loads), 2
+			p := make([]float64, n)
+			for i := range n {
+				a, e := 0, 0
+				for _, v := range loads {
+					if v > loads[i] {
+						a++
+					} else if v == loads[i] {
+						e++
+					}
+				}
+				h := 0.0
+				if a+e <= k || (heavy && a < k) {
+					h = 1
+				}
+				p[i] += (1 - h) / float64(n)
+				for j := range n {
+					p[j] += h / float64(n*n)
+				}
+			}
+			return p
+		}
+	}
+	for name, wrong := range map[string]transition{"one-choice": uniformChoice(4), "ties heavy": tieAll(true), "ties light": tieAll(false)} {
+		if stat, limit, _ := stattest.Law(exactLaw(4, 6, wrong), obs, 40000); stat <= limit {
+			t.Errorf("quantile δ = 0.5 passed as %s: χ² = %.1f ≤ %.1f", name, stat, limit)
+		}
 	}
 }
 

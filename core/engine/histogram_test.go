@@ -86,6 +86,8 @@ func TestHistogramMatchesExactLaw(t *testing.T) {
 		{"rho-noisy-comp", map[string]string{"rho": "step:1,0.25"}, 3, 6,
 			exactLawHist(3, 6, rhoHist(func(d float64) float64 { return map[bool]float64{true: 0.25, false: 1}[d <= 1] })), 0},
 		{"b-batch", map[string]string{"batch": "3"}, 3, 7, exactLawHist(3, 7, batchHist(3)), 0},
+		{"quantile", map[string]string{"delta": "0.5"}, 3, 6, exactLaw(3, 6, quantileExact(3, 0.5)), 0},
+		{"quantile", map[string]string{"delta": "0.3"}, 4, 5, exactLaw(4, 5, quantileExact(4, 0.3)), 0},
 		{"b-batch", map[string]string{"batch": "2"}, 4, 5, exactLawHist(4, 5, batchHist(2)), 0},
 	}
 	for i, c := range cases {
@@ -125,6 +127,8 @@ func TestHistogramAgreesWithDirect(t *testing.T) {
 		{"rho-noisy-comp", map[string]string{"rho": "logistic:1"}, 0},
 		{"b-batch", map[string]string{"batch": "1000"}, 0},
 		{"b-batch", map[string]string{"batch": "77"}, 0},
+		{"quantile", map[string]string{"delta": "0.5"}, 0},
+		{"quantile", map[string]string{"delta": "0.05"}, 0},
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprintf("%s%v/batch=%d", c.process, c.params, c.batch), func(t *testing.T) {

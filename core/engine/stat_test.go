@@ -140,6 +140,8 @@ func TestFluidLimitsMatchSimulation(t *testing.T) {
 		{"two-thinning", map[string]string{"threshold": "0.5"}, theory.FluidTwoThinning(0.5, 4)},
 		{"two-thinning", map[string]string{"threshold": "1.25"}, theory.FluidTwoThinning(1.25, 4)},
 		{"d-choice", map[string]string{"d": "3"}, theory.FluidDChoice(3, 4)},
+		{"quantile", map[string]string{"delta": "0.5"}, fluidQuantile(0.5, 4)},
+		{"quantile", map[string]string{"delta": "0.1"}, fluidQuantile(0.1, 4)},
 	}
 	// Power: each derived limit is told apart from its nearest neighbour.
 	for _, c := range []struct {
@@ -150,6 +152,7 @@ func TestFluidLimitsMatchSimulation(t *testing.T) {
 		{"always-go-left", map[string]string{"d": "2"}, theory.FluidDChoice(2, 4)},
 		{"two-thinning", map[string]string{"threshold": "0.5"}, theory.FluidTwoThinning(1, 4)},
 		{"one-plus-beta", map[string]string{"beta": "0.5"}, fluidOnePlusBeta(0.6, 4)},
+		{"quantile", map[string]string{"delta": "0.5"}, fluidQuantile(0.4, 4)},
 	} {
 		s := mustSpec(t, c.process, c.params, core.Common{Bins: 200000, Balls: 800000, Seed: 40})
 		if worst, _ := fluidAgreement(s, c.wrong, 16); worst < 3 {
@@ -188,6 +191,15 @@ func fluidOnePlusBeta(beta, t float64) theory.Profile {
 		panic("fluidOnePlusBeta: t must be an integer")
 	}
 	p, err := (&process.OnePlusBeta{Beta: beta}).Fluid(1, uint64(t))
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// fluidQuantile is Quantile(δ)'s fluid limit at an integer time t.
+func fluidQuantile(delta, t float64) theory.Profile {
+	p, err := (&process.Quantile{Delta: delta}).Fluid(1, uint64(t))
 	if err != nil {
 		panic(err)
 	}

@@ -1,0 +1,148 @@
+package process
+
+import (
+	"math/big"
+
+	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/kernels"
+)
+
+// Quantile(δ) (Los and Sauerwald, "Balanced allocations with incomplete
+// information: the power of two queries", ITCS 2022; batched in "Balanced
+// allocations in batches: simplified and generalized", SPAA 2022): a ball
+// samples a uniform bin; if the bin is among the k = ⌈δn⌉ heaviest, the ball
+// goes to a second uniform sample, else it stays with the first. One query
+// of a bin's rank and at most two samples per ball.
+//
+// Ties at the boundary of the k heaviest are ranked in a uniformly random
+// order: the authors' code (Dim131/Batched-22, hybrid_quantile) samples a
+// position of the sorted load vector and tests position < δn, and a uniform
+// bin is a uniform position when equal loads are in a uniform order. So a
+// bin with A heavier bins and E bins at its load is heavy with probability
+// clamp((k − A)/E, 0, 1). k counts the positions 0 … n−1 below δn, ⌈δn⌉,
+// computed exactly.
+//
+// δ = 0 never takes the second sample: it is One-Choice, and runs its
+// loops. δ = 1 always takes it, which is One-Choice in law (its own loop
+// draws two samples a ball). Neither is Two-Choice: Quantile never compares
+// two loads.
+//
+// Direct engine: kernels.Quantile, with the counts of bins per load beside
+// the loads (kernels.QuantileCounts), so the rank test is O(1). Histogram
+// engine: ranks of the levels, ball by ball (kernels.LevelsQuantile), exact.
+// Fluid limit below.
+
+// Quantile is Quantile(δ).
+type Quantile struct {
+	Delta float64 // the heaviest fraction whose bins pass the ball on
+	k     uint64  // ⌈δn⌉
+}
+
+var quantileEntry = &Entry{
+	Name: "quantile", Order: 65,
+	Summary: "a uniform bin, unless it is among the ⌈δn⌉ heaviest: then a second uniform bin",
+	Source:  "Los, Sauerwald 2022 (ITCS: Quantile(δ); SPAA: batched)",
+	New:     func() Process { return &Quantile{} },
+}
+
+func init() { Register(quantileEntry) }
+
+func (*Quantile) Entry() *Entry { return quantileEntry }
+
+func (p *Quantile) Params() []*Param {
+	return []*Param{
+		Real("delta", "quantile: the heaviest fraction δ; a ball whose first bin is among the ⌈δn⌉ heaviest takes a second uniform bin, 0 ≤ δ ≤ 1", &p.Delta,
+			func(x float64) bool { return x >= 0 && x <= 1 }, "a fraction in [0, 1]").
+			Listed().Need("a fraction δ in [0, 1]: a first bin among the ⌈δn⌉ heaviest passes the ball to a second"),
+	}
+}
+
+// Check computes k = ⌈δn⌉ exactly (δ is a dyadic rational).
+func (p *Quantile) Check(su *Setup) error {
+	if err := needBins(p, su); err != nil {
+		return err
+	}
+	x := new(big.Rat).SetFloat64(p.Delta)
+	x.Mul(x, new(big.Rat).SetInt(new(big.Int).SetUint64(su.Bins)))
+	k := new(big.Int).Quo(x.Num(), x.Denom())
+	if !x.IsInt() {
+		k.Add(k, big.NewInt(1))
+	}
+	p.k = k.Uint64()
+	return nil
+}
+
+type quantileLoop[L kernels.Load] struct {
+	r *kernels.PCG32
+	q *kernels.QuantileCounts
+}
+
+func (l quantileLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.Quantile(loads, l.r, c, l.q, maxLoad)
+}
+
+func quantileDirect[L kernels.Load](p *Quantile, tr *Trial) Stepper[L] {
+	if p.k == 0 {
+		return oneChoiceLoop[L]{tr.Choices}
+	}
+	return quantileLoop[L]{tr.Choices, kernels.NewQuantileCounts(tr.Bins, p.k)}
+}
+
+func (p *Quantile) Direct32(tr *Trial) Stepper[uint32] { return quantileDirect[uint32](p, tr) }
+func (p *Quantile) Direct64(tr *Trial) Stepper[uint64] { return quantileDirect[uint64](p, tr) }
+
+type quantileLevels struct {
+	r *kernels.PCG32
+	k uint64
+}
+
+func (l quantileLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
+	c := min(want, Chunk)
+	kernels.LevelsQuantile(lv, l.r, c, l.k)
+	return c
+}
+
+func (p *Quantile) Levels(tr *Trial) LevelStepper {
+	if p.k == 0 {
+		return oneChoiceLevels{tr.Choices}
+	}
+	return quantileLevels{tr.Choices, p.k}
+}
+
+// HistogramSeconds: ball by ball on ranks, two ranks a ball: 10.19 ns a
+// ball at n = 10^6, δ = 1/2, m = 2·10^8, where two-thinning took 8.92 (its
+// 8.51 of core/choose.go's table, scaled: 9.7 ns).
+func (p *Quantile) HistogramSeconds(n, m, k uint64) float64 {
+	if p.k == 0 {
+		return (&OneChoice{}).HistogramSeconds(n, m, k)
+	}
+	return float64(m) * 9.7e-9
+}
+
+// DirectFactor: 10.9 ns a ball at n = 10^6, δ = 1/2, where two-choice took
+// 4.01 in the same run (two random reads a ball past the caches).
+func (p *Quantile) DirectFactor() float64 {
+	if p.k == 0 {
+		return (&OneChoice{}).DirectFactor()
+	}
+	return 10.9 / 4.01
+}
+
+// Fluid solves the limit with k/n → δ. With s_i the fraction of bins at
+// load ≥ i and the first sample's position u uniform in [0, 1) from the
+// heaviest, the ball lands on a bin of load i−1 when u falls in the light
+// part of level i−1, [max(s_i, δ), max(s_{i−1}, δ)), or when u < δ and the
+// second sample has load i−1:
+//
+//	ds_i/dt = max(s_{i−1}, δ) − max(s_i, δ) + δ·(s_{i−1} − s_i).
+func (p *Quantile) Fluid(bins, balls uint64) (theory.Profile, error) {
+	d := p.Delta
+	return theory.Solve(1, float64(balls)/float64(bins), theory.Step(2), nil,
+		func(_ float64, w *theory.Window, ds [][]float64) {
+			for k := range ds[0] {
+				i := w.Base() + k
+				a, b := w.At(0, i-1), w.At(0, i)
+				ds[0][k] = max(a, d) - max(b, d) + d*(a-b)
+			}
+		}), nil
+}
