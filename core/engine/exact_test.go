@@ -130,7 +130,14 @@ func thinningExact(n int, theta float64) transition {
 // is heavy with probability clamp((k − A)/E, 0, 1).
 func quantileExact(n int, delta float64) transition {
 	k := int(math.Ceil(delta * float64(n))) // exact for the δ of the cases
+	return quantileBy(func(a, e int) float64 { return math.Min(1, math.Max(0, float64(k-a)/float64(e))) })
+}
+
+// quantileBy is Quantile with heavy(A, E) the chance that a bin with A
+// heavier and E equal bins passes the ball on.
+func quantileBy(heavy func(a, e int) float64) transition {
 	return func(loads []int, _ int) []float64 {
+		n := len(loads)
 		p := make([]float64, n)
 		for i := range n {
 			a, e := 0, 0
@@ -141,7 +148,7 @@ func quantileExact(n int, delta float64) transition {
 					e++
 				}
 			}
-			h := math.Min(1, math.Max(0, float64(k-a)/float64(e)))
+			h := heavy(a, e)
 			p[i] += (1 - h) / float64(n)
 			for j := range n {
 				p[j] += h / float64(n*n)
@@ -250,30 +257,14 @@ func TestExactLawTestHasPower(t *testing.T) {
 func TestQuantileExactLawHasPower(t *testing.T) {
 	c := exactCase{"quantile", map[string]string{"delta": "0.5"}, 4, 6, nil}
 	obs := simulateVectors(t, c, 40000, 3)
+	const k = 2 // ⌈0.5·4⌉
 	tieAll := func(heavy bool) transition {
-		return func(loads []int, _ int) []float64 {
-			n, k := len(loads), 2
-			p := make([]float64, n)
-			for i := range n {
-				a, e := 0, 0
-				for _, v := range loads {
-					if v > loads[i] {
-						a++
-					} else if v == loads[i] {
-						e++
-					}
-				}
-				h := 0.0
-				if a+e <= k || (heavy && a < k) {
-					h = 1
-				}
-				p[i] += (1 - h) / float64(n)
-				for j := range n {
-					p[j] += h / float64(n*n)
-				}
+		return quantileBy(func(a, e int) float64 {
+			if a+e <= k || (heavy && a < k) {
+				return 1
 			}
-			return p
-		}
+			return 0
+		})
 	}
 	for name, wrong := range map[string]transition{"one-choice": uniformChoice(4), "ties heavy": tieAll(true), "ties light": tieAll(false)} {
 		if stat, limit, _ := stattest.Law(exactLaw(4, 6, wrong), obs, 40000); stat <= limit {
