@@ -93,30 +93,116 @@ func BBatch[L Load](loads []L, r *PCG32, count uint64, bt *Batch[L], maxLoad L) 
 	frozen := bt.frozen
 	var idx [2 * stageBalls]uint32
 	for count > 0 {
-		left := bt.b - bt.t%bt.b // balls to the end of this batch
-		c := int(min(count, stageBalls, left))
+		c := bt.next(count, 2)
 		s = fillBounded(idx[:2*c], s, inc, n)
 		for k := range c {
 			i, j := idx[2*k], idx[2*k+1]
 			// The comparison of frozen loads is a coin flip for the branch
 			// predictor: select by masks (see choose).
-			i = choose(b2u(frozen[j] < frozen[i]), i, j)
-			idx[k] = i // the chosen bins, for the pending list
-			v := loads[i] + 1
-			loads[i] = v
-			maxLoad = max(maxLoad, v)
+			idx[k] = choose(b2u(frozen[j] < frozen[i]), i, j) // the chosen bins
 		}
-		if bt.pending != nil {
-			bt.pending = append(bt.pending, idx[:c]...)
-		}
-		bt.t += uint64(c)
+		maxLoad = placeBatch(bt, loads, idx[:c], maxLoad)
 		count -= uint64(c)
-		if uint64(c) == left {
-			bt.flush(loads)
-			if v := uint64(maxLoad)*uint64(n) - bt.t; bt.ends == 1 || v > bt.bestUnit {
-				bt.bestUnit = v
-			}
+	}
+	r.state = s
+	return maxLoad
+}
+
+// next is how many balls the next step of a batched loop takes: at most
+// count, the balls to the end of the batch, and as many as stageBalls
+// buffers hold at d draws a ball.
+func (bt *Batch[L]) next(count uint64, d int) int {
+	return int(min(count, uint64(max(1, 2*stageBalls/d)), bt.b-bt.t%bt.b))
+}
+
+// placeBatch adds one ball to each bin in chosen (decided on the frozen
+// loads), lists them for the batch's end, and ends the batch when it is
+// full, recording its gap; it returns the new maximum load.
+func placeBatch[L Load](bt *Batch[L], loads []L, chosen []uint32, maxLoad L) L {
+	for _, i := range chosen {
+		v := loads[i] + 1
+		loads[i] = v
+		maxLoad = max(maxLoad, v)
+	}
+	if bt.pending != nil {
+		bt.pending = append(bt.pending, chosen...)
+	}
+	left := bt.b - bt.t%bt.b
+	bt.t += uint64(len(chosen))
+	if uint64(len(chosen)) == left {
+		bt.flush(loads)
+		if v := uint64(maxLoad)*uint64(len(loads)) - bt.t; bt.ends == 1 || v > bt.bestUnit {
+			bt.bestUnit = v
 		}
+	}
+	return maxLoad
+}
+
+// BatchedDChoice throws count balls by d-choice in the b-Batch setting:
+// every ball of a batch takes the least loaded of its d samples by the
+// loads at the batch's start (bt's frozen loads), ties to the first sample.
+// Stream: d PCG32.Bounded(n) per ball, as DChoice, so at d = 2 the balls
+// are BBatch's, ball for ball. d ≥ 1, 1 ≤ len(loads) ≤ MaxBins.
+func BatchedDChoice[L Load](loads []L, r *PCG32, count uint64, d int, bt *Batch[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	frozen := bt.frozen
+	var idx [2 * stageBalls]uint32
+	var chosen [2 * stageBalls]uint32
+	draws := make([]uint32, 0)
+	if d > len(idx) {
+		draws = make([]uint32, d) // one ball's samples, past the stack buffer
+	}
+	for count > 0 {
+		c := bt.next(count, d)
+		buf := idx[:]
+		if d > len(idx) {
+			buf = draws
+		}
+		s = fillBounded(buf[:c*d], s, inc, n)
+		for k := range c {
+			best := buf[k*d]
+			for _, j := range buf[k*d+1 : (k+1)*d] {
+				best = choose(b2u(frozen[j] < frozen[best]), best, j)
+			}
+			chosen[k] = best
+		}
+		maxLoad = placeBatch(bt, loads, chosen[:c], maxLoad)
+		count -= uint64(c)
+	}
+	r.state = s
+	return maxLoad
+}
+
+// BatchedOnePlusBeta throws count balls by (1+β) in the b-Batch setting:
+// with probability β a ball takes the less loaded of two samples by the
+// loads at the batch's start (ties to the first), else its first sample.
+// Stream per ball: as OnePlusBeta (the coin, then two PCG32.Bounded(n)).
+// 1 ≤ len(loads) ≤ MaxBins.
+func BatchedOnePlusBeta[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli, bt *Batch[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	frozen := bt.frozen
+	var idx [2 * stageBalls]uint32
+	var two [stageBalls]uint8
+	for count > 0 {
+		c := bt.next(count, 2)
+		for k := range c {
+			var x uint32
+			s, x = step(s, inc)
+			t := x < coin.hi
+			if x == coin.hi {
+				s, t = coin.flipTail(s, inc)
+			}
+			two[k] = b2u(t)
+			s = fillBounded(idx[2*k:2*k+2], s, inc, n)
+		}
+		for k := range c {
+			i, j := idx[2*k], idx[2*k+1]
+			idx[k] = choose(two[k]&b2u(frozen[j] < frozen[i]), i, j)
+		}
+		maxLoad = placeBatch(bt, loads, idx[:c], maxLoad)
+		count -= uint64(c)
 	}
 	r.state = s
 	return maxLoad

@@ -203,3 +203,31 @@ func TestGolden(t *testing.T) {
 		t.Fatalf("golden output has %d lines, want %d", len(gl), len(wl))
 	}
 }
+
+// Batches as a setting reduce to the processes they equal, trial for trial:
+// d-choice d = 2 and one-plus-beta β = 1 in batches of b are b-batch, and
+// one-plus-beta β = 0 in batches is one-choice; on both engines.
+func TestBatchSettingReductions(t *testing.T) {
+	for _, eng := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
+		c := core.Common{Bins: 300, Balls: 40_000, Seed: 11, Engine: eng, Checkpoints: 3}
+		for _, b := range []string{"7", "300", "5000"} {
+			want := RunTrial(mustSpec(t, "b-batch", map[string]string{"batch": b}, c), 2, nil)
+			for _, tw := range []struct {
+				process string
+				params  map[string]string
+			}{
+				{"d-choice", map[string]string{"d": "2", "batch": b}},
+				{"one-plus-beta", map[string]string{"beta": "1", "batch": b}},
+			} {
+				got := RunTrial(mustSpec(t, tw.process, tw.params, c), 2, nil)
+				if got.Gap != want.Gap || got.MaxGap != want.MaxGap || !slices.Equal(got.Histogram, want.Histogram) {
+					t.Errorf("%s %v on %s: gap %v max_gap %v, b-batch %v %v", tw.process, tw.params, eng, got.Gap, got.MaxGap, want.Gap, want.MaxGap)
+				}
+			}
+		}
+		one := RunTrial(mustSpec(t, "one-choice", nil, c), 2, nil)
+		if got := RunTrial(mustSpec(t, "one-plus-beta", map[string]string{"beta": "0", "batch": "50"}, c), 2, nil); got.Gap != one.Gap || !slices.Equal(got.Histogram, one.Histogram) {
+			t.Errorf("one-plus-beta β = 0 in batches on %s differs from one-choice", eng)
+		}
+	}
+}

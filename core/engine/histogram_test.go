@@ -87,6 +87,8 @@ func TestHistogramMatchesExactLaw(t *testing.T) {
 			exactLawHist(3, 6, rhoHist(func(d float64) float64 { return map[bool]float64{true: 0.25, false: 1}[d <= 1] })), 0},
 		{"b-batch", map[string]string{"batch": "3"}, 3, 7, exactLawHist(3, 7, batchHist(3)), 0},
 		{"quantile", map[string]string{"delta": "0.5"}, 3, 6, exactLaw(3, 6, quantileExact(3, 0.5)), 0},
+		{"d-choice", map[string]string{"d": "3", "batch": "2"}, 3, 6, exactLawHist(3, 6, batchedHist(2, 3, 1)), 0},
+		{"one-plus-beta", map[string]string{"beta": "0.5", "batch": "3"}, 3, 7, exactLawHist(3, 7, batchedHist(3, 2, 0.5)), 0},
 		{"quantile", map[string]string{"delta": "0.3"}, 4, 5, exactLaw(4, 5, quantileExact(4, 0.3)), 0},
 		{"b-batch", map[string]string{"batch": "2"}, 4, 5, exactLawHist(4, 5, batchHist(2)), 0},
 	}
@@ -128,6 +130,8 @@ func TestHistogramAgreesWithDirect(t *testing.T) {
 		{"b-batch", map[string]string{"batch": "1000"}, 0},
 		{"b-batch", map[string]string{"batch": "77"}, 0},
 		{"quantile", map[string]string{"delta": "0.5"}, 0},
+		{"one-plus-beta", map[string]string{"beta": "0.5", "batch": "1000"}, 0},
+		{"d-choice", map[string]string{"d": "3", "batch": "300"}, 0},
 		{"quantile", map[string]string{"delta": "0.05"}, 0},
 	}
 	for i, c := range cases {

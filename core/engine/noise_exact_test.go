@@ -138,6 +138,25 @@ func batchHist(b int) histTransition {
 	}
 }
 
+// batchedHist is d-choice (β = 1) or (1+β) (d = 2) in batches of b: each
+// ball of a batch decides on the loads at the batch's start; ties at
+// random.
+func batchedHist(b, d int, beta float64) histTransition {
+	return func(hist []int, n int) []float64 {
+		t := len(hist)
+		frozen := loadsAfter(hist, n, t-t%b)
+		groups := make([][]int, d)
+		for k := range groups {
+			groups[k] = allBins(n)
+		}
+		p := bestOf(groups, false)(frozen, t)
+		for i := range p {
+			p[i] = beta*p[i] + (1-beta)/float64(n)
+		}
+		return p
+	}
+}
+
 // exactLawHist follows every sequence of m balls.
 func exactLawHist(n, m int, tr histTransition) map[vec]float64 {
 	law := map[vec]float64{}
@@ -189,6 +208,10 @@ func TestNoisyProcessesMatchExactLaw(t *testing.T) {
 		{"tau-delay", map[string]string{"tau": "3", "delay": "adversarial"}, 3, 6, delayHist(3, "adversarial")},
 		{"b-batch", map[string]string{"batch": "3"}, 3, 7, batchHist(3)},
 		{"b-batch", map[string]string{"batch": "2"}, 4, 5, batchHist(2)},
+		{"d-choice", map[string]string{"d": "2", "batch": "3"}, 3, 7, batchHist(3)},
+		{"d-choice", map[string]string{"d": "3", "batch": "2"}, 3, 6, batchedHist(2, 3, 1)},
+		{"one-plus-beta", map[string]string{"beta": "0.5", "batch": "3"}, 3, 7, batchedHist(3, 2, 0.5)},
+		{"one-plus-beta", map[string]string{"beta": "0.7", "batch": "2"}, 4, 5, batchedHist(2, 2, 0.7)},
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(c.process, c.params), func(t *testing.T) {
@@ -199,6 +222,12 @@ func TestNoisyProcessesMatchExactLaw(t *testing.T) {
 				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
 			}
 		})
+	}
+	// Power: batches are visible. (1+β) in batches of 3 is not (1+β).
+	plain := exactLawHist(3, 7, batchedHist(1, 2, 0.5))
+	obs3 := simulateVectors(t, exactCase{"one-plus-beta", map[string]string{"beta": "0.5", "batch": "3"}, 3, 7, nil}, trials, 5)
+	if stat, limit, _ := stattest.Law(plain, obs3, trials); stat <= limit {
+		t.Errorf("one-plus-beta in batches of 3 passed as plain (1+β): χ² = %.1f ≤ %.1f", stat, limit)
 	}
 	// Power: the delay is visible. Fixed τ = 2 is not two-choice.
 	law := exactLawHist(3, 6, delayHist(0, "fixed"))

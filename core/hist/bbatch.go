@@ -12,6 +12,8 @@ import "github.com/balloc/balloc/kernels"
 // the level's bins (throwUniform), which keeps each bin's extra balls so far.
 type BBatch struct {
 	b        uint64
+	d        int // the level law of (d, β), as Advance's: b-batch is d = 2, β = 1
+	beta     float64
 	active   bool
 	frozenLo uint64
 	frozen   []uint64  // S_k of the frozen levels, k = frozenLo …, then 0
@@ -21,7 +23,13 @@ type BBatch struct {
 	bestGap  float64 // the largest max load − t/n at a batch end, in balls
 }
 
-func NewBBatch(b uint64) *BBatch { return &BBatch{b: b} }
+func NewBBatch(b uint64) *BBatch { return &BBatch{b: b, d: 2, beta: 1} }
+
+// NewBatched is the b-Batch setting of d-choice (β = 1) or (1+β) (d = 2):
+// each ball of a batch lands on frozen level k with the law
+// f(S_k) − f(S_{k+1}), f(x) = (1−β)·x/n + β·(x/n)^d, of the frozen counts
+// (ties within a level uniform), and then on a uniform bin of the level.
+func NewBatched(b uint64, d int, beta float64) *BBatch { return &BBatch{b: b, d: d, beta: beta} }
 
 // advance places up to count balls, stopping at the end of the batch, and
 // returns how many it placed; t is the number placed before.
@@ -40,7 +48,7 @@ func (bb *BBatch) Advance(lv *kernels.Levels, r *kernels.PCG32, count, t uint64)
 		bb.active = true
 	}
 	y := min(count, bb.b-t%bb.b)
-	law := levelLaw{n: float64(lv.Bins()), d: 2, beta: 1}
+	law := levelLaw{n: float64(lv.Bins()), d: bb.d, beta: bb.beta}
 	w := make([]float64, len(bb.extra))
 	for i := range w {
 		w[i] = law.diff(bb.frozen[i], bb.frozen[i+1])

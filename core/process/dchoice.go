@@ -22,9 +22,10 @@ import (
 
 // DChoice is d-Choice.
 type DChoice struct {
-	D         int // samples per ball
-	Dims      int // dimensions of a ball; 1 is scalar balls
-	Populated int // populated dimensions of a vector ball
+	D         int    // samples per ball
+	Dims      int    // dimensions of a ball; 1 is scalar balls
+	Populated int    // populated dimensions of a vector ball
+	Batch     uint64 // balls per batch (b-Batch's setting); 1: none
 	alias     bool
 }
 
@@ -42,7 +43,7 @@ var twoChoiceEntry = &Entry{
 	Source:   "Azar, Broder, Karlin, Upfal 1999",
 	Weighted: true,
 	Fixed:    map[string]any{"d": 2},
-	New:      func() Process { return &DChoice{D: 2, Dims: 1, Populated: 1, alias: true} },
+	New:      func() Process { return &DChoice{D: 2, Dims: 1, Populated: 1, Batch: 1, alias: true} },
 }
 
 func init() {
@@ -65,6 +66,7 @@ func (p *DChoice) Params() []*Param {
 		DParam(&p.D, "samples per ball, 1 ≤ d ≤ bins"),
 		DimsParam(&p.Dims),
 		PopulatedParam(&p.Populated, func() bool { return p.Dims > 1 }),
+		BatchParam(&p.Batch),
 	}
 }
 
@@ -95,8 +97,12 @@ func (p *DChoice) Check(su *Setup) error {
 	if uint64(p.D) > su.Bins {
 		return fmt.Errorf("--d %d exceeds --bins %d: want 1 ≤ d ≤ bins", p.D, su.Bins)
 	}
-	return nil
+	return checkBatch(p.Entry().Name, p.Batch, su, p.Dims)
 }
+
+// batched reports whether balls come in batches whose decisions read loads
+// (one-choice in batches is one-choice).
+func (p *DChoice) batched() bool { return p.Batch > 1 && p.D > 1 }
 
 func (p *DChoice) Dimensions() int { return p.Dims }
 
@@ -110,7 +116,22 @@ func (p *DChoice) Memory(f *units.Footprint, m Mem) {
 	if D := uint64(p.Dims); D > 1 {
 		f.Add(fmt.Sprintf("--dims %d", p.Dims), "lower --dims or --bins", units.Mul(m.Bins, D*8+8+8))
 	}
+	if p.batched() {
+		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
+	}
 }
+
+type dChoiceBatched[L kernels.Load] struct {
+	r     *kernels.PCG32
+	d     int
+	batch *kernels.Batch[L]
+}
+
+func (l *dChoiceBatched[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.BatchedDChoice(loads, l.r, c, l.d, l.batch, maxLoad)
+}
+
+func (l *dChoiceBatched[L]) BatchEnds(n int) (uint64, float64) { return l.batch.BatchEnds(n) }
 
 type twoChoiceLoop[L kernels.Load] struct{ r *kernels.PCG32 }
 
@@ -127,7 +148,10 @@ func (l dChoiceLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
 	return c, kernels.DChoice(loads, l.r, c, l.d, maxLoad)
 }
 
-func dChoiceDirect[L kernels.Load](d int, tr *Trial) Stepper[L] {
+func dChoiceDirect[L kernels.Load](d int, batch uint64, tr *Trial) Stepper[L] {
+	if batch > 1 && d > 1 {
+		return &dChoiceBatched[L]{tr.Choices, d, kernels.NewBatch[L](int(tr.Bins), batch, false)}
+	}
 	switch d {
 	case 1:
 		return oneChoiceLoop[L]{tr.Choices}
@@ -137,8 +161,8 @@ func dChoiceDirect[L kernels.Load](d int, tr *Trial) Stepper[L] {
 	return dChoiceLoop[L]{tr.Choices, d}
 }
 
-func (p *DChoice) Direct32(tr *Trial) Stepper[uint32] { return dChoiceDirect[uint32](p.D, tr) }
-func (p *DChoice) Direct64(tr *Trial) Stepper[uint64] { return dChoiceDirect[uint64](p.D, tr) }
+func (p *DChoice) Direct32(tr *Trial) Stepper[uint32] { return dChoiceDirect[uint32](p.D, p.Batch, tr) }
+func (p *DChoice) Direct64(tr *Trial) Stepper[uint64] { return dChoiceDirect[uint64](p.D, p.Batch, tr) }
 
 type dChoiceReal struct {
 	r *kernels.PCG32
@@ -170,6 +194,9 @@ func (p *DChoice) Levels(tr *Trial) LevelStepper {
 	if p.D == 1 {
 		return oneChoiceLevels{tr.Choices}
 	}
+	if p.batched() {
+		return &bBatchLevels{tr.Choices, hist.NewBatched(p.Batch, p.D, 1)}
+	}
 	return dChoiceLevels{tr.Choices, p.D, tr.LevelBatch}
 }
 
@@ -187,6 +214,9 @@ func (p *DChoice) HistogramSeconds(n, m, k uint64) float64 {
 	if p.D == 1 {
 		return (&OneChoice{}).HistogramSeconds(n, m, k)
 	}
+	if p.batched() {
+		return batchedSeconds(p.Batch, m, k)
+	}
 	return levelCost(float64(n), float64(m), 3.8*float64(p.D)/2, 3.5*float64(p.D))
 }
 
@@ -194,10 +224,19 @@ func (p *DChoice) DirectFactor() float64 {
 	if p.D == 1 {
 		return (&OneChoice{}).DirectFactor()
 	}
+	if p.batched() {
+		return 7.92 / 5.46 * float64(p.D) / 2 // b-batch's, per sample
+	}
 	return float64(p.D) / 2
 }
 
 func (p *DChoice) Fluid(bins, balls uint64) (theory.Profile, error) {
+	if p.batched() {
+		if p.D == 2 {
+			return theory.FluidBBatch(p.Batch, bins, balls) // b-batch's
+		}
+		return theory.Profile{}, fmt.Errorf("no fluid limit for d-choice d=%d in batches (b-batch's is d = 2)", p.D)
+	}
 	return theory.FluidDChoice(p.D, float64(balls)/float64(bins)), nil
 }
 

@@ -1,8 +1,11 @@
 package process
 
 import (
+	"fmt"
+
 	"github.com/balloc/balloc/core/hist"
 	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -25,8 +28,9 @@ import (
 
 // OnePlusBeta is the (1+β) process.
 type OnePlusBeta struct {
-	Beta float64 // probability of a two-choice step
-	coin kernels.Bernoulli
+	Beta  float64 // probability of a two-choice step
+	Batch uint64  // balls per batch (b-Batch's setting, SPAA'22 §8); 1: none
+	coin  kernels.Bernoulli
 }
 
 var onePlusBetaEntry = &Entry{
@@ -41,7 +45,7 @@ func init() { Register(onePlusBetaEntry) }
 func (*OnePlusBeta) Entry() *Entry { return onePlusBetaEntry }
 
 func (p *OnePlusBeta) Params() []*Param {
-	return []*Param{BetaParam(&p.Beta, "probability β of a two-choice step, 0 ≤ β ≤ 1")}
+	return []*Param{BetaParam(&p.Beta, "probability β of a two-choice step, 0 ≤ β ≤ 1"), BatchParam(&p.Batch)}
 }
 
 // BetaParam is --beta, the probability of a two-choice step.
@@ -55,18 +59,27 @@ func (p *OnePlusBeta) Check(su *Setup) error {
 		return err
 	}
 	c, err := kernels.NewBernoulli(p.Beta)
+	if err != nil {
+		return err
+	}
 	p.coin = c
-	return err
+	return checkBatch(p.Entry().Name, p.Batch, su, 1)
 }
 
+// batched reports whether balls come in batches whose decisions read
+// loads: every ball of a batch compares the loads at the batch's start
+// (kernels.BatchedOnePlusBeta; hist.NewBatched on the histogram).
+func (p *OnePlusBeta) batched() bool { return p.Batch > 1 && p.Beta > 0 }
+
 // degenerate is the process (1+β) equals at β = 0 or 1, whose loop draws
-// the same stream, or nil.
+// the same stream, or nil: one-choice (batches or not), and two-choice or,
+// in batches, b-batch.
 func (p *OnePlusBeta) degenerate() Histogram {
 	switch p.Beta {
 	case 0:
 		return &OneChoice{}
 	case 1:
-		return &DChoice{D: 2}
+		return &DChoice{D: 2, Batch: p.Batch}
 	}
 	return nil
 }
@@ -80,12 +93,26 @@ func (l *onePlusBetaLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L)
 	return c, kernels.OnePlusBeta(loads, l.r, c, &l.coin, maxLoad)
 }
 
+type onePlusBetaBatched[L kernels.Load] struct {
+	r     *kernels.PCG32
+	coin  kernels.Bernoulli
+	batch *kernels.Batch[L]
+}
+
+func (l *onePlusBetaBatched[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.BatchedOnePlusBeta(loads, l.r, c, &l.coin, l.batch, maxLoad)
+}
+
+func (l *onePlusBetaBatched[L]) BatchEnds(n int) (uint64, float64) { return l.batch.BatchEnds(n) }
+
 func onePlusBetaDirect[L kernels.Load](p *OnePlusBeta, tr *Trial) Stepper[L] {
-	switch p.Beta {
-	case 0:
+	switch {
+	case p.Beta == 0:
 		return oneChoiceLoop[L]{tr.Choices}
-	case 1:
-		return twoChoiceLoop[L]{tr.Choices}
+	case p.Beta == 1:
+		return dChoiceDirect[L](2, p.Batch, tr)
+	case p.batched():
+		return &onePlusBetaBatched[L]{tr.Choices, p.coin, kernels.NewBatch[L](int(tr.Bins), p.Batch, false)}
 	}
 	return &onePlusBetaLoop[L]{tr.Choices, p.coin}
 }
@@ -108,6 +135,9 @@ func (p *OnePlusBeta) Levels(tr *Trial) LevelStepper {
 	if q := p.degenerate(); q != nil {
 		return q.Levels(tr)
 	}
+	if p.batched() {
+		return &bBatchLevels{tr.Choices, hist.NewBatched(p.Batch, 2, p.Beta)}
+	}
 	return &onePlusBetaLevels{tr.Choices, p.Beta, p.coin, tr.LevelBatch}
 }
 
@@ -117,6 +147,9 @@ func (p *OnePlusBeta) HistogramSeconds(n, m, k uint64) float64 {
 	if q := p.degenerate(); q != nil {
 		return q.HistogramSeconds(n, m, k)
 	}
+	if p.batched() {
+		return batchedSeconds(p.Batch, m, k)
+	}
 	return levelCost(float64(n), float64(m), 5.5, 10.6)
 }
 
@@ -125,6 +158,9 @@ func (p *OnePlusBeta) DirectFactor() float64 {
 	if q := p.degenerate(); q != nil {
 		return q.DirectFactor()
 	}
+	if p.batched() {
+		return 7.92 / 5.46 // b-batch's
+	}
 	return 6.27 / 5.46
 }
 
@@ -132,6 +168,12 @@ func (p *OnePlusBeta) DirectFactor() float64 {
 // lands at load ≥ i from i−1 when its one sample, or the lesser of its two,
 // has load i−1.
 func (p *OnePlusBeta) Fluid(bins, balls uint64) (theory.Profile, error) {
+	if p.batched() {
+		if q := p.degenerate(); q != nil {
+			return q.(Fluid).Fluid(bins, balls)
+		}
+		return theory.Profile{}, fmt.Errorf("no fluid limit for one-plus-beta in batches (b-batch's is β = 1)")
+	}
 	beta := p.Beta
 	return theory.Solve(1, float64(balls)/float64(bins), theory.Step(2), nil,
 		func(_ float64, w *theory.Window, ds [][]float64) {
@@ -144,3 +186,10 @@ func (p *OnePlusBeta) Fluid(bins, balls uint64) (theory.Profile, error) {
 }
 
 func (p *OnePlusBeta) Concurrent() Rule { return Rule{Shape: ShapeCoin, Beta: p.Beta} }
+
+// Memory: the frozen loads and the pending list of a batched run.
+func (p *OnePlusBeta) Memory(f *units.Footprint, m Mem) {
+	if p.batched() {
+		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
+	}
+}

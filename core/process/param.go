@@ -170,7 +170,7 @@ type Flag struct {
 	order                int // the catalogue order of the process whose words it has
 }
 
-var flags []*Flag
+var flags []*Flag // in flag order; Default is "" where processes differ
 
 // flagOrder is the order of the parameters in flags and in results' text
 // ("d=2 beta=0.5"); a parameter not listed follows, in registration order.
@@ -183,6 +183,7 @@ var flagOrder = []string{"d", "beta", "threshold", "weights", "g", "adversary", 
 var flagUsage = map[string]string{
 	"d":           "samples per ball (d-choice, hypergraph, idea: per round) or groups (always-go-left), 1 ≤ d ≤ bins",
 	"g":           "comparisons of loads differing by at most g are noisy, g ≥ 0 (g-adv-comp, g-myopic-comp)",
+	"batch":       "balls per batch b ≥ 1: every ball of a batch decides on the loads at the batch's start (b-batch; d-choice and one-plus-beta in batches, default 1: none)",
 	"graph-clean": "self-loops and duplicate edges in a --graph or --hyperedges file: refuse (an error) or drop",
 	"dims":        "idea, d-choice: dimensions D of each ball, 1 ≤ D ≤ 64 (1: scalar balls)",
 	"populated":   "idea, d-choice with --dims: populated dimensions f of each ball, chosen uniformly, 1 ≤ f ≤ dims",
@@ -200,8 +201,11 @@ func addFlag(e *Entry, p *Param) {
 		if f.Name != p.Name {
 			continue
 		}
-		if f.Default != p.Default || f.List != p.List || f.Bool != p.Bool {
-			panic(fmt.Sprintf("process: %s's --%s disagrees with another process's in its default, list or bool", e.Name, p.Name))
+		if f.List != p.List || f.Bool != p.Bool {
+			panic(fmt.Sprintf("process: %s's --%s disagrees with another process's in list or bool", e.Name, p.Name))
+		}
+		if f.Default != p.Default {
+			f.Default = "" // it differs by process: its usage says so
 		}
 		if _, shared := flagUsage[p.Name]; !shared && e.Order < f.order {
 			f.Usage, f.order = p.Usage, e.Order

@@ -138,3 +138,23 @@ func TestValuesShowWhatRan(t *testing.T) {
 		t.Errorf("g-adv-comp: %q", got)
 	}
 }
+
+// Batches as a setting run with unit, scalar balls, and say so in one line.
+func TestBatchRefusals(t *testing.T) {
+	for _, c := range []struct {
+		p    Process
+		su   Setup
+		want string
+	}{
+		{&DChoice{D: 2, Dims: 1, Populated: 1, Batch: 10}, Setup{Bins: 10, Weights: Weights{Kind: WeightsExp, Value: 1}}, "--batch 10: d-choice in batches places unit balls"},
+		{&DChoice{D: 2, Dims: 3, Populated: 1, Batch: 10}, Setup{Bins: 10}, "--batch 10: batches run with scalar balls, not --dims 3"},
+		{&OnePlusBeta{Beta: 0.5, Batch: 4}, Setup{Bins: 10, Weights: Weights{Kind: WeightsConst, Value: 2}}, "--batch 4: one-plus-beta in batches places unit balls"},
+	} {
+		if err := c.p.Check(&c.su); err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v, want %q…", c.p.Entry().Name, err, c.want)
+		}
+	}
+	if err := (&DChoice{D: 2, Dims: 1, Populated: 1, Batch: 10}).Check(&Setup{Bins: 10}); err != nil {
+		t.Errorf("d-choice in batches of unit balls: %v", err)
+	}
+}
