@@ -88,6 +88,9 @@ func histogramSupports(s *Spec) (bool, string) {
 	if _, ok := s.Proc.(process.Histogram); !ok {
 		return false, s.Process.Name + " is not symmetric (which bin gets a ball depends on more than loads)"
 	}
+	if h, ok := s.Proc.(process.HistogramWhy); ok && h.HistogramWhy() != "" {
+		return false, h.HistogramWhy()
+	}
 	if !s.Weights.Unit() {
 		return false, "random weights make loads real-valued; the histogram engine counts bins per integer load"
 	}

@@ -97,3 +97,45 @@ func TestBatchedAtOneIsPlain(t *testing.T) {
 		t.Fatal("d-choice batched at b = 1 differs from DChoice")
 	}
 }
+
+// Quantile in batches against the literal rule on the frozen loads (the
+// rank test of refQuantile, on the copy taken at the batch's start).
+func TestBatchedQuantileMatchesReference(t *testing.T) {
+	for _, n := range []int{1, 6, 40} {
+		for _, k := range []uint64{1, uint64(n+1) / 2, uint64(n)} {
+			for _, b := range []uint64{1, 5, 40, 300} {
+				const m = 3000
+				fast, slow := make([]uint32, n), make([]uint32, n)
+				rf, rs := NewPCG32(uint64(n), k+b), NewPCG32(uint64(n), k+b)
+				bt := NewBatch[uint32](n, b, false)
+				q := NewQuantileCounts(uint64(n), k)
+				var maxLoad uint32
+				for done := uint64(0); done < m; done += 501 {
+					maxLoad = BatchedQuantile(fast, &rf, min(501, m-done), q, bt, maxLoad)
+				}
+				refBatched(slow, b, m, func(fr []uint32) uint32 {
+					sorted := slices.Clone(fr)
+					slices.Sort(sorted)
+					slices.Reverse(sorted)
+					top := sorted[k-1]
+					var above, at uint64
+					for _, v := range fr {
+						if v > top {
+							above++
+						} else if v == top {
+							at++
+						}
+					}
+					i, j, x := rs.Bounded(uint32(n)), rs.Bounded(uint32(n)), rs.Bounded(uint32(at))
+					if fr[i] > top || (fr[i] == top && uint64(x) < k-above) {
+						return j
+					}
+					return i
+				})
+				if !slices.Equal(fast, slow) || rf != rs || maxLoad != slices.Max(slow) {
+					t.Fatalf("n=%d k=%d b=%d: fast %v, slow %v", n, k, b, fast, slow)
+				}
+			}
+		}
+	}
+}

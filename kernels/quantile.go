@@ -122,3 +122,64 @@ func LevelsQuantile(lv *Levels, r *PCG32, count uint64, k uint64) {
 	}
 	r.state = s
 }
+
+// recount makes q count the loads of frozen afresh: O(n + loads in use).
+func recount[L Load](q *QuantileCounts, frozen []L) {
+	lo, hi := uint64(frozen[0]), uint64(frozen[0])
+	for _, v := range frozen {
+		lo, hi = min(lo, uint64(v)), max(hi, uint64(v))
+	}
+	size := uint64(64)
+	for hi-lo > size-1 {
+		size *= 2
+	}
+	if uint64(len(q.cnt)) < size {
+		q.cnt = make([]uint32, size)
+	}
+	clear(q.cnt)
+	q.mask, q.lo = uint64(len(q.cnt))-1, lo
+	for _, v := range frozen {
+		q.cnt[uint64(v)&q.mask]++
+	}
+	above := uint64(0) // bins above b, from the top down
+	for b := hi; ; b-- {
+		if c := uint64(q.cnt[b&q.mask]); above+c >= q.k {
+			q.b, q.above = b, above
+			return
+		}
+		above += uint64(q.cnt[b&q.mask])
+	}
+}
+
+// BatchedQuantile throws count balls by Quantile(δ) in the b-Batch setting:
+// each ball's rank test reads the loads at its batch's start (bt's frozen
+// loads, whose counts q holds, recounted when a batch ends: O(n) a batch,
+// so O(n/b) a ball). Stream per ball: as Quantile. 1 ≤ len(loads) ≤ MaxBins.
+func BatchedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, bt *Batch[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	frozen := bt.frozen
+	var chosen [stageBalls]uint32
+	for count > 0 {
+		c := bt.next(count, 2)
+		b, need, atB := q.b, q.k-q.above, q.cnt[q.b&q.mask]
+		for k := range c {
+			var i, j, x uint32
+			s, i = boundedFast(s, inc, n)
+			s, j = boundedFast(s, inc, n)
+			s, x = boundedFast(s, inc, atB)
+			if v := uint64(frozen[i]); v > b || (v == b && uint64(x) < need) {
+				i = j
+			}
+			chosen[k] = i
+		}
+		ends := bt.ends
+		maxLoad = placeBatch(bt, loads, chosen[:c], maxLoad)
+		if bt.ends != ends {
+			recount(q, frozen)
+		}
+		count -= uint64(c)
+	}
+	r.state = s
+	return maxLoad
+}

@@ -157,6 +157,15 @@ func batchedHist(b, d int, beta float64) histTransition {
 	}
 }
 
+// batchedQuantileHist is Quantile(δ) in batches of b: the rank test reads
+// the loads at the batch's start.
+func batchedQuantileHist(b int, delta float64) histTransition {
+	return func(hist []int, n int) []float64 {
+		t := len(hist)
+		return quantileExact(n, delta)(loadsAfter(hist, n, t-t%b), t)
+	}
+}
+
 // exactLawHist follows every sequence of m balls.
 func exactLawHist(n, m int, tr histTransition) map[vec]float64 {
 	law := map[vec]float64{}
@@ -212,6 +221,8 @@ func TestNoisyProcessesMatchExactLaw(t *testing.T) {
 		{"d-choice", map[string]string{"d": "3", "batch": "2"}, 3, 6, batchedHist(2, 3, 1)},
 		{"one-plus-beta", map[string]string{"beta": "0.5", "batch": "3"}, 3, 7, batchedHist(3, 2, 0.5)},
 		{"one-plus-beta", map[string]string{"beta": "0.7", "batch": "2"}, 4, 5, batchedHist(2, 2, 0.7)},
+		{"quantile", map[string]string{"delta": "0.5", "batch": "3"}, 3, 7, batchedQuantileHist(3, 0.5)},
+		{"quantile", map[string]string{"delta": "0.3", "batch": "2"}, 4, 6, batchedQuantileHist(2, 0.3)},
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(c.process, c.params), func(t *testing.T) {

@@ -162,6 +162,10 @@ type BinsSource interface {
 	BinsCulprit() (culprit, hint string)
 }
 
+// HistogramWhy is a symmetric process whose parameters can keep it off the
+// histogram engine: a non-empty reason says why.
+type HistogramWhy interface{ HistogramWhy() string }
+
 // Dimensional is a process whose balls may be vectors (--dims).
 type Dimensional interface{ Dimensions() int }
 

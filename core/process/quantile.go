@@ -1,9 +1,11 @@
 package process
 
 import (
+	"fmt"
 	"math/big"
 
 	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -35,6 +37,7 @@ import (
 // Quantile is Quantile(δ).
 type Quantile struct {
 	Delta float64 // the heaviest fraction whose bins pass the ball on
+	Batch uint64  // balls per batch (b-Batch's setting, SPAA'22 §8); 1: none
 	k     uint64  // ⌈δn⌉
 }
 
@@ -54,6 +57,7 @@ func (p *Quantile) Params() []*Param {
 		Real("delta", "quantile: the heaviest fraction δ; a ball whose first bin is among the ⌈δn⌉ heaviest takes a second uniform bin, 0 ≤ δ ≤ 1", &p.Delta,
 			func(x float64) bool { return x >= 0 && x <= 1 }, "a fraction in [0, 1]").
 			Listed().Need("a fraction δ in [0, 1]: a first bin among the ⌈δn⌉ heaviest passes the ball to a second"),
+		BatchParam(&p.Batch),
 	}
 }
 
@@ -69,8 +73,40 @@ func (p *Quantile) Check(su *Setup) error {
 		k.Add(k, big.NewInt(1))
 	}
 	p.k = k.Uint64()
-	return nil
+	return checkBatch(p.Entry().Name, p.Batch, su, 1)
 }
+
+// batched: the rank tests of a batch read the loads at its start
+// (kernels.BatchedQuantile).
+func (p *Quantile) batched() bool { return p.Batch > 1 && p.k > 0 }
+
+// HistogramWhy: batches of Quantile run on the direct engine only.
+func (p *Quantile) HistogramWhy() string {
+	if p.batched() {
+		return "quantile in batches (--batch) runs on the direct engine"
+	}
+	return ""
+}
+
+// Memory: the counts per load (a few levels), and in batches the frozen
+// loads and the pending list.
+func (p *Quantile) Memory(f *units.Footprint, m Mem) {
+	if p.batched() {
+		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
+	}
+}
+
+type quantileBatched[L kernels.Load] struct {
+	r     *kernels.PCG32
+	q     *kernels.QuantileCounts
+	batch *kernels.Batch[L]
+}
+
+func (l *quantileBatched[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.BatchedQuantile(loads, l.r, c, l.q, l.batch, maxLoad)
+}
+
+func (l *quantileBatched[L]) BatchEnds(n int) (uint64, float64) { return l.batch.BatchEnds(n) }
 
 type quantileLoop[L kernels.Load] struct {
 	r *kernels.PCG32
@@ -84,6 +120,9 @@ func (l quantileLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
 func quantileDirect[L kernels.Load](p *Quantile, tr *Trial) Stepper[L] {
 	if p.k == 0 {
 		return oneChoiceLoop[L]{tr.Choices}
+	}
+	if p.batched() {
+		return &quantileBatched[L]{tr.Choices, kernels.NewQuantileCounts(tr.Bins, p.k), kernels.NewBatch[L](int(tr.Bins), p.Batch, false)}
 	}
 	return quantileLoop[L]{tr.Choices, kernels.NewQuantileCounts(tr.Bins, p.k)}
 }
@@ -136,6 +175,9 @@ func (p *Quantile) DirectFactor() float64 {
 //
 //	ds_i/dt = max(s_{i−1}, δ) − max(s_i, δ) + δ·(s_{i−1} − s_i).
 func (p *Quantile) Fluid(bins, balls uint64) (theory.Profile, error) {
+	if p.batched() {
+		return theory.Profile{}, fmt.Errorf("no fluid limit for quantile in batches")
+	}
 	d := p.Delta
 	return theory.Solve(1, float64(balls)/float64(bins), theory.Step(2), nil,
 		func(_ float64, w *theory.Window, ds [][]float64) {
