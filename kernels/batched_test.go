@@ -111,7 +111,7 @@ func TestBatchedQuantileMatchesReference(t *testing.T) {
 				q := NewQuantileCounts(uint64(n), k)
 				var maxLoad uint32
 				for done := uint64(0); done < m; done += 501 {
-					maxLoad = BatchedQuantile(fast, &rf, min(501, m-done), q, bt, maxLoad)
+					maxLoad = BatchedQuantile(fast, &rf, min(501, m-done), q, nil, bt, maxLoad)
 				}
 				refBatched(slow, b, m, func(fr []uint32) uint32 {
 					sorted := slices.Clone(fr)

@@ -46,7 +46,10 @@ func (q *QuantileCounts) grow(hi uint64) {
 }
 
 // Quantile throws count balls by Quantile(δ) on loads, whose counts q holds,
-// and returns the new maximum load.
+// and returns the new maximum load. A non-nil coin makes it Mixed-Quantile
+// (Los and Sauerwald, SPAA'23; the authors' mixed_quantile): a ball takes
+// the quantile step with the coin's probability η, else it keeps its first
+// bin (One-Choice); the coin is flipped first, every ball.
 //
 // Stream per ball: PCG32.Bounded(n) for the first bin, PCG32.Bounded(n) for
 // the second, and PCG32.Bounded(count(b)) for the tie at the boundary load
@@ -56,7 +59,7 @@ func (q *QuantileCounts) grow(hi uint64) {
 // first bin at load b is heavy when the tie draw is below k − above, which
 // has probability (k − above)/count(b), the chance that its uniform position
 // among the bins at b falls in the k heaviest. 1 ≤ len(loads) ≤ MaxBins.
-func Quantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, maxLoad L) L {
+func Quantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, coin *Bernoulli, maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	k, b, above, lo := q.k, q.b, q.above, q.lo
@@ -64,6 +67,12 @@ func Quantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, maxL
 	atB := cnt[b&mask] // bins at b, kept in a register: ≥ 1, the k-th heaviest bin is at b
 	for ; count > 0; count-- {
 		var i, j, x uint32
+		use := uint64(1)
+		if coin != nil { // the same branch every ball: predicted
+			var u bool
+			s, u = coin.flip(s, inc)
+			use = uint64(b2u(u))
+		}
 		s, i = boundedFast(s, inc, n)
 		s, j = boundedFast(s, inc, n)
 		s, x = boundedFast(s, inc, atB)
@@ -74,7 +83,7 @@ func Quantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, maxL
 		d := v ^ b
 		eq := 1 ^ (d|-d)>>63
 		lt := (uint64(x) - (k - above)) >> 63
-		pick := -(gt | eq&lt) // all ones when heavy
+		pick := -((gt | eq&lt) & use) // all ones when heavy and the quantile step is taken
 		i ^= (i ^ j) & uint32(pick)
 		v ^= (v ^ w) & pick
 		loads[i] = L(v + 1)
@@ -107,15 +116,20 @@ func Quantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, maxL
 // LevelsQuantile throws count balls by Quantile(δ) on the histogram: ranks
 // count from the least loaded (Levels), so the k heaviest positions are the
 // ranks ≥ n − k, and a uniform rank is a uniform bin with ties in a uniform
-// order. Stream: two ranks per ball, the second used when the first is
-// heavy (drawn either way, as in Quantile).
-func LevelsQuantile(lv *Levels, r *PCG32, count uint64, k uint64) {
+// order. Stream: the coin when there is one (Mixed-Quantile), then two ranks
+// per ball, the second used when the first is heavy (drawn either way, as in
+// Quantile).
+func LevelsQuantile(lv *Levels, r *PCG32, count uint64, k uint64, coin *Bernoulli) {
 	s, inc, n := r.state, r.inc(), lv.n
 	for ; count > 0; count-- {
 		var x, y uint64
+		use := true
+		if coin != nil {
+			s, use = coin.flip(s, inc)
+		}
 		s, x = rank(s, inc, n)
 		s, y = rank(s, inc, n)
-		if x >= n-k {
+		if use && x >= n-k {
 			x = y
 		}
 		lv.Move(lv.Level(x))
@@ -154,8 +168,9 @@ func recount[L Load](q *QuantileCounts, frozen []L) {
 // BatchedQuantile throws count balls by Quantile(δ) in the b-Batch setting:
 // each ball's rank test reads the loads at its batch's start (bt's frozen
 // loads, whose counts q holds, recounted when a batch ends: O(n) a batch,
-// so O(n/b) a ball). Stream per ball: as Quantile. 1 ≤ len(loads) ≤ MaxBins.
-func BatchedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, bt *Batch[L], maxLoad L) L {
+// so O(n/b) a ball). Stream per ball: as Quantile (with its coin for
+// Mixed-Quantile). 1 ≤ len(loads) ≤ MaxBins.
+func BatchedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, coin *Bernoulli, bt *Batch[L], maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	frozen := bt.frozen
@@ -165,10 +180,14 @@ func BatchedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCount
 		b, need, atB := q.b, q.k-q.above, q.cnt[q.b&q.mask]
 		for k := range c {
 			var i, j, x uint32
+			use := true
+			if coin != nil {
+				s, use = coin.flip(s, inc)
+			}
 			s, i = boundedFast(s, inc, n)
 			s, j = boundedFast(s, inc, n)
 			s, x = boundedFast(s, inc, atB)
-			if v := uint64(frozen[i]); v > b || (v == b && uint64(x) < need) {
+			if v := uint64(frozen[i]); use && (v > b || (v == b && uint64(x) < need)) {
 				i = j
 			}
 			chosen[k] = i

@@ -10,7 +10,7 @@ import (
 // draw the first bin, the second and the tie (every ball, as the fast loop
 // documents); the first bin is heavy above b, light below, and at b heavy
 // when its uniform position among the bins at b is among the k heaviest.
-func refQuantile[L Load](loads []L, r *PCG32, count, k uint64) {
+func refQuantile[L Load](loads []L, r *PCG32, count, k uint64, coin *Bernoulli) {
 	n := uint32(len(loads))
 	for range count {
 		sorted := slices.Clone(loads)
@@ -25,8 +25,9 @@ func refQuantile[L Load](loads []L, r *PCG32, count, k uint64) {
 				at++
 			}
 		}
+		use := coin == nil || coin.Flip(r)
 		i, j, x := r.Bounded(n), r.Bounded(n), r.Bounded(uint32(at))
-		if loads[i] > b || (loads[i] == b && uint64(x) < k-above) {
+		if use && (loads[i] > b || (loads[i] == b && uint64(x) < k-above)) {
 			i = j
 		}
 		loads[i]++
@@ -48,9 +49,9 @@ func TestQuantileMatchesReference(t *testing.T) {
 				q := NewQuantileCounts(uint64(n), k)
 				var maxLoad uint32
 				for done := uint64(0); done < m; done += 13 {
-					maxLoad = Quantile(fast, &rf, min(13, m-done), q, maxLoad)
+					maxLoad = Quantile(fast, &rf, min(13, m-done), q, nil, maxLoad)
 				}
-				refQuantile(slow, &rs, m, k)
+				refQuantile(slow, &rs, m, k, nil)
 				if !slices.Equal(fast, slow) || rf != rs || maxLoad != slices.Max(slow) {
 					t.Fatalf("n=%d k=%d m=%d: fast %v, slow %v", n, k, m, fast, slow)
 				}
@@ -59,8 +60,8 @@ func TestQuantileMatchesReference(t *testing.T) {
 	}
 	fast, slow := make([]uint64, 10), make([]uint64, 10)
 	rf, rs := NewPCG32(5, 6), NewPCG32(5, 6)
-	Quantile(fast, &rf, 20000, NewQuantileCounts(10, 3), 0)
-	refQuantile(slow, &rs, 20000, 3)
+	Quantile(fast, &rf, 20000, NewQuantileCounts(10, 3), nil, 0)
+	refQuantile(slow, &rs, 20000, 3, nil)
 	if !slices.Equal(fast, slow) || rf != rs {
 		t.Fatalf("64-bit loads: fast %v, slow %v", fast, slow)
 	}
@@ -72,7 +73,7 @@ func TestQuantileRingGrows(t *testing.T) {
 	loads := make([]uint32, 1)
 	r := NewPCG32(1, 1)
 	q := NewQuantileCounts(1, 1)
-	if got := Quantile(loads, &r, 1000, q, 0); got != 1000 || loads[0] != 1000 || q.b != 1000 || q.lo != 1000 {
+	if got := Quantile(loads, &r, 1000, q, nil, 0); got != 1000 || loads[0] != 1000 || q.b != 1000 || q.lo != 1000 {
 		t.Fatalf("n=1: max %d, loads %v, b %d, lo %d", got, loads, q.b, q.lo)
 	}
 }
@@ -84,7 +85,7 @@ func TestLevelsQuantileMatchesSorted(t *testing.T) {
 	for _, c := range []struct{ n, k, m uint64 }{{1, 1, 50}, {5, 2, 300}, {40, 13, 4000}, {40, 40, 2000}} {
 		lv := NewLevels(c.n)
 		r1, r2 := NewPCG32(c.n, c.k), NewPCG32(c.n, c.k)
-		LevelsQuantile(lv, &r1, c.m, c.k)
+		LevelsQuantile(lv, &r1, c.m, c.k, nil)
 		sorted := make([]uint64, c.n) // ascending
 		for range c.m {
 			x, y := uint64(r2.Bounded(uint32(c.n))), uint64(r2.Bounded(uint32(c.n)))
@@ -111,6 +112,26 @@ func TestLevelsQuantileMatchesSorted(t *testing.T) {
 		}
 		if r1 != r2 {
 			t.Fatalf("%+v: streams differ", c)
+		}
+	}
+}
+
+// Mixed-Quantile (a coin of η before each ball) against the literal loop.
+func TestMixedQuantileMatchesReference(t *testing.T) {
+	for _, eta := range []float64{0, 0.3, 1} {
+		coin, err := NewBernoulli(eta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{3, 40} {
+			fast, slow := make([]uint32, n), make([]uint32, n)
+			rf, rs := NewPCG32(9, uint64(n)), NewPCG32(9, uint64(n))
+			k := uint64(n+1) / 2
+			Quantile(fast, &rf, 3000, NewQuantileCounts(uint64(n), k), &coin, 0)
+			refQuantile(slow, &rs, 3000, k, &coin)
+			if !slices.Equal(fast, slow) || rf != rs {
+				t.Fatalf("η=%v n=%d: fast %v, slow %v", eta, n, fast, slow)
+			}
 		}
 	}
 }

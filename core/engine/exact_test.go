@@ -207,6 +207,8 @@ func exactCases() []exactCase {
 		{"quantile", map[string]string{"delta": "0.25"}, 4, 6, quantileExact(4, 0.25)},
 		{"quantile", map[string]string{"delta": "0.3"}, 4, 5, quantileExact(4, 0.3)},
 		{"quantile", map[string]string{"delta": "1"}, 3, 5, uniformChoice(3)}, // δ = 1 is One-Choice in law
+		{"mixed-quantile", map[string]string{"delta": "0.5", "eta": "0.4"}, 4, 5, mix(0.4, uniformChoice(4), quantileExact(4, 0.5))},
+		{"mixed-quantile", map[string]string{"delta": "0.3", "eta": "1"}, 4, 5, quantileExact(4, 0.3)},
 	}
 }
 

@@ -90,6 +90,7 @@ func TestHistogramMatchesExactLaw(t *testing.T) {
 		{"d-choice", map[string]string{"d": "3", "batch": "2"}, 3, 6, exactLawHist(3, 6, batchedHist(2, 3, 1)), 0},
 		{"one-plus-beta", map[string]string{"beta": "0.5", "batch": "3"}, 3, 7, exactLawHist(3, 7, batchedHist(3, 2, 0.5)), 0},
 		{"quantile", map[string]string{"delta": "0.3"}, 4, 5, exactLaw(4, 5, quantileExact(4, 0.3)), 0},
+		{"mixed-quantile", map[string]string{"delta": "0.5", "eta": "0.4"}, 4, 5, exactLaw(4, 5, mix(0.4, uniformChoice(4), quantileExact(4, 0.5))), 0},
 		{"b-batch", map[string]string{"batch": "2"}, 4, 5, exactLawHist(4, 5, batchHist(2)), 0},
 	}
 	for i, c := range cases {

@@ -223,6 +223,10 @@ func TestNoisyProcessesMatchExactLaw(t *testing.T) {
 		{"one-plus-beta", map[string]string{"beta": "0.7", "batch": "2"}, 4, 5, batchedHist(2, 2, 0.7)},
 		{"quantile", map[string]string{"delta": "0.5", "batch": "3"}, 3, 7, batchedQuantileHist(3, 0.5)},
 		{"quantile", map[string]string{"delta": "0.3", "batch": "2"}, 4, 6, batchedQuantileHist(2, 0.3)},
+		{"mixed-quantile", map[string]string{"delta": "0.5", "eta": "0.6", "batch": "3"}, 3, 6, func(hist []int, n int) []float64 {
+			t := len(hist)
+			return mix(0.6, uniformChoice(n), quantileExact(n, 0.5))(loadsAfter(hist, n, t-t%3), t)
+		}},
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(c.process, c.params), func(t *testing.T) {

@@ -142,6 +142,7 @@ func TestFluidLimitsMatchSimulation(t *testing.T) {
 		{"d-choice", map[string]string{"d": "3"}, theory.FluidDChoice(3, 4)},
 		{"quantile", map[string]string{"delta": "0.5"}, fluidQuantile(0.5, 4)},
 		{"quantile", map[string]string{"delta": "0.1"}, fluidQuantile(0.1, 4)},
+		{"mixed-quantile", map[string]string{"delta": "0.5", "eta": "0.5"}, fluidMixedQuantile(0.5, 0.5, 4)},
 	}
 	// Power: each derived limit is told apart from its nearest neighbour.
 	for _, c := range []struct {
@@ -153,6 +154,7 @@ func TestFluidLimitsMatchSimulation(t *testing.T) {
 		{"two-thinning", map[string]string{"threshold": "0.5"}, theory.FluidTwoThinning(1, 4)},
 		{"one-plus-beta", map[string]string{"beta": "0.5"}, fluidOnePlusBeta(0.6, 4)},
 		{"quantile", map[string]string{"delta": "0.5"}, fluidQuantile(0.4, 4)},
+		{"mixed-quantile", map[string]string{"delta": "0.5", "eta": "0.5"}, fluidMixedQuantile(0.5, 0.65, 4)},
 	} {
 		s := mustSpec(t, c.process, c.params, core.Common{Bins: 200000, Balls: 800000, Seed: 40})
 		if worst, _ := fluidAgreement(s, c.wrong, 16); worst < 3 {
@@ -204,4 +206,19 @@ func fluidQuantile(delta, t float64) theory.Profile {
 		panic(err)
 	}
 	return p
+}
+
+// fluidMixedQuantile is Mixed-Quantile(δ, η)'s fluid limit at an integer time t.
+func fluidMixedQuantile(delta, eta, t float64) theory.Profile {
+	e, err := process.Lookup("mixed-quantile")
+	if err != nil {
+		panic(err)
+	}
+	p := e.New().(*process.Quantile)
+	p.Delta, p.Eta = delta, eta
+	prof, err := p.Fluid(1, uint64(t))
+	if err != nil {
+		panic(err)
+	}
+	return prof
 }

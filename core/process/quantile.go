@@ -33,12 +33,21 @@ import (
 // the loads (kernels.QuantileCounts), so the rank test is O(1). Histogram
 // engine: ranks of the levels, ball by ball (kernels.LevelsQuantile), exact.
 // Fluid limit below.
+//
+// mixed-quantile --delta δ --eta η (Los and Sauerwald, "Balanced
+// allocations in batches: the tower of two choices", SPAA 2023; the
+// authors' mixed_quantile, Dim131/Batched-23): a Quantile(δ) step with
+// probability η, else One-Choice — the first bin is kept. The same loops,
+// with an η coin flipped first every ball; η = 1 is Quantile(δ) in law.
 
 // Quantile is Quantile(δ).
 type Quantile struct {
 	Delta float64 // the heaviest fraction whose bins pass the ball on
+	Eta   float64 // mixed-quantile: the probability of a quantile step
 	Batch uint64  // balls per batch (b-Batch's setting, SPAA'22 §8); 1: none
 	k     uint64  // ⌈δn⌉
+	mixed bool
+	coin  *kernels.Bernoulli // mixed-quantile's η coin
 }
 
 var quantileEntry = &Entry{
@@ -48,17 +57,40 @@ var quantileEntry = &Entry{
 	New:     func() Process { return &Quantile{} },
 }
 
-func init() { Register(quantileEntry) }
+var mixedQuantileEntry = &Entry{
+	Name: "mixed-quantile", Order: 66,
+	Summary: "with probability η a quantile step, else the first uniform bin (one-choice)",
+	Source:  "Los, Sauerwald 2023 (SPAA: Mixed-Quantile)",
+	New:     func() Process { return &Quantile{mixed: true} },
+}
 
-func (*Quantile) Entry() *Entry { return quantileEntry }
+func init() {
+	Register(quantileEntry)
+	Register(mixedQuantileEntry)
+}
+
+func (p *Quantile) Entry() *Entry {
+	if p.mixed {
+		return mixedQuantileEntry
+	}
+	return quantileEntry
+}
 
 func (p *Quantile) Params() []*Param {
-	return []*Param{
+	params := []*Param{
 		Real("delta", "quantile: the heaviest fraction δ; a ball whose first bin is among the ⌈δn⌉ heaviest takes a second uniform bin, 0 ≤ δ ≤ 1", &p.Delta,
 			func(x float64) bool { return x >= 0 && x <= 1 }, "a fraction in [0, 1]").
 			Listed().Need("a fraction δ in [0, 1]: a first bin among the ⌈δn⌉ heaviest passes the ball to a second"),
 		BatchParam(&p.Batch),
 	}
+	if p.mixed {
+		params = append(params[:1], append([]*Param{
+			Real("eta", "mixed-quantile: the probability η of a quantile step (else one-choice), 0 ≤ η ≤ 1", &p.Eta,
+				func(x float64) bool { return x >= 0 && x <= 1 }, "a probability in [0, 1]").
+				Listed().Need("a probability η in [0, 1] of a quantile step"),
+		}, params[1:]...)...)
+	}
+	return params
 }
 
 // Check computes k = ⌈δn⌉ exactly (δ is a dyadic rational).
@@ -73,6 +105,16 @@ func (p *Quantile) Check(su *Setup) error {
 		k.Add(k, big.NewInt(1))
 	}
 	p.k = k.Uint64()
+	if p.mixed {
+		if p.Eta == 0 {
+			p.k = 0 // no quantile step is ever taken: one-choice
+		}
+		c, err := kernels.NewBernoulli(p.Eta)
+		if err != nil {
+			return err
+		}
+		p.coin = &c
+	}
 	return checkBatch(p.Entry().Name, p.Batch, su, 1)
 }
 
@@ -99,22 +141,33 @@ func (p *Quantile) Memory(f *units.Footprint, m Mem) {
 type quantileBatched[L kernels.Load] struct {
 	r     *kernels.PCG32
 	q     *kernels.QuantileCounts
+	coin  *kernels.Bernoulli
 	batch *kernels.Batch[L]
 }
 
 func (l *quantileBatched[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
-	return c, kernels.BatchedQuantile(loads, l.r, c, l.q, l.batch, maxLoad)
+	return c, kernels.BatchedQuantile(loads, l.r, c, l.q, l.coin, l.batch, maxLoad)
 }
 
 func (l *quantileBatched[L]) BatchEnds(n int) (uint64, float64) { return l.batch.BatchEnds(n) }
 
 type quantileLoop[L kernels.Load] struct {
-	r *kernels.PCG32
-	q *kernels.QuantileCounts
+	r    *kernels.PCG32
+	q    *kernels.QuantileCounts
+	coin *kernels.Bernoulli // mixed-quantile; nil for quantile
 }
 
 func (l quantileLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
-	return c, kernels.Quantile(loads, l.r, c, l.q, maxLoad)
+	return c, kernels.Quantile(loads, l.r, c, l.q, l.coin, maxLoad)
+}
+
+// coinCopy is a trial's own copy of the η coin (nil for quantile).
+func (p *Quantile) coinCopy() *kernels.Bernoulli {
+	if p.coin == nil {
+		return nil
+	}
+	c := *p.coin
+	return &c
 }
 
 func quantileDirect[L kernels.Load](p *Quantile, tr *Trial) Stepper[L] {
@@ -122,22 +175,23 @@ func quantileDirect[L kernels.Load](p *Quantile, tr *Trial) Stepper[L] {
 		return oneChoiceLoop[L]{tr.Choices}
 	}
 	if p.batched() {
-		return &quantileBatched[L]{tr.Choices, kernels.NewQuantileCounts(tr.Bins, p.k), kernels.NewBatch[L](int(tr.Bins), p.Batch, false)}
+		return &quantileBatched[L]{tr.Choices, kernels.NewQuantileCounts(tr.Bins, p.k), p.coinCopy(), kernels.NewBatch[L](int(tr.Bins), p.Batch, false)}
 	}
-	return quantileLoop[L]{tr.Choices, kernels.NewQuantileCounts(tr.Bins, p.k)}
+	return quantileLoop[L]{tr.Choices, kernels.NewQuantileCounts(tr.Bins, p.k), p.coinCopy()}
 }
 
 func (p *Quantile) Direct32(tr *Trial) Stepper[uint32] { return quantileDirect[uint32](p, tr) }
 func (p *Quantile) Direct64(tr *Trial) Stepper[uint64] { return quantileDirect[uint64](p, tr) }
 
 type quantileLevels struct {
-	r *kernels.PCG32
-	k uint64
+	r    *kernels.PCG32
+	k    uint64
+	coin *kernels.Bernoulli
 }
 
 func (l quantileLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
 	c := min(want, Chunk)
-	kernels.LevelsQuantile(lv, l.r, c, l.k)
+	kernels.LevelsQuantile(lv, l.r, c, l.k, l.coin)
 	return c
 }
 
@@ -145,7 +199,7 @@ func (p *Quantile) Levels(tr *Trial) LevelStepper {
 	if p.k == 0 {
 		return oneChoiceLevels{tr.Choices}
 	}
-	return quantileLevels{tr.Choices, p.k}
+	return quantileLevels{tr.Choices, p.k, p.coinCopy()}
 }
 
 // HistogramSeconds: ball by ball on ranks, two ranks a ball: 10.19 ns a
@@ -167,7 +221,8 @@ func (p *Quantile) DirectFactor() float64 {
 	return 10.9 / 4.01
 }
 
-// Fluid solves the limit with k/n → δ. With s_i the fraction of bins at
+// Fluid solves the limit with k/n → δ (mixed-quantile: η of this and 1 − η
+// of One-Choice's s_{i−1} − s_i). With s_i the fraction of bins at
 // load ≥ i and the first sample's position u uniform in [0, 1) from the
 // heaviest, the ball lands on a bin of load i−1 when u falls in the light
 // part of level i−1, [max(s_i, δ), max(s_{i−1}, δ)), or when u < δ and the
@@ -178,13 +233,16 @@ func (p *Quantile) Fluid(bins, balls uint64) (theory.Profile, error) {
 	if p.batched() {
 		return theory.Profile{}, fmt.Errorf("no fluid limit for quantile in batches")
 	}
-	d := p.Delta
+	d, eta := p.Delta, 1.0
+	if p.mixed {
+		eta = p.Eta
+	}
 	return theory.Solve(1, float64(balls)/float64(bins), theory.Step(2), nil,
 		func(_ float64, w *theory.Window, ds [][]float64) {
 			for k := range ds[0] {
 				i := w.Base() + k
 				a, b := w.At(0, i-1), w.At(0, i)
-				ds[0][k] = max(a, d) - max(b, d) + d*(a-b)
+				ds[0][k] = (1-eta)*(a-b) + eta*(max(a, d)-max(b, d)+d*(a-b))
 			}
 		}), nil
 }
