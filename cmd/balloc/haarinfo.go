@@ -66,7 +66,7 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 			}
 			fmt.Fprintf(stdout, "tree         depth %d, %d internal nodes (sets split: %d spectral, %d BFS; %d flows rerouted in an ancestor set)\n",
 				in.Depth, in.Nodes, in.Spectral, in.BFS, in.Rerouted)
-			fmt.Fprintf(stdout, "scale        %s, flows routed in %s; C = max over edges of Σ_i λ_i|f_i(e)| = %.4g\n", s.Proc.(*process.Graphical).HaarScale, routeText(s.Proc.(*process.Graphical).HaarRoute), in.C)
+			fmt.Fprintf(stdout, "scale        %s, flows routed in %s; C = max over edges of Σ_i λ_i|f_i(e)| = %.4g\n", s.Proc.(*process.Graphical).HaarScale, routeText(s.Proc.(*process.Graphical)), in.C)
 			fmt.Fprintf(stdout, "support      nodes per edge law (∅ not counted): max %d, mean %.3g\n", in.MaxSupport, in.MeanSupport)
 			if in.CGIterations > 0 {
 				fmt.Fprintf(stdout, "solver       %d conjugate-gradient iterations in all, at most %d for one flow, %d not converged (finished on a tree)\n",
@@ -117,11 +117,15 @@ const (
 )
 
 // routeText says where --haar-route's flows run.
-func routeText(route string) string {
-	if route == "graph" {
-		return "all of G"
+func routeText(p *process.Graphical) string {
+	text := "G[S_i]"
+	if p.Route() == "graph" {
+		text = "all of G"
 	}
-	return "G[S_i]"
+	if p.HaarRoute == "auto" {
+		text += " (--haar-route auto: its weakest drift is the larger)"
+	}
+	return text
 }
 
 // weakDriftNote warns when the plan's weakest drift, min over nodes of

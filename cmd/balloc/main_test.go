@@ -50,7 +50,7 @@ func TestBadInputOneLineExit2(t *testing.T) {
 		{[]string{"run", "--process", "graphical", "--graph", "cycle:100", "--haar-route", "graph", "--balls", "10"}, "--haar-route applies to graphical --strategy haar only"},
 		{[]string{"run", "--process", "graphical", "--graph", "torus:8,8", "--strategy", "haar", "--haar-route", "graph", "--balls", "10"}, "on --graph torus:8,8: routing in all of G is available on complete:n and general graphs"},
 		{[]string{"run", "--process", "graphical", "--graph", "cycle:1e6", "--strategy", "haar", "--haar-route", "graph", "--balls", "10"}, "on --graph cycle:1e6: routing in all of G is available"},
-		{[]string{"haar-info", "--graph", "complete:8", "--haar-route", "everywhere"}, `--haar-route "everywhere": want set or graph`},
+		{[]string{"haar-info", "--graph", "complete:8", "--haar-route", "everywhere"}, `--haar-route "everywhere": want set, graph or auto`},
 		{[]string{"run", "--process", "graphical", "--graph", "random-regular:100000,3", "--strategy", "haar", "--haar-route", "graph", "--balls", "10"}, "preprocessing needs about"},
 		{[]string{"run", "--process", "graphical", "--graph", "cycle:1e9", "--strategy", "haar", "--balls", "10"}, "preprocessing needs about"},
 		{with("--d", "3"), "--d does not apply to two-choice"},

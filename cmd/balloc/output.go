@@ -428,8 +428,13 @@ func (w *writer) structures() {
 		if p := s.Haar(); p != nil && !seen[p] {
 			seen[p] = true
 			in := p.Info
+			gp := s.Proc.(*process.Graphical)
+			route := gp.Route()
+			if gp.HaarRoute == "auto" {
+				route = "auto → " + route
+			}
 			fmt.Fprintf(w.w, "haar plan on %s (--haar-scale %s, --haar-route %s): depth %d, C = %.4g, at most %d nodes per edge law, built in %.3g s (balloc haar-info says more)\n",
-				s.Graph().Spec, s.Proc.(*process.Graphical).HaarScale, s.Proc.(*process.Graphical).HaarRoute, in.Depth, in.C, in.MaxSupport, in.Build.Seconds())
+				s.Graph().Spec, gp.HaarScale, route, in.Depth, in.C, in.MaxSupport, in.Build.Seconds())
 			if note := irregularNote(s.Graph()); note != "" {
 				fmt.Fprintf(w.w, "  note: %s\n", note)
 			}

@@ -33,7 +33,8 @@ type Graphical struct {
 	Beta       float64 // --strategy one-plus-beta: probability of a greedy step
 	Stale      uint64  // --strategy haar: set averages refreshed every Stale balls (0, 1: every ball)
 	HaarScale  string  // --strategy haar: congestion or unit demand per tree node (haar.Scale)
-	HaarRoute  string  // --strategy haar: each node's flow runs in G[S_i] (set) or in all of G (graph) (haar.Route)
+	HaarRoute  string  // --strategy haar: each node's flow runs in G[S_i] (set) or in all of G (graph) (haar.Route), or auto
+	route      string  // the route the plan uses: HaarRoute, or auto's choice
 	GraphClean string  // refuse or drop self-loops and duplicates in files
 
 	graph *graph.Graph
@@ -84,8 +85,8 @@ func (p *Graphical) Params() []*Param {
 			&p.HaarScale, "congestion", "unit").Def("congestion").Listed().
 			ShownWhen(isHaar).
 			AppliesWhen(strategy("haar"), haarOnly("haar-scale")),
-		Choice("haar-route", "graphical --strategy haar: each tree node's flow runs inside its set, G[S_i] (set), or in all of G (graph, as the paper's flow templates may; complete and general graphs)",
-			&p.HaarRoute, "set", "graph").Def("set").Listed().
+		Choice("haar-route", "graphical --strategy haar: each tree node's flow runs inside its set, G[S_i] (set), or in all of G (graph, as the paper's flow templates may; complete and general graphs), or auto: the one whose plan's weakest drift λ_i/C is the larger",
+			&p.HaarRoute, "set", "graph", "auto").Def("set").Listed().
 			ShownWhen(func() bool { return isHaar() && p.HaarRoute != "set" }).
 			AppliesWhen(strategy("haar"), haarOnly("haar-route")),
 		GraphCleanParam(&p.GraphClean),
@@ -179,11 +180,62 @@ func topoKind(f graph.Family) kernels.TopoKind {
 // of --strategy haar: the decomposition, flows and alias tables of
 // core/haar.
 func (p *Graphical) useHaar(g *graph.Graph, seed uint64) error {
+	p.route = p.HaarRoute
+	if p.HaarRoute == "auto" {
+		p.route = "set"
+		if p.routeFits(g, haar.RouteGraph) {
+			set, err := p.buildHaar(g, seed, "set")
+			if err != nil {
+				return err
+			}
+			all, err := p.buildHaar(g, seed, "graph")
+			if err != nil {
+				return err
+			}
+			if weakestDrift(all) > weakestDrift(set) {
+				p.route = "graph"
+			}
+		}
+	}
+	plan, err := p.buildHaar(g, seed, p.route)
+	if err != nil {
+		return err
+	}
+	p.haar = plan
+	return nil
+}
+
+// weakestDrift is the least λ_i/C over the plan's tree nodes: the drift the
+// paper needs Ω(d/polylog n) of. --haar-route auto keeps the plan whose
+// weakest drift is the larger, a rule on the graph (and seed) alone, so
+// results stay reproducible.
+func weakestDrift(plan *haar.Plan) float64 {
+	w := math.Inf(1)
+	for _, l := range plan.Info.Levels {
+		w = math.Min(w, l.Min)
+	}
+	return w
+}
+
+// routeFits reports whether route can be built for g: allowed on its
+// family, and within the memory available.
+func (p *Graphical) routeFits(g *graph.Graph, route haar.Route) bool {
+	opt := haar.Options{Route: route}
+	if haar.CheckRoute(g, opt) != nil {
+		return false
+	}
+	need, avail := haar.EstimateBytes(g, route), units.AvailableMemory()
+	return avail == 0 || need <= avail
+}
+
+// buildHaar builds (once per graph, seed, scale and route) the Haar-drift
+// plan: the decomposition, flows and alias tables of core/haar.
+func (p *Graphical) buildHaar(g *graph.Graph, seed uint64, route string) (*haar.Plan, error) {
 	opt := haar.Options{Seed: seed, Scale: haar.ScaleCongestion}
 	if p.HaarScale == "unit" {
 		opt.Scale = haar.ScaleUnit
 	}
-	if p.HaarRoute == "graph" {
+	if route == "graph" {
 		opt.Route = haar.RouteGraph
 	}
 	haarErr := func(err error) error {
@@ -191,24 +243,27 @@ func (p *Graphical) useHaar(g *graph.Graph, seed uint64) error {
 		return fmt.Errorf("--strategy haar on --graph %s: %s", g.Spec, strings.TrimPrefix(err.Error(), "haar: graph "+g.Spec+": "))
 	}
 	if err := haar.CheckRoute(g, opt); err != nil {
-		return haarErr(err)
+		return nil, haarErr(err)
 	}
 	if need, avail := haar.EstimateBytes(g, opt.Route), units.AvailableMemory(); avail > 0 && need > avail {
 		hint := "use a smaller --graph"
 		if opt.Route == haar.RouteGraph {
 			hint = "use --haar-route set (flows inside each set) or a smaller --graph"
 		}
-		return fmt.Errorf("--strategy haar on --graph %s: preprocessing needs about %s, more than the %s of memory available; %s",
+		return nil, fmt.Errorf("--strategy haar on --graph %s: preprocessing needs about %s, more than the %s of memory available; %s",
 			g.Spec, units.FormatBytes(float64(need)), units.FormatBytes(float64(avail)), hint)
 	}
-	key := structureKey("haar|"+p.HaarScale+"|"+p.HaarRoute, g.Spec, seed, 0, p.GraphClean)
+	key := structureKey("haar|"+p.HaarScale+"|"+route, g.Spec, seed, 0, p.GraphClean)
 	plan, err := cached(key, func() (*haar.Plan, error) { return haar.Build(g, opt) })
 	if err != nil {
-		return haarErr(err)
+		return nil, haarErr(err)
 	}
-	p.haar = plan
-	return nil
+	return plan, nil
 }
+
+// Route is the route of the plan: set or graph (auto's choice, once
+// checked).
+func (p *Graphical) Route() string { return p.route }
 
 // Graph is the graph, once checked.
 func (p *Graphical) Graph() *graph.Graph { return p.graph }
