@@ -114,18 +114,7 @@ func TestBatchedQuantileMatchesReference(t *testing.T) {
 					maxLoad = BatchedQuantile(fast, &rf, min(501, m-done), q, nil, bt, maxLoad)
 				}
 				refBatched(slow, b, m, func(fr []uint32) uint32 {
-					sorted := slices.Clone(fr)
-					slices.Sort(sorted)
-					slices.Reverse(sorted)
-					top := sorted[k-1]
-					var above, at uint64
-					for _, v := range fr {
-						if v > top {
-							above++
-						} else if v == top {
-							at++
-						}
-					}
+					top, above, at := refBoundary(fr, k)
 					i, j, x := rs.Bounded(uint32(n)), rs.Bounded(uint32(n)), rs.Bounded(uint32(at))
 					if fr[i] > top || (fr[i] == top && uint64(x) < k-above) {
 						return j

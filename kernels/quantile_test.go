@@ -13,18 +13,7 @@ import (
 func refQuantile[L Load](loads []L, r *PCG32, count, k uint64, coin *Bernoulli) {
 	n := uint32(len(loads))
 	for range count {
-		sorted := slices.Clone(loads)
-		slices.Sort(sorted)
-		slices.Reverse(sorted)
-		b := sorted[k-1]
-		var above, at uint64
-		for _, v := range loads {
-			if v > b {
-				above++
-			} else if v == b {
-				at++
-			}
-		}
+		b, above, at := refBoundary(loads, k)
 		use := coin == nil || coin.Flip(r)
 		i, j, x := r.Bounded(n), r.Bounded(n), r.Bounded(uint32(at))
 		if use && (loads[i] > b || (loads[i] == b && uint64(x) < k-above)) {
@@ -32,6 +21,23 @@ func refQuantile[L Load](loads []L, r *PCG32, count, k uint64, coin *Bernoulli) 
 		}
 		loads[i]++
 	}
+}
+
+// refBoundary finds, by sorting, the load b of the k-th heaviest bin and
+// how many bins are above it and at it.
+func refBoundary[L Load](loads []L, k uint64) (b L, above, at uint64) {
+	sorted := slices.Clone(loads)
+	slices.Sort(sorted)
+	slices.Reverse(sorted)
+	b = sorted[k-1]
+	for _, v := range loads {
+		if v > b {
+			above++
+		} else if v == b {
+			at++
+		}
+	}
+	return b, above, at
 }
 
 // The fast loop against the literal one, ball for ball: same loads, same
