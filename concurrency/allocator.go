@@ -142,6 +142,9 @@ func Check(s *core.Spec) error {
 		}
 		return fmt.Errorf("--process %s: balloc concurrent runs %s and %s", s.Process.Name, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 	}
+	if !s.Initial.IsZero() {
+		return fmt.Errorf("--initial %s: balloc concurrent starts from empty bins", s.Initial.String())
+	}
 	if !s.Weights.Unit() || s.Weights.Kind == process.WeightsConst {
 		return fmt.Errorf("--weights: balloc concurrent places unit balls on 32-bit atomic loads")
 	}

@@ -97,5 +97,8 @@ func histogramSupports(s *Spec) (bool, string) {
 	if s.KeepLoads {
 		return false, "--loads needs every bin's load; the histogram engine keeps counts per load"
 	}
+	if span := s.Initial.Span(); span > process.MaxInitialSpan {
+		return false, fmt.Sprintf("--initial %s spans %d load levels, and the histogram engine holds every level from the least load to the largest (at most 2^24)", s.Initial.String(), span)
+	}
 	return true, ""
 }

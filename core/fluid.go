@@ -14,5 +14,8 @@ func FluidOf(s *Spec) (theory.Profile, error) {
 	if !ok || s.Weights.Kind != process.WeightsUnit {
 		return theory.Profile{}, fmt.Errorf("no fluid limit for %s %s", s.Process.Name, s.ParamsText())
 	}
+	if !s.Initial.IsZero() {
+		return theory.Profile{}, fmt.Errorf("no fluid limit for %s from --initial %s (balloc's fluid limits start from empty bins)", s.Process.Name, s.Initial.String())
+	}
 	return f.Fluid(s.Bins, s.Balls)
 }

@@ -57,7 +57,7 @@ func fileDigest(path string) string {
 func (s *Spec) Hash() string {
 	keys := make([]string, 0)
 	pm := s.ParamsMap()
-	for _, k := range []string{"graph", "hyperedges"} {
+	for _, k := range []string{"graph", "hyperedges", "initial"} {
 		if v, ok := pm[k].(string); ok {
 			if p, ok := strings.CutPrefix(v, "file:"); ok {
 				pm[k] = "file:sha256:" + fileDigest(p)

@@ -45,6 +45,7 @@ type Spec struct {
 	Process *process.Entry  // the catalogue entry
 	Proc    process.Process // the process with its parameters
 	Weights process.Weights // ball weights, for a weighted process
+	Initial process.Initial // the loads a trial starts from (--initial; initial.go)
 	Common
 	engine    Engine // resolved
 	engineWhy string // why auto chose it; empty when chosen by the user
@@ -88,7 +89,11 @@ func NewSpec(name string, set map[string]string, c Common, opts ...SpecOption) (
 	for _, opt := range opts {
 		opt(s)
 	}
+	set, initial, initialGiven := withoutInitial(set)
 	if err := process.Apply(s.Proc, set, &s.Weights); err != nil {
+		return nil, err
+	}
+	if err := s.setInitial(initial, initialGiven); err != nil {
 		return nil, err
 	}
 	if why := TrialsRule(uint64(max(0, s.Trials))); why != "" {
@@ -106,6 +111,12 @@ func NewSpec(name string, set map[string]string, c Common, opts ...SpecOption) (
 			return nil, err
 		}
 	}
+	if s.Bins == 0 && s.Initial.FileBins() > 0 && !s.fixesBins() {
+		s.Bins = s.Initial.FileBins() // n from --initial file:PATH
+		if err := s.perBin(); err != nil {
+			return nil, err
+		}
+	}
 	su := &process.Setup{Bins: s.Bins, Balls: s.Balls, Seed: s.Seed, Weights: s.Weights, Given: given}
 	if err := s.Proc.Check(su); err != nil {
 		return nil, err
@@ -116,6 +127,9 @@ func NewSpec(name string, set map[string]string, c Common, opts ...SpecOption) (
 	}
 	if v, ok := s.Proc.(process.Vector); ok {
 		s.vector, s.isVector = v.Vector(s.Bins)
+	}
+	if err := s.resolveInitial(); err != nil {
+		return nil, err
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -232,7 +246,13 @@ func (s *Spec) EngineReason() string { return s.engineWhy }
 
 // ParamsMap returns the parameters the process uses, by name, for output:
 // those it shows (process.Param's rules), and the weights unless unit.
-func (s *Spec) ParamsMap() map[string]any { return process.Values(s.Proc, s.Weights) }
+func (s *Spec) ParamsMap() map[string]any {
+	m := process.Values(s.Proc, s.Weights)
+	if !s.Initial.IsZero() {
+		m["initial"] = s.Initial.String()
+	}
+	return m
+}
 
 // ParamsText is ParamsMap as "d=2 beta=0.5", in flag order.
 func (s *Spec) ParamsText() string { return process.ValuesText(s.ParamsMap()) }

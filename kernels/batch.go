@@ -62,6 +62,10 @@ func (bt *Batch[L]) BatchEnds(n int) (ends uint64, maxGap float64) {
 	}
 }
 
+// Start makes the frozen loads those of the first batch's start (an
+// initial load vector; NewBatch's are empty bins).
+func (bt *Batch[L]) Start(loads []L) { copy(bt.frozen, loads) }
+
 // flush makes the frozen loads those of the batch that just ended.
 func (bt *Batch[L]) flush(loads []L) {
 	switch {

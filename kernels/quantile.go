@@ -137,6 +137,10 @@ func LevelsQuantile(lv *Levels, r *PCG32, count uint64, k uint64, coin *Bernoull
 	r.state = s
 }
 
+// StartQuantile makes q count loads (an initial load vector;
+// NewQuantileCounts counts empty bins).
+func StartQuantile[L Load](q *QuantileCounts, loads []L) { recount(q, loads) }
+
 // recount makes q count the loads of frozen afresh: O(n + loads in use).
 func recount[L Load](q *QuantileCounts, frozen []L) {
 	lo, hi := uint64(frozen[0]), uint64(frozen[0])

@@ -137,7 +137,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		return nil, fmt.Errorf("--process is required (see balloc run --help)")
 	}
 	// A graph fixes the bins, and so does a file of hyperedges.
-	hyperFile := strings.HasPrefix(*f.params["hyperedges"], "file:")
+	hyperFile := strings.HasPrefix(*f.params["hyperedges"], "file:") || strings.HasPrefix(*f.params["initial"], "file:")
 	if !fl.Changed("bins") && !fl.Changed("graph") && !hyperFile {
 		return nil, fmt.Errorf("--bins is required (see balloc run --help)")
 	}

@@ -44,7 +44,7 @@ func runDirect(s *core.Spec, trial uint64, progress func(uint64)) *result.Result
 		runIdea(s, trial, progress, res)
 	case !s.Weights.Unit():
 		runReal(s, trial, progress, res)
-	case s.Balls <= math.MaxUint32:
+	case s.Balls <= math.MaxUint32-min(s.InitialBalls(), math.MaxUint32): // no bin can pass 2^32 − 1
 		runUnit[uint32](s, trial, progress, res)
 	default:
 		runUnit[uint64](s, trial, progress, res)
@@ -54,7 +54,7 @@ func runDirect(s *core.Spec, trial uint64, progress func(uint64)) *result.Result
 
 // trialOf is what a process's stepper sees of trial number trial.
 func trialOf(s *core.Spec, trial uint64, rng, noise *kernels.PCG32) *process.Trial {
-	return &process.Trial{Seed: s.Seed, Index: trial, Bins: s.Bins, Balls: s.Balls, Weights: s.Weights, Choices: rng, Noise: noise, LevelBatch: s.LevelBatch}
+	return &process.Trial{Seed: s.Seed, Index: trial, Bins: s.Bins, Balls: s.Balls, Weights: s.Weights, Choices: rng, Noise: noise, LevelBatch: s.LevelBatch, Initial: s.InitialBalls()}
 }
 
 // stepper is the process's loop for loads of type L (validate checked
@@ -77,7 +77,11 @@ func runUnit[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64), 
 	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
 	scale := s.Weights.Scale()
 	st := stepper[L](s.Proc, trialOf(s, trial, &rng, &noise))
-	var maxLoad L
+	maxLoad := process.FillInitial(&s.Initial, loads)
+	if st, ok := st.(process.Starter[L]); ok && !s.Initial.IsZero() {
+		st.Start(loads)
+	}
+	w0 := s.InitialBalls() // the average is (w0 + t)/n
 	t := uint64(0)
 	if s.Checkpoints > 0 {
 		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
@@ -89,7 +93,8 @@ func runUnit[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64), 
 			t += c
 			progress(c)
 		}
-		snap := result.MeasureUnit(loads, t, scale, s.Alpha, maxLoad)
+		snap := result.MeasureUnit(loads, w0+t, scale, s.Alpha, maxLoad)
+		snap.Balls = t
 		if s.Checkpoints > 0 {
 			res.Checkpoints = append(res.Checkpoints, snap.Checkpoint())
 		}
@@ -100,7 +105,7 @@ func runUnit[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64), 
 	if be, ok := st.(process.BatchEnds); ok {
 		// max_gap of b-batch also covers every batch end (when the batch's loads are published).
 		if ends, g := be.BatchEnds(len(loads)); ends > 0 {
-			res.MaxGap = max(res.MaxGap, g*scale)
+			res.MaxGap = max(res.MaxGap, (g-float64(w0)/float64(s.Bins))*scale) // batch ends count thrown balls
 		}
 	}
 	if s.KeepLoads {
@@ -120,6 +125,16 @@ func runReal(s *core.Spec, trial uint64, progress func(uint64), res *result.Resu
 	buf := make([]float64, weightBuffer)
 	st := s.Proc.(process.DirectWeighted).DirectReal(trialOf(s, trial, &rng, &noise))
 	maxLoad := 0.0
+	if !s.Initial.IsZero() {
+		initial := make([]uint64, len(loads))
+		maxLoad = float64(process.FillInitial(&s.Initial, initial))
+		for i, v := range initial {
+			loads[i] = float64(v) // an initial load L is L units of weight
+		}
+		if st, ok := st.(process.RealStarter); ok {
+			st.Start(loads)
+		}
+	}
 	t, pending := uint64(0), uint64(0)
 	if s.Checkpoints > 0 {
 		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
@@ -151,7 +166,7 @@ func runReal(s *core.Spec, trial uint64, progress func(uint64), res *result.Resu
 	}
 	if be, ok := st.(process.BatchEnds); ok {
 		if ends, g := be.BatchEnds(len(loads)); ends > 0 {
-			res.MaxGap = max(res.MaxGap, g)
+			res.MaxGap = max(res.MaxGap, g-float64(s.InitialBalls())/float64(s.Bins)) // batch ends count thrown balls
 		}
 	}
 	if s.KeepLoads {

@@ -27,6 +27,9 @@ func RunTrial(s *core.Spec, trial uint64, progress func(balls uint64)) *result.R
 	res.Process = s.Process.Name
 	res.Params = s.ParamsMap()
 	res.Bins, res.Balls, res.Trial, res.Seed = s.Bins, s.Balls, trial, s.Seed
+	if _, conserving := s.Proc.(core.Conserving); !conserving {
+		res.InitialBalls = s.InitialBalls()
+	}
 	res.Engine = string(s.ResolvedEngine())
 	res.ElapsedS = time.Since(start).Seconds()
 	if res.ElapsedS > 0 {

@@ -14,7 +14,7 @@ import (
 // counters while no bin can reach 2^32 (fewer balls than that in all), else
 // 64-bit; real-valued loads for random weights.
 func loadBytes(s *core.Spec) uint64 {
-	if !s.Weights.Unit() || s.Balls > math.MaxUint32 {
+	if !s.Weights.Unit() || s.Balls > math.MaxUint32-min(s.InitialBalls(), math.MaxUint32) {
 		return 8
 	}
 	return 4

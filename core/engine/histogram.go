@@ -31,6 +31,10 @@ func histogramMemory(s *core.Spec) uint64 {
 func runHistogram(s *core.Spec, trial uint64, progress func(uint64)) *result.Result {
 	res := &result.Result{}
 	lv := kernels.NewLevels(s.Bins)
+	if !s.Initial.IsZero() {
+		lv.SetCounts(s.Initial.Levels())
+	}
+	w0 := s.InitialBalls() // the average is (w0 + t)/n
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
 	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
 	scale := s.Weights.Scale()
@@ -50,7 +54,8 @@ func runHistogram(s *core.Spec, trial uint64, progress func(uint64)) *result.Res
 		if settler != nil {
 			settler.Settle(lv)
 		}
-		snap := measureLevels(lv, t, scale, s.Alpha)
+		snap := measureLevels(lv, w0+t, scale, s.Alpha)
+		snap.Balls = t
 		if s.Checkpoints > 0 {
 			res.Checkpoints = append(res.Checkpoints, snap.Checkpoint())
 		}
@@ -60,7 +65,7 @@ func runHistogram(s *core.Spec, trial uint64, progress func(uint64)) *result.Res
 	}
 	if be, ok := st.(process.BatchEnds); ok {
 		if ends, g := be.BatchEnds(0); ends > 0 {
-			res.MaxGap = max(res.MaxGap, g*scale)
+			res.MaxGap = max(res.MaxGap, (g-float64(w0)/float64(s.Bins))*scale) // batch ends count thrown balls
 		}
 	}
 	return res

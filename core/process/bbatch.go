@@ -94,6 +94,9 @@ func (l *bBatchLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
 	return c, kernels.BBatch(loads, l.r, c, l.batch, maxLoad)
 }
 
+// Start freezes the initial loads for the first batch.
+func (l *bBatchLoop[L]) Start(loads []L) { l.batch.Start(loads) }
+
 func (l *bBatchLoop[L]) BatchEnds(n int) (uint64, float64) { return l.batch.BatchEnds(n) }
 
 func bBatchDirect[L kernels.Load](p *BBatch, tr *Trial) Stepper[L] {
@@ -114,6 +117,9 @@ type bBatchReal struct {
 func (l *bBatchReal) Step(loads, w []float64, maxLoad float64) float64 {
 	return kernels.BBatchWeighted(loads, l.r, w, l.batch, maxLoad)
 }
+
+// Start freezes the initial loads for the first batch.
+func (l *bBatchReal) Start(loads []float64) { l.batch.Start(loads) }
 
 func (l *bBatchReal) BatchEnds(n int) (uint64, float64) { return l.batch.BatchEnds(n) }
 

@@ -133,6 +133,9 @@ func (l *dChoiceBatched[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) 
 
 func (l *dChoiceBatched[L]) BatchEnds(n int) (uint64, float64) { return l.batch.BatchEnds(n) }
 
+// Start freezes the initial loads for the first batch.
+func (l *dChoiceBatched[L]) Start(loads []L) { l.batch.Start(loads) }
+
 type twoChoiceLoop[L kernels.Load] struct{ r *kernels.PCG32 }
 
 func (l twoChoiceLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {

@@ -92,6 +92,15 @@ func (l *kpGroupsLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
 	return c, kernels.KPGroups(loads, l.sums, l.r, c, l.k, l.byMin, &l.coins, maxLoad)
 }
 
+// Start sums the initial loads of each group (bins gk … gk+k−1).
+func (l *kpGroupsLoop[L]) Start(loads []L) {
+	for g := range l.sums {
+		for _, v := range loads[uint32(g)*l.k : uint32(g+1)*l.k] {
+			l.sums[g] += v
+		}
+	}
+}
+
 type kpWindowsLoop[L kernels.Load] struct {
 	r     *kernels.PCG32
 	k     uint32

@@ -105,6 +105,9 @@ func (l *onePlusBetaBatched[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64,
 
 func (l *onePlusBetaBatched[L]) BatchEnds(n int) (uint64, float64) { return l.batch.BatchEnds(n) }
 
+// Start freezes the initial loads for the first batch.
+func (l *onePlusBetaBatched[L]) Start(loads []L) { l.batch.Start(loads) }
+
 func onePlusBetaDirect[L kernels.Load](p *OnePlusBeta, tr *Trial) Stepper[L] {
 	switch {
 	case p.Beta == 0:

@@ -71,6 +71,9 @@ type Trial struct {
 	// LevelBatch > 0 forces the level batches of hist.Advance to this size
 	// (core.Common.LevelBatch, for tests).
 	LevelBatch uint64
+	// Initial is W0, the balls of --initial (initial.go): ball t+1 sees
+	// W0 + t balls in the bins.
+	Initial uint64
 }
 
 // Chunk is the most balls one Step places: a few milliseconds, between
@@ -122,6 +125,19 @@ type Histogram interface {
 	HistogramSeconds(bins, balls, checkpoints uint64) float64
 	DirectFactor() float64
 }
+
+// Starter is a stepper that keeps state beside the loads (a batch's frozen
+// loads, quantile's level counts, group sums), made for empty bins: the
+// direct engine calls Start once with the loads of --initial (initial.go)
+// before the first Step when they are not all zero.
+type Starter[L kernels.Load] interface{ Start(loads []L) }
+
+// RealStarter is a Starter on real-valued loads (random weights).
+type RealStarter interface{ Start(loads []float64) }
+
+// InitialWhy is a process whose direct loop cannot yet start from a given
+// load vector (its state assumes empty bins): a non-empty reason says why.
+type InitialWhy interface{ InitialWhy() string }
 
 // Settler is a stepper that holds balls it has not yet written into the
 // loads (b-batch on the histogram): the engine settles it at checkpoints.
@@ -217,8 +233,11 @@ func (e *Entry) Params() []string {
 
 // Takes reports whether e accepts the parameter (flag name without dashes).
 func (e *Entry) Takes(param string) bool {
-	if param == "weights" {
+	switch param {
+	case "weights":
 		return e.Weighted
+	case "initial": // every process starts from --initial (initial.go)
+		return true
 	}
 	return slices.Contains(e.Params(), param)
 }

@@ -151,6 +151,12 @@ func (l *quantileBatched[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L)
 
 func (l *quantileBatched[L]) BatchEnds(n int) (uint64, float64) { return l.batch.BatchEnds(n) }
 
+// Start counts the initial loads and freezes them for the first batch.
+func (l *quantileBatched[L]) Start(loads []L) {
+	kernels.StartQuantile(l.q, loads)
+	l.batch.Start(loads)
+}
+
 type quantileLoop[L kernels.Load] struct {
 	r    *kernels.PCG32
 	q    *kernels.QuantileCounts
@@ -160,6 +166,9 @@ type quantileLoop[L kernels.Load] struct {
 func (l quantileLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
 	return c, kernels.Quantile(loads, l.r, c, l.q, l.coin, maxLoad)
 }
+
+// Start counts the initial loads.
+func (l quantileLoop[L]) Start(loads []L) { kernels.StartQuantile(l.q, loads) }
 
 // coinCopy is a trial's own copy of the η coin (nil for quantile).
 func (p *Quantile) coinCopy() *kernels.Bernoulli {

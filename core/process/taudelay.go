@@ -173,6 +173,11 @@ type tauDelayLoop[L kernels.Load] struct {
 	delay *kernels.Delay[L]
 }
 
+// InitialWhy: the delay's record of past loads starts from empty bins.
+func (p *TauDelay) InitialWhy() string {
+	return "tau-delay's record of past loads starts from empty bins; it starts from --initial zero only"
+}
+
 func (l *tauDelayLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
 	return c, kernels.TauDelay(loads, l.tr.Choices, l.tr.Noise, c, l.delay, maxLoad)
 }

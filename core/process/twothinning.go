@@ -46,38 +46,42 @@ func (p *TwoThinning) Params() []*Param {
 
 func (p *TwoThinning) Check(su *Setup) error { return needBins(p, su) }
 
+// w0 is --initial's balls: ball t+1 reads the current average (w0 + t)/n
+// (initial.go).
 type twoThinningLoop[L kernels.Load] struct {
 	r    *kernels.PCG32
 	thin Thinning
+	w0   uint64
 }
 
 func (l *twoThinningLoop[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
-	limit, last := l.thin.At(t)
-	c = min(c, last-t+1)
+	limit, last := l.thin.At(l.w0 + t)
+	c = min(c, last-(l.w0+t)+1)
 	return c, kernels.TwoThinning(loads, l.r, c, limit, maxLoad)
 }
 
 func (p *TwoThinning) Direct32(tr *Trial) Stepper[uint32] {
-	return &twoThinningLoop[uint32]{tr.Choices, NewThinning(tr.Bins, p.Threshold)}
+	return &twoThinningLoop[uint32]{tr.Choices, NewThinning(tr.Bins, p.Threshold), tr.Initial}
 }
 func (p *TwoThinning) Direct64(tr *Trial) Stepper[uint64] {
-	return &twoThinningLoop[uint64]{tr.Choices, NewThinning(tr.Bins, p.Threshold)}
+	return &twoThinningLoop[uint64]{tr.Choices, NewThinning(tr.Bins, p.Threshold), tr.Initial}
 }
 
 type twoThinningLevels struct {
 	r    *kernels.PCG32
 	thin Thinning
+	w0   uint64
 }
 
 func (l *twoThinningLevels) Step(lv *kernels.Levels, t, want uint64) uint64 {
-	limit, last := l.thin.At(t)
-	c := min(want, Chunk, last-t+1)
+	limit, last := l.thin.At(l.w0 + t)
+	c := min(want, Chunk, last-(l.w0+t)+1)
 	kernels.LevelsTwoThinning(lv, l.r, c, limit)
 	return c
 }
 
 func (p *TwoThinning) Levels(tr *Trial) LevelStepper {
-	return &twoThinningLevels{tr.Choices, NewThinning(tr.Bins, p.Threshold)}
+	return &twoThinningLevels{tr.Choices, NewThinning(tr.Bins, p.Threshold), tr.Initial}
 }
 
 // HistogramSeconds: 8.51 ns a ball on ranks (core/choose.go).

@@ -216,6 +216,9 @@ func ReadGrid(path string) (*Grid, error) {
 		if h, ok := p["hyperedges"].(string); ok && strings.HasPrefix(h, "file:") {
 			fixed = true
 		}
+		if h, ok := p["initial"].(string); ok && strings.HasPrefix(h, "file:") {
+			fixed = true // n from the file (core/process/initial.go)
+		}
 	}
 	bins := []uint64{0}
 	if raw["bins"] != nil {
@@ -541,7 +544,7 @@ func valueTokens(text string, line int) []string {
 
 // fileParams are the parameters that name a file: graphs and hyperedges as
 // file:PATH, ages as a path.
-var fileParams = map[string]string{"graph": "file:", "hyperedges": "file:", "ages": ""}
+var fileParams = map[string]string{"graph": "file:", "hyperedges": "file:", "ages": "", "initial": "file:"}
 
 // besideFile resolves a relative file path that the sweep file at sweep
 // gives for param against that file's folder, where its author sees it,
