@@ -28,6 +28,8 @@ func withoutInitial(set map[string]string) (rest map[string]string, initial stri
 type Conserving interface {
 	// DefaultInitial is the start when --initial is not given.
 	DefaultInitial() string
+	// Steps is what --checkpoints divide (rbb's rounds), in place of --balls.
+	Steps() uint64
 }
 
 func (s *Spec) setInitial(v string, given bool) error {

@@ -186,7 +186,11 @@ func (s *Spec) validate() error {
 	if n < 1 {
 		return fmt.Errorf("--bins %d: want at least 1 bin", n)
 	}
-	if s.Checkpoints > m {
+	if c, ok := s.Proc.(Conserving); ok {
+		if s.Checkpoints > c.Steps() {
+			return fmt.Errorf("--checkpoints %d: want at most --rounds (%d), one checkpoint per round at most", s.Checkpoints, c.Steps())
+		}
+	} else if s.Checkpoints > m {
 		return fmt.Errorf("--checkpoints %d: want at most --balls (%d), one checkpoint per ball at most", s.Checkpoints, m)
 	}
 	if w := s.Weights; w.Kind != process.WeightsUnit && float64(m)*w.Mean() > 1e300 {

@@ -37,6 +37,9 @@ func checkpointsOf(m, k uint64) []uint64 {
 }
 
 func runDirect(s *core.Spec, trial uint64, progress func(uint64)) *result.Result {
+	if _, ok := s.Proc.(rbbProcess); ok {
+		return runRounds(s, trial, progress) // rbb.go
+	}
 	res := &result.Result{}
 	_, isVector := s.Vector()
 	switch {

@@ -34,6 +34,10 @@ func RunTrial(s *core.Spec, trial uint64, progress func(balls uint64)) *result.R
 	res.ElapsedS = time.Since(start).Seconds()
 	if res.ElapsedS > 0 {
 		res.BallsPerS = float64(s.Balls) / res.ElapsedS
+		if res.RBB != nil { // rbb: balls re-allocated a second
+			res.BallsPerS = float64(res.RBB.Released) / res.ElapsedS
+			res.RBB.RoundsPerS = float64(res.RBB.Rounds) / res.ElapsedS
+		}
 	}
 	return res
 }

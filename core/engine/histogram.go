@@ -29,6 +29,9 @@ func histogramMemory(s *core.Spec) uint64 {
 }
 
 func runHistogram(s *core.Spec, trial uint64, progress func(uint64)) *result.Result {
+	if _, ok := s.Proc.(rbbProcess); ok {
+		return runRounds(s, trial, progress) // rbb.go
+	}
 	res := &result.Result{}
 	lv := kernels.NewLevels(s.Bins)
 	if !s.Initial.IsZero() {

@@ -37,6 +37,8 @@ type Result struct {
 
 	// InitialBalls is W0, the balls of --initial beside the Balls thrown.
 	InitialBalls uint64 `json:"initial_balls,omitempty"`
+	// RBB is repeated balls-into-bins' rounds (rbb.go).
+	RBB *Rounds `json:"rbb,omitempty"`
 }
 
 // Checkpoint is the state after Balls balls.
@@ -48,6 +50,8 @@ type Checkpoint struct {
 	Underload float64   `json:"underload"`
 	Quadratic Potential `json:"quadratic_potential"`
 	LogExpPot float64   `json:"log_exp_potential"`
+
+	Round uint64 `json:"round,omitempty"` // rbb: the state after this round
 }
 
 // Histogram marshals as [[load, count], ...].
