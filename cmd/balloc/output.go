@@ -46,6 +46,7 @@ type summary struct {
 	gaps              map[float64]int     // final gaps (rounded to a tenth for real weights): trials
 	levels            map[float64]float64 // --theory: the fraction of bins at each load, summed over trials
 	idea              *ideaSummary
+	rbb               *rbbSummary // rbboutput.go
 }
 
 // stream accumulates a mean and, by Welford's update, the sum of squared
@@ -164,6 +165,7 @@ func (w *writer) summarize(spec int, r *result.Result) {
 		}
 	}
 	sm.addIdea(r)
+	sm.addRBB(r)
 }
 
 // plotted is what --plot reads of a result: the gaps, the average, the bins,
@@ -320,6 +322,7 @@ func (w *writer) table() {
 	tw.Flush()
 
 	w.ideaTable()
+	w.rbbTable()
 
 	if s0.Trials > 1 {
 		fmt.Fprintf(w.w, "\ngap: %% of trials\n")

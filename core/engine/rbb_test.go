@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/balloc/balloc/core"
@@ -371,5 +372,26 @@ func TestRBBStationaryEmptyFraction(t *testing.T) {
 			}
 		}
 		t.Logf("ρ = %v: empty fraction %.6f ± %.6f (batch means), mean field √(1+ρ²) − ρ = %.6f", rho, mu, se, want)
+	}
+}
+
+// rbb's own refusals: one line naming the flag.
+func TestRBBErrors(t *testing.T) {
+	for _, c := range []struct {
+		params map[string]string
+		c      core.Common
+		want   string
+	}{
+		{map[string]string{"rounds": "5", "initial": "zero"}, core.Common{Bins: 4, Balls: 8}, "--initial zero: rbb's m balls"},
+		{map[string]string{"rounds": "5", "initial": "spike:3"}, core.Common{Bins: 4, Balls: 8}, "--initial spike:3 holds 3 balls, and rbb runs --balls 8"},
+		{map[string]string{"rounds": "5"}, core.Common{Bins: 4, Balls: 8, Checkpoints: 6}, "--checkpoints 6: want at most --rounds (5)"},
+		{map[string]string{"rounds": "5", "placement": "d-choice", "d": "5"}, core.Common{Bins: 4, Balls: 8}, "--d 5: want at most --bins (4)"},
+		{map[string]string{}, core.Common{Bins: 4, Balls: 8}, "rbb needs --rounds"},
+	} {
+		c.c.Trials, c.c.Alpha = 1, 1
+		_, err := core.NewSpec("rbb", c.params, c.c)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v %+v: error %v, want one line with %q", c.params, c.c, err, c.want)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package process
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Repeated balls-into-bins, RBB (Becchetti, Clementi, Natale, Pasquale and
 // Posta, "Self-stabilizing repeated balls-into-bins", SPAA 2015; Los and
@@ -66,7 +69,7 @@ func (p *RBB) Params() []*Param {
 		Count("rounds", "rbb: rounds R ≥ 1; each round every non-empty bin releases one ball and the released balls are re-allocated", &p.Rounds, 1, "want at least 1 round").
 			Listed().Need("the number of rounds R ≥ 1"),
 		Choice("placement", "rbb: how the released balls are re-allocated: one-choice (the paper's) or d-choice (--d samples, one ball after another)", &p.Placement, "one-choice", "d-choice").
-			Def("one-choice").Listed(),
+			Def("one-choice").Listed().ShownWhen(func() bool { return p.Placement != "one-choice" }),
 		DParam(&p.D, "").AppliesWhen(notOne, "--d applies to rbb with --placement d-choice").
 			ShownWhen(func() bool { return p.Placement == "d-choice" }),
 	}
@@ -114,20 +117,21 @@ func (p *RBB) Levels(tr *Trial) LevelStepper {
 	return (&DChoice{D: p.placementD(), Batch: 1}).Levels(tr)
 }
 
-// HistogramSeconds: a round is a release, O(levels), and a throw of about
-// n·(1 − e) balls, O(levels) for One-Choice (measured: about 10 µs at
-// n = 10^4, m/n = 10, bench/rbb_test.go); D-Choice's level batches cost as
-// d-choice's static balls.
-func (p *RBB) HistogramSeconds(n, m, _ uint64) float64 {
+// HistogramSeconds: a round is a release, O(levels), and one occupancy
+// throw of about n(1 − e) balls for One-Choice, about 100–130 µs whatever n
+// (bench/rbb_test.go: 7.8k rounds/s at n = 10^4, m/n = 10; 10k at n = 10^6,
+// m/n = 1); D-Choice's level batches of about 4√n balls, ~4 µs each.
+func (p *RBB) HistogramSeconds(n, _, _ uint64) float64 {
 	if p.placementD() == 1 {
-		return float64(p.Rounds) * 10e-6
+		return float64(p.Rounds) * 100e-6
 	}
-	return float64(p.Rounds) * float64(n) * 30e-9
+	return float64(p.Rounds) * (20e-6 + 1e-6*math.Sqrt(float64(n)))
 }
 
 // RBBDirectNs is the direct engine's ns a bin and round (a release pass and
-// about n(1 − e) one-choice placements), measured in bench/rbb_test.go.
-const RBBDirectNs = 2.5
+// about n(1 − e) one-choice placements): bench/rbb_test.go, 13–15k rounds/s
+// at n = 10^4, m/n = 10 on the shared 2-core machine, 5–7.7 ns a bin.
+const RBBDirectNs = 5
 
 // DirectFactor: R rounds of RBBDirectNs a bin, against m two-choice balls.
 func (p *RBB) DirectFactor() float64 { return p.directFactor }
