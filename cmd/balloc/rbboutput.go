@@ -57,8 +57,14 @@ func (w *writer) rbbTable() {
 		me, eh := rs.meanEmpty.ci()
 		fe, _ := rs.empty.ci()
 		rate, _ := rs.rate.ci()
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.4f ± %.2g\t%.5f ± %.2g\t%s\t%.5f\t%.3g\n", s.Process.Name, s.ParamsText(), rs.rounds,
-			mm, mh, me, eh, g(rs.top), fe, rate)
+		ci := func(h float64) string {
+			if rs.meanMax.n < 2 {
+				return "–" // one trial gives no interval
+			}
+			return fmt.Sprintf("%.2g", h)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.4f ± %s\t%.5f ± %s\t%s\t%.5f\t%.3g\n", s.Process.Name, s.ParamsText(), rs.rounds,
+			mm, ci(mh), me, ci(eh), g(rs.top), fe, rate)
 	}
 	tw.Flush()
 }
