@@ -336,3 +336,28 @@ func TestInitialBBatchBallForBall(t *testing.T) {
 		}
 	}
 }
+
+// Random weights from an initial vector: one-choice's bins do not depend on
+// the loads and the weights come from their own stream, so each bin holds
+// its initial load plus exactly what it holds from empty bins.
+func TestInitialWeightedAddsToTheLoads(t *testing.T) {
+	file := writeLoads(t, "4\n0\n9\n2\n1\n")
+	for initial, want := range map[string][]uint64{"uniform:3": {3, 3, 3, 3, 3}, "spike:7": {7, 0, 0, 0, 0}, "file:" + file: {4, 0, 9, 2, 1}} {
+		c := core.Common{Bins: 5, Balls: 300, Seed: 12, KeepLoads: true}
+		from := mustSpec(t, "one-choice", map[string]string{"weights": "exp:1", "initial": initial}, c)
+		zero := mustSpec(t, "one-choice", map[string]string{"weights": "exp:1"}, c)
+		a, b := RunTrial(from, 0, nil), RunTrial(zero, 0, nil)
+		start := make([]uint64, 5)
+		w0 := 0.0
+		for i := range start {
+			start[i] = uint64(a.Loads[i] - b.Loads[i] + 0.5)
+			w0 += float64(start[i])
+			if start[i] != want[i] || math.Abs(a.Loads[i]-b.Loads[i]-float64(start[i])) > 1e-9 {
+				t.Fatalf("--initial %s: bin %d holds %v from it and %v from empty bins", initial, i, a.Loads[i], b.Loads[i])
+			}
+		}
+		if w0 != float64(from.InitialBalls()) || math.Abs(a.Average-b.Average-w0/5) > 1e-9 {
+			t.Errorf("--initial %s: %v initial weight, average %v against %v from empty bins", initial, w0, a.Average, b.Average)
+		}
+	}
+}

@@ -50,7 +50,7 @@ func rbbDirect[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64)
 	var tally result.RoundsTally
 	var lastMax L
 	var lastReleased uint64
-	next, pending := 0, uint64(0)
+	next, done := 0, uint64(0)
 	for r := uint64(1); r <= rounds; r++ {
 		k, top := kernels.RBBRelease(loads)
 		if r > 1 {
@@ -62,10 +62,7 @@ func rbbDirect[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64)
 			placed, maxLoad = placed+c, mx
 		}
 		lastMax, lastReleased = maxLoad, k
-		if pending += k; pending >= unitChunk/8 {
-			progress(pending)
-			pending = 0
-		}
+		done = reportRounds(progress, done, m, r, rounds)
 		for next < len(points) && points[next] == r {
 			next++
 			snap := result.MeasureUnit(loads, m, 1, s.Alpha, maxLoad)
@@ -80,7 +77,6 @@ func rbbDirect[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64)
 			}
 		}
 	}
-	progress(pending)
 	empty := uint64(0)
 	for _, v := range loads {
 		empty += uint64(b2u(v == 0))
@@ -93,6 +89,21 @@ func rbbDirect[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64)
 			res.Loads[i] = float64(v)
 		}
 	}
+}
+
+// reportRounds tells progress, which counts a trial as its m balls, the
+// share m·r/R of the rounds done, in steps of at least m/1024 (and the
+// rest at the last round); it returns what has been reported.
+func reportRounds(progress func(uint64), done, m, r, rounds uint64) uint64 {
+	at := m
+	if r < rounds {
+		at = uint64(float64(m) * float64(r) / float64(rounds))
+	}
+	if at > done && (at-done >= m/1024 || r == rounds) {
+		progress(at - done)
+		return at
+	}
+	return done
 }
 
 // emptyOf is the bins at load 0 of a snapshot's histogram.
@@ -125,7 +136,7 @@ func rbbLevels(s *core.Spec, trial uint64, progress func(uint64), res *result.Re
 		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints)
 	}
 	var tally result.RoundsTally
-	next, pending := 0, uint64(0)
+	next, done := 0, uint64(0)
 	empty := func() uint64 {
 		if lv.Min() == 0 {
 			return lv.Count(0)
@@ -138,10 +149,7 @@ func rbbLevels(s *core.Spec, trial uint64, progress func(uint64), res *result.Re
 			placed += st.Step(lv, r, k-placed)
 		}
 		tally.Add(lv.Max(), empty(), k)
-		if pending += k; pending >= unitChunk/8 {
-			progress(pending)
-			pending = 0
-		}
+		done = reportRounds(progress, done, m, r, rounds)
 		for next < len(points) && points[next] == r {
 			next++
 			snap := measureLevels(lv, m, 1, s.Alpha)
@@ -156,6 +164,5 @@ func rbbLevels(s *core.Spec, trial uint64, progress func(uint64), res *result.Re
 			}
 		}
 	}
-	progress(pending)
 	res.RBB = tally.Rounds(n, empty())
 }
