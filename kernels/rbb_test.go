@@ -10,11 +10,14 @@ import (
 func TestRBBReleaseMatchesLiteral(t *testing.T) {
 	r := PCG32{}
 	r.Seed(5, 7)
-	for trial := range 200 {
+	for trial := range 300 {
 		n := 1 + int(r.Bounded(40))
 		loads := make([]uint32, n)
 		for i := range loads {
-			if r.Bounded(3) > 0 {
+			switch {
+			case trial%3 == 0: // loads about 2^31 and 2^32 − 1: the SWAR lanes' top bits
+				loads[i] = [4]uint32{0, 1, 1 << 31, 1<<32 - 1}[r.Bounded(4)]
+			case r.Bounded(3) > 0:
 				loads[i] = r.Bounded(uint32(1 + trial%9))
 			}
 		}
@@ -27,9 +30,19 @@ func TestRBBReleaseMatchesLiteral(t *testing.T) {
 			}
 			top = max(top, want[i])
 		}
-		gotK, gotTop := RBBRelease(loads)
+		wide := make([]uint64, n)
+		for i, v := range loads {
+			wide[i] = uint64(v)
+		}
+		gotK, gotTop := RBBRelease(loads, slices.Max(loads))
 		if !slices.Equal(loads, want) || gotK != k || gotTop != top {
 			t.Fatalf("trial %d: released %d max %d loads %v, literal %d %d %v", trial, gotK, gotTop, loads, k, top, want)
+		}
+		wk, wtop := RBBRelease(wide, slices.Max(wide))
+		for i := range wide {
+			if wide[i] != uint64(want[i]) || wk != k || wtop != uint64(top) {
+				t.Fatalf("trial %d, 64-bit loads: bin %d holds %d, literal %d", trial, i, wide[i], want[i])
+			}
 		}
 	}
 }

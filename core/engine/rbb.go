@@ -52,7 +52,7 @@ func rbbDirect[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64)
 	var lastReleased uint64
 	next, done := 0, uint64(0)
 	for r := uint64(1); r <= rounds; r++ {
-		k, top := kernels.RBBRelease(loads)
+		k, top := kernels.RBBRelease(loads, maxLoad)
 		if r > 1 {
 			tally.Add(uint64(lastMax), n-k, lastReleased)
 		}

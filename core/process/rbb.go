@@ -129,9 +129,9 @@ func (p *RBB) HistogramSeconds(n, _, _ uint64) float64 {
 }
 
 // RBBDirectNs is the direct engine's ns a bin and round (a release pass and
-// about n(1 − e) one-choice placements): bench/rbb_test.go, 13–15k rounds/s
-// at n = 10^4, m/n = 10 on the shared 2-core machine, 5–7.7 ns a bin.
-const RBBDirectNs = 5
+// about n(1 − e) one-choice placements): bench/rbb_test.go, 16–27k rounds/s
+// at n = 10^4, m/n = 10 on the shared 2-core machine, 3.7–6 ns a bin.
+const RBBDirectNs = 4
 
 // DirectFactor: R rounds of RBBDirectNs a bin, against m two-choice balls.
 func (p *RBB) DirectFactor() float64 { return p.directFactor }
