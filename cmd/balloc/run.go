@@ -136,9 +136,9 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	if !fl.Changed("process") {
 		return nil, fmt.Errorf("--process is required (see balloc run --help)")
 	}
-	// A graph fixes the bins, and so does a file of hyperedges.
-	hyperFile := strings.HasPrefix(*f.params["hyperedges"], "file:") || strings.HasPrefix(*f.params["initial"], "file:")
-	if !fl.Changed("bins") && !fl.Changed("graph") && !hyperFile {
+	// A graph fixes the bins, and so does a file of hyperedges or of initial loads.
+	fileBins := strings.HasPrefix(*f.params["hyperedges"], "file:") || strings.HasPrefix(*f.params["initial"], "file:")
+	if !fl.Changed("bins") && !fl.Changed("graph") && !fileBins {
 		return nil, fmt.Errorf("--bins is required (see balloc run --help)")
 	}
 	switch {
