@@ -1,0 +1,257 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/internal/stattest"
+	"github.com/balloc/balloc/kernels"
+)
+
+// K-Thinning (core/process/kthinning.go) on the engines: ball for ball
+// against literal loops, the exact law of the load vector for tiny n on
+// both engines with a power check, and the histogram engine against the
+// direct one in distribution.
+
+// kThinningExact is K-Thinning with thresholds θ: sample j is kept when its
+// load < t/n + θj, compared exactly in rationals; each rejection passes the
+// ball on with the rejected mass; the K-th sample is kept.
+func kThinningExact(n int, thetas []float64) transition {
+	return func(loads []int, t int) []float64 {
+		p := make([]float64, n)
+		mass := 1.0
+		for _, theta := range thetas {
+			x := new(big.Rat).Add(big.NewRat(int64(t), int64(n)), new(big.Rat).SetFloat64(theta))
+			reject := 0
+			for i, v := range loads {
+				if big.NewRat(int64(v), 1).Cmp(x) < 0 {
+					p[i] += mass / float64(n)
+				} else {
+					reject++
+				}
+			}
+			mass *= float64(reject) / float64(n)
+		}
+		for i := range p {
+			p[i] += mass / float64(n)
+		}
+		return p
+	}
+}
+
+// kThinningQuantileBy is K-Thinning whose sample with c choices left is
+// kept when keep(load, sorted loads, c) holds.
+func kThinningQuantileBy(k int, keep func(v int, sorted []int, c int) bool) transition {
+	return func(loads []int, _ int) []float64 {
+		n := len(loads)
+		sorted := slices.Clone(loads)
+		slices.Sort(sorted)
+		p := make([]float64, n)
+		mass := 1.0
+		for c := k; c >= 2; c-- {
+			reject := 0
+			for i, v := range loads {
+				if keep(v, sorted, c) {
+					p[i] += mass / float64(n)
+				} else {
+					reject++
+				}
+			}
+			mass *= float64(reject) / float64(n)
+		}
+		for i := range p {
+			p[i] += mass / float64(n)
+		}
+		return p
+	}
+}
+
+// quantileIdx is the authors' position, in floating point as their code
+// has it (exact for the tiny n here).
+func quantileIdx(n, c int) int { return int(math.Floor(float64(n) * (1 - math.Pow(2, -1/float64(c))))) }
+
+// kThinningQuantileExact is the dissertation's rule: kept when the load is
+// at most sorted(loads)[⌊n(1 − 2^(−1/c))⌋].
+func kThinningQuantileExact(k int) transition {
+	return kThinningQuantileBy(k, func(v int, sorted []int, c int) bool { return v <= sorted[quantileIdx(len(sorted), c)] })
+}
+
+type thinCase struct {
+	params map[string]string
+	n, m   int
+	law    transition
+}
+
+func thinCases() []thinCase {
+	th := func(k, thetas string) map[string]string { return map[string]string{"k": k, "thresholds": thetas} }
+	return []thinCase{
+		{th("3", "0.5,1"), 3, 6, kThinningExact(3, []float64{0.5, 1})},
+		{th("3", "1,0.5"), 3, 6, kThinningExact(3, []float64{1, 0.5})},
+		{th("4", "0,0.5,1.5"), 4, 5, kThinningExact(4, []float64{0, 0.5, 1.5})},
+		{th("3", "-0.5,0.4"), 2, 7, kThinningExact(2, []float64{-0.5, 0.4})},
+		{th("2", "0.5"), 3, 6, thinningExact(3, 0.5)}, // two-thinning's own law
+		{th("3", "quantile"), 4, 5, kThinningQuantileExact(3)},
+		{th("4", "quantile"), 3, 6, kThinningQuantileExact(4)},
+		{th("2", "quantile"), 4, 5, kThinningQuantileExact(2)},
+		{th("5", "quantile"), 4, 5, kThinningQuantileExact(5)},
+	}
+}
+
+func TestKThinningDirectMatchesExactLaw(t *testing.T) {
+	const trials = 40000
+	for i, c := range thinCases() {
+		t.Run(fmt.Sprintf("%v/n=%d,m=%d", c.params, c.n, c.m), func(t *testing.T) {
+			obs := simulateVectors(t, exactCase{"k-thinning", c.params, c.n, c.m, nil}, trials, uint64(5100+i))
+			stat, limit, df := stattest.Law(exactLaw(c.n, c.m, c.law), obs, trials)
+			if stat > limit {
+				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
+			}
+		})
+	}
+}
+
+func TestKThinningHistogramMatchesExactLaw(t *testing.T) {
+	const trials = 30000
+	for i, c := range thinCases() {
+		t.Run(fmt.Sprintf("%v/n=%d,m=%d", c.params, c.n, c.m), func(t *testing.T) {
+			obs := histogramVectors(t, "k-thinning", c.params, c.n, c.m, trials, uint64(5300+i), 0)
+			stat, limit, df := stattest.Law(sortedLaw(exactLaw(c.n, c.m, c.law)), obs, trials)
+			if stat > limit {
+				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
+			}
+		})
+	}
+}
+
+// The test tells K-Thinning from its neighbours on both engines: the
+// thresholds in the other order; the quantile rule with a strict
+// comparison (ties at the boundary rejected), with the choices left one
+// lower (c − 1, as if the last sample were counted among them), and
+// One-Choice.
+func TestKThinningExactLawHasPower(t *testing.T) {
+	const trials = 40000
+	strict := kThinningQuantileBy(3, func(v int, s []int, c int) bool { return v < s[quantileIdx(len(s), c)] })
+	offByOne := kThinningQuantileBy(3, func(v int, s []int, c int) bool { return v <= s[quantileIdx(len(s), c-1)] })
+	for _, c := range []struct {
+		params map[string]string
+		n, m   int
+		wrong  map[string]transition
+	}{
+		{map[string]string{"k": "3", "thresholds": "0.5,1"}, 3, 6, map[string]transition{"θ swapped": kThinningExact(3, []float64{1, 0.5}), "one-choice": uniformChoice(3)}},
+		{map[string]string{"k": "3", "thresholds": "quantile"}, 4, 5, map[string]transition{"strict": strict, "c − 1": offByOne, "one-choice": uniformChoice(4)}},
+	} {
+		direct := simulateVectors(t, exactCase{"k-thinning", c.params, c.n, c.m, nil}, trials, 9)
+		hist := histogramVectors(t, "k-thinning", c.params, c.n, c.m, trials, 10, 0)
+		for name, wrong := range c.wrong {
+			law := exactLaw(c.n, c.m, wrong)
+			sd, ld, _ := stattest.Law(law, direct, trials)
+			sh, lh, _ := stattest.Law(sortedLaw(law), hist, trials)
+			t.Logf("%v against %s: χ² = %.0f (direct, limit %.0f), %.0f (histogram, limit %.0f)", c.params, name, sd, ld, sh, lh)
+			if sd <= ld {
+				t.Errorf("%v passed as %s on the direct engine: χ² = %.1f ≤ %.1f", c.params, name, sd, ld)
+			}
+			if sh <= lh {
+				t.Errorf("%v passed as %s on the histogram engine: χ² = %.1f ≤ %.1f", c.params, name, sh, lh)
+			}
+		}
+	}
+}
+
+// refKThinningRun is the process written out ball by ball from the first
+// trial's stream: every limit t/n + θj recomputed exactly for every ball,
+// or the loads sorted afresh for every quantile test.
+func refKThinningRun(n, m uint64, k int, thetas []float64, seed uint64) []float64 {
+	loads := make([]uint64, n)
+	r := kernels.TrialStream(seed, 0, kernels.LaneChoices)
+	for t := uint64(0); t < m; t++ {
+		var i uint32
+		for j := 0; ; j++ {
+			i = r.Bounded(uint32(n))
+			if j == k-1 {
+				break
+			}
+			if thetas == nil {
+				sorted := slices.Clone(loads)
+				slices.Sort(sorted)
+				if loads[i] <= sorted[quantileIdx(int(n), k-j)] {
+					break
+				}
+				continue
+			}
+			x := new(big.Rat).Add(new(big.Rat).SetFrac(new(big.Int).SetUint64(t), new(big.Int).SetUint64(n)), new(big.Rat).SetFloat64(thetas[j]))
+			if new(big.Rat).SetInt(new(big.Int).SetUint64(loads[i])).Cmp(x) < 0 {
+				break
+			}
+		}
+		loads[i]++
+	}
+	out := make([]float64, n)
+	for i, v := range loads {
+		out[i] = float64(v)
+	}
+	return out
+}
+
+// The engine against the literal process, ball for ball, with checkpoints
+// cutting the stretches; and K = 2 with θ1 = θ is two-thinning --threshold θ
+// for the same seed, on both engines.
+func TestKThinningEngineMatchesBallByBall(t *testing.T) {
+	for _, c := range []struct {
+		n, m   uint64
+		k      int
+		thetas []float64
+	}{{10, 5000, 3, []float64{0.5, 1}}, {7, 3000, 4, []float64{1.0 / 3, -0.25, 2}}, {50, 10000, 3, []float64{0, 0}},
+		{13, 4000, 2, []float64{-0.75}}, {9, 3000, 3, nil}, {40, 6000, 5, nil}, {1, 200, 3, nil}} {
+		text := "quantile"
+		if c.thetas != nil {
+			parts := make([]string, len(c.thetas))
+			for j, x := range c.thetas {
+				parts[j] = fmtFloat(x)
+			}
+			text = strings.Join(parts, ",")
+		}
+		s := mustSpec(t, "k-thinning", map[string]string{"k": fmt.Sprint(c.k), "thresholds": text},
+			core.Common{Bins: c.n, Balls: c.m, Seed: 77, KeepLoads: true, Checkpoints: 7})
+		got := RunTrial(s, 0, nil).Loads
+		if want := refKThinningRun(c.n, c.m, c.k, c.thetas, 77); !slices.Equal(got, want) {
+			t.Fatalf("k=%d thresholds=%s n=%d: loads %v, ball-by-ball reference %v", c.k, text, c.n, got, want)
+		}
+	}
+	for _, eng := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
+		for _, theta := range []string{"0.5", "1", "-2", "0.3333"} {
+			run := func(p string, params map[string]string) []float64 {
+				r := RunTrial(mustSpec(t, p, params, core.Common{Bins: 1000, Balls: 50000, Seed: 8, Engine: eng, KeepLoads: eng == core.EngineDirect}), 2, nil)
+				var out []float64
+				for _, l := range r.Histogram {
+					out = append(out, l.Load, float64(l.Count))
+				}
+				return append(out, r.Loads...)
+			}
+			two := run("two-thinning", map[string]string{"threshold": theta})
+			if k := run("k-thinning", map[string]string{"k": "2", "thresholds": theta}); !slices.Equal(two, k) {
+				t.Errorf("%s: k-thinning --k 2 --thresholds %s differs from two-thinning --threshold %s", eng, theta, theta)
+			}
+		}
+	}
+}
+
+// The histogram engine and the direct engine agree in distribution
+// (compareEngines: the gap by a two-sample χ², each level's fraction by a
+// Welch t), at n = 1000, m = 20n, 150 trials.
+func TestKThinningHistogramAgreesWithDirect(t *testing.T) {
+	for i, params := range []map[string]string{
+		{"k": "3", "thresholds": "0.5,1"},
+		{"k": "4", "thresholds": "0,0,0"},
+		{"k": "3", "thresholds": "quantile"},
+		{"k": "6", "thresholds": "quantile"},
+	} {
+		t.Run(fmt.Sprint(params), func(t *testing.T) {
+			compareEngines(t, "k-thinning", params, 1000, 20000, 150, 0, uint64(5500+i), uint64(5600+i))
+		})
+	}
+}

@@ -1,0 +1,268 @@
+package process
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/balloc/balloc/kernels"
+)
+
+// K-Thinning (Feldheim and Gurel-Gurevich, "The power of thinning in
+// balanced allocation", 2021, and Los, Sauerwald and Sylvester, SODA 2022,
+// for K = 2; the K-sample rule as A. Vari-Kakas, "Reinforcement Learning
+// Meets Balls into Bins", Cambridge Part II project, writes it: github
+// varikakasandor/dissertation-balls-into-bins, k_thinning/environment.py and
+// strategies/): a ball takes up to K uniform samples, with
+// replacement; sample j < K is kept when it passes test j, and the K-th
+// sample is kept whatever its load. Two families of tests:
+//
+//   - --thresholds θ1,…,θ(K−1): sample j passes when its load is below
+//     t/n + θj, ball t+1 seeing t balls placed — Two-Thinning's comparison
+//     (twothinning.go), computed exactly by its Thinning for each θj, so
+//     K = 2 with θ1 = θ is two-thinning --threshold θ, and runs its loops:
+//     the same draws, the same loads for the same seed.
+//   - --thresholds quantile: sample j passes when its load is at most the
+//     load at position ⌊n(1 − 2^(−1/c))⌋ (from 0) of the loads sorted in
+//     ascending order, c = K − j + 1 the choices left with this sample
+//     (the dissertation's QuantileStrategy / MeanThinningStrategy:
+//     loads[bin] <= sorted(loads)[floor(n * (1 - 2 ** (-1 / choices_left)))],
+//     choices_left = K for the first sample and one less after each
+//     rejection). Every bin at the boundary load passes (≤). The position
+//     is computed exactly in integers (kThinningIndex), where the authors'
+//     code uses floating point; the two agree but where n(1 − 2^(−1/c)) is
+//     within rounding of an integer.
+//
+// Direct engine: kernels.KThinning on stretches of constant limits, and
+// kernels.KThinningQuantile with the counts of bins per load beside the
+// loads (kernels.KThinningCounts, Quantile's machinery), so each test is
+// O(1). Histogram engine: ball by ball on ranks (kernels.LevelsKThinning,
+// kernels.LevelsKThinningQuantile), exact. No fluid limit here: the
+// threshold family's generalises Two-Thinning's (the rejection rate is the
+// product of s at each ⌈t/n + θj⌉ up to the sample taken), but its solver's
+// stretches (theory.Stretches) are built inside core/theory only.
+
+// KThinning is K-Thinning.
+type KThinning struct {
+	K          int
+	Thresholds Thresholds
+	idx        []uint64 // quantile: the ascending position of each test's boundary
+}
+
+// Thresholds is the value of --thresholds: K − 1 reals, or the quantile
+// rule.
+type Thresholds struct {
+	Quantile bool
+	Theta    []float64
+}
+
+// String is the canonical text: "quantile" or "θ1,θ2,…".
+func (th Thresholds) String() string {
+	if th.Quantile {
+		return "quantile"
+	}
+	parts := make([]string, len(th.Theta))
+	for i, x := range th.Theta {
+		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strings.Join(parts, ",")
+}
+
+// maxK bounds K: the dissertation's experiments take K ≤ 10; each ball
+// takes at most K samples.
+const maxK = 64
+
+var kThinningEntry = &Entry{
+	Name: "k-thinning", Order: 61,
+	Summary: "up to K uniform bins: bin j < K kept if its load < t/n + θj (or within the 1 − 2^(−1/choices left) quantile), else the next; the K-th kept",
+	Source:  "Feldheim, Gurel-Gurevich 2021 (K = 2); Vari-Kakas, Cambridge Part II project (K-Thinning, quantile thresholds)",
+	New:     func() Process { return &KThinning{} },
+}
+
+func init() { Register(kThinningEntry) }
+
+func (*KThinning) Entry() *Entry { return kThinningEntry }
+
+func (p *KThinning) Params() []*Param {
+	return []*Param{
+		IntWant("k", "k-thinning: K, the most uniform samples a ball takes (the K-th kept whatever its load), 2 ≤ K ≤ 64", &p.K, 2, maxK,
+			fmt.Sprintf("an integer in [2, %d]", maxK)).Def("2").Listed(),
+		Custom("thresholds", "k-thinning: θ1,…,θ(K−1), sample j < K kept if its load < t/n + θj; or quantile, kept if within the 1 − 2^(−1/choices left) quantile of the loads",
+			func(v string) error {
+				th, err := ParseThresholds(v)
+				if err != nil {
+					return err
+				}
+				p.Thresholds = th
+				return nil
+			}, func() any { return p.Thresholds.String() }).
+			Need("θ1,…,θ(K−1) (K − 1 reals, one per sample before the last) or quantile"),
+	}
+}
+
+// ParseThresholds reads --thresholds: "quantile" or a comma-separated list
+// of reals with |θ| ≤ 1e15 (two-thinning's --threshold range).
+func ParseThresholds(v string) (Thresholds, error) {
+	if strings.TrimSpace(v) == "quantile" {
+		return Thresholds{Quantile: true}, nil
+	}
+	var th Thresholds
+	for _, part := range strings.Split(v, ",") {
+		x, err := ParseReal(part)
+		if err != nil || math.Abs(x) > 1e15 {
+			return Thresholds{}, fmt.Errorf("--thresholds %q: want quantile or a comma-separated list of reals θ with |θ| ≤ 1e15", v)
+		}
+		th.Theta = append(th.Theta, x)
+	}
+	return th, nil
+}
+
+// Check wants K − 1 thresholds, and computes the quantile positions.
+func (p *KThinning) Check(su *Setup) error {
+	if err := needBins(p, su); err != nil {
+		return err
+	}
+	if p.Thresholds.Quantile {
+		p.idx = make([]uint64, p.K-1)
+		for j := range p.idx {
+			p.idx[j] = kThinningIndex(su.Bins, p.K-j)
+		}
+		return nil
+	}
+	if len(p.Thresholds.Theta) != p.K-1 {
+		return fmt.Errorf("--thresholds %s: k-thinning with --k %d takes K − 1 = %d thresholds, one per sample before the last; got %d",
+			p.Thresholds, p.K, p.K-1, len(p.Thresholds.Theta))
+	}
+	return nil
+}
+
+// kThinningIndex is ⌊n(1 − 2^(−1/c))⌋, exactly: the largest idx with
+// 2(n − idx)^c > n^c (x ↦ x^c is increasing, and (n − idx)^c = n^c/2 has
+// no integer solution for c ≥ 2, so the floor is never at a tie). The
+// float64 value starts the search.
+func kThinningIndex(n uint64, c int) uint64 {
+	nc := new(big.Int).Exp(new(big.Int).SetUint64(n), big.NewInt(int64(c)), nil)
+	above := func(idx uint64) bool { // 2(n − idx)^c > n^c
+		x := new(big.Int).Exp(new(big.Int).SetUint64(n-idx), big.NewInt(int64(c)), nil)
+		return x.Lsh(x, 1).Cmp(nc) > 0
+	}
+	idx := min(uint64(float64(n)*(1-math.Pow(2, -1/float64(c)))), n-1)
+	for idx > 0 && !above(idx) {
+		idx--
+	}
+	for idx+1 < n && above(idx+1) {
+		idx++
+	}
+	return idx
+}
+
+// twoThinning is K = 2 with a threshold: Two-Thinning itself.
+func (p *KThinning) twoThinning() *TwoThinning {
+	if p.K == 2 && !p.Thresholds.Quantile {
+		return &TwoThinning{Threshold: p.Thresholds.Theta[0]}
+	}
+	return nil
+}
+
+type kThinningLoop[L kernels.Load] struct {
+	r      *kernels.PCG32
+	thin   []Thinning
+	limits []uint64
+}
+
+// Step runs the balls up to the first change of any test's limit.
+func (l *kThinningLoop[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
+	last := uint64(math.MaxUint64)
+	for j, th := range l.thin {
+		var lj uint64
+		l.limits[j], lj = th.At(t)
+		last = min(last, lj)
+	}
+	c = min(c, last-t+1)
+	return c, kernels.KThinning(loads, l.r, c, l.limits, maxLoad)
+}
+
+type kThinningQuantileLoop[L kernels.Load] struct {
+	r *kernels.PCG32
+	q *kernels.KThinningCounts
+}
+
+func (l kThinningQuantileLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.KThinningQuantile(loads, l.r, c, l.q, maxLoad)
+}
+
+func kThinningDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] {
+	if p.Thresholds.Quantile {
+		k := make([]uint64, len(p.idx))
+		for j, x := range p.idx {
+			k[j] = tr.Bins - x
+		}
+		return kThinningQuantileLoop[L]{tr.Choices, kernels.NewKThinningCounts(tr.Bins, k)}
+	}
+	if two := p.twoThinning(); two != nil {
+		return &twoThinningLoop[L]{tr.Choices, NewThinning(tr.Bins, two.Threshold)}
+	}
+	l := &kThinningLoop[L]{r: tr.Choices, limits: make([]uint64, p.K-1)}
+	for _, theta := range p.Thresholds.Theta {
+		l.thin = append(l.thin, NewThinning(tr.Bins, theta))
+	}
+	return l
+}
+
+func (p *KThinning) Direct32(tr *Trial) Stepper[uint32] { return kThinningDirect[uint32](p, tr) }
+func (p *KThinning) Direct64(tr *Trial) Stepper[uint64] { return kThinningDirect[uint64](p, tr) }
+
+type kThinningLevels struct {
+	r      *kernels.PCG32
+	thin   []Thinning
+	limits []uint64
+}
+
+func (l *kThinningLevels) Step(lv *kernels.Levels, t, want uint64) uint64 {
+	last := uint64(math.MaxUint64)
+	for j, th := range l.thin {
+		var lj uint64
+		l.limits[j], lj = th.At(t)
+		last = min(last, lj)
+	}
+	c := min(want, Chunk, last-t+1)
+	kernels.LevelsKThinning(lv, l.r, c, l.limits)
+	return c
+}
+
+type kThinningQuantileLevels struct {
+	r   *kernels.PCG32
+	idx []uint64
+}
+
+func (l kThinningQuantileLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
+	c := min(want, Chunk)
+	kernels.LevelsKThinningQuantile(lv, l.r, c, l.idx)
+	return c
+}
+
+func (p *KThinning) Levels(tr *Trial) LevelStepper {
+	if p.Thresholds.Quantile {
+		return kThinningQuantileLevels{tr.Choices, p.idx}
+	}
+	if two := p.twoThinning(); two != nil {
+		return two.Levels(tr)
+	}
+	l := &kThinningLevels{r: tr.Choices, limits: make([]uint64, p.K-1)}
+	for _, theta := range p.Thresholds.Theta {
+		l.thin = append(l.thin, NewThinning(tr.Bins, theta))
+	}
+	return l
+}
+
+// HistogramSeconds: ball by ball on ranks, as two-thinning (8.51 ns a ball,
+// core/choose.go) for each sample beyond the first, counted at most K − 1.
+func (p *KThinning) HistogramSeconds(_, m, _ uint64) float64 {
+	return float64(m) * 8.51e-9 * float64(p.K) / 2
+}
+
+// DirectFactor: two-thinning's (6.26 ns a ball against two-choice's 5.46
+// at n = 10^6), the random reads growing with the samples taken.
+func (p *KThinning) DirectFactor() float64 { return 6.26 / 5.46 * float64(p.K) / 2 }
