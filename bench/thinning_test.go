@@ -22,6 +22,30 @@ var thinningCases = []benchCase{
 		func(l []int, m int) { naiveKThinning(l, m, []float64{0, 0, 0}) }, nil, nil},
 	{"k-thinning-3-quantile", "k-thinning", map[string]string{"k": "3", "thresholds": "quantile"},
 		func(l []int, m int) { naiveKThinningQuantile(l, m, 3) }, nil, nil},
+	{"threshold", "threshold", nil, func(l []int, m int) { naiveRetry(l, m, false) }, nil, nil},
+	{"adaptive", "adaptive", nil, func(l []int, m int) { naiveRetry(l, m, true) }, nil, nil},
+}
+
+// naiveRetry samples until the load is below m/n + 1 (threshold) or
+// i/n + 1 for ball i from 1 (adaptive), in floating point as
+// daniel-stoneuk/load-balancing writes them, counting the probes.
+func naiveRetry(loads []int, m int, adaptive bool) (probes, most int) {
+	n := len(loads)
+	for t := range m {
+		limit := float64(m)/float64(n) + 1
+		if adaptive {
+			limit = float64(t+1)/float64(n) + 1
+		}
+		k := 1
+		i := rand.IntN(n)
+		for float64(loads[i]) >= limit {
+			i = rand.IntN(n)
+			k++
+		}
+		probes, most = probes+k, max(most, k)
+		loads[i]++
+	}
+	return probes, most
 }
 
 // naiveKThinning: up to K = len(thetas)+1 samples, sample j kept when its

@@ -103,6 +103,10 @@ func runUnit[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64), 
 			res.MaxGap = max(res.MaxGap, g*scale)
 		}
 	}
+	if pr, ok := st.(process.Prober); ok {
+		total, most := pr.Probes()
+		res.Probes = result.ProbesOf(total, most, s.Balls)
+	}
 	if s.KeepLoads {
 		res.Loads = make([]float64, len(loads))
 		for i, v := range loads {

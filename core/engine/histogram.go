@@ -63,6 +63,10 @@ func runHistogram(s *core.Spec, trial uint64, progress func(uint64)) *result.Res
 			res.MaxGap = max(res.MaxGap, g*scale)
 		}
 	}
+	if pr, ok := st.(process.Prober); ok {
+		total, most := pr.Probes()
+		res.Probes = result.ProbesOf(total, most, s.Balls)
+	}
 	return res
 }
 

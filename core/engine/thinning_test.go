@@ -255,3 +255,204 @@ func TestKThinningHistogramAgreesWithDirect(t *testing.T) {
 		})
 	}
 }
+
+// Threshold and Adaptive (core/process/threshold.go).
+
+// retryExact is a ball retrying uniform bins until one has load < lim(t),
+// compared exactly in rationals: the ball lands uniformly among those bins.
+func retryExact(n int, lim func(t int) *big.Rat) transition {
+	return func(loads []int, t int) []float64 {
+		x := lim(t)
+		p := make([]float64, n)
+		var ok []int
+		for i, v := range loads {
+			if big.NewRat(int64(v), 1).Cmp(x) < 0 {
+				ok = append(ok, i)
+			}
+		}
+		for _, i := range ok {
+			p[i] = 1 / float64(len(ok))
+		}
+		return p
+	}
+}
+
+// thresholdLimit is m/n + 1, adaptiveLimit (t+1)/n + 1 for the ball placed
+// after t others (ball i = t + 1, counted from 1).
+func thresholdLimit(n, m int) func(int) *big.Rat {
+	return func(int) *big.Rat { return new(big.Rat).Add(big.NewRat(int64(m), int64(n)), big.NewRat(1, 1)) }
+}
+
+func adaptiveLimit(n, from int) func(int) *big.Rat {
+	return func(t int) *big.Rat { return new(big.Rat).Add(big.NewRat(int64(t+from), int64(n)), big.NewRat(1, 1)) }
+}
+
+// expectedProbes is the exact mean of a trial's probes per ball: the ball
+// after t others takes n/|A| samples on average, A the bins below its limit.
+func expectedProbes(n, m int, lim func(int) *big.Rat) float64 {
+	law := map[vec]float64{vec(make([]byte, n)): 1}
+	tr := retryExact(n, lim)
+	total := 0.0
+	for t := range m {
+		next := map[vec]float64{}
+		for v, pv := range law {
+			loads := make([]int, n)
+			for i := range loads {
+				loads[i] = int(v[i])
+			}
+			p := tr(loads, t)
+			ok := 0
+			for b, pb := range p {
+				if pb == 0 {
+					continue
+				}
+				ok++
+				w := []byte(v)
+				w[b]++
+				next[vec(w)] += pv * pb
+			}
+			total += pv * float64(n) / float64(ok)
+		}
+		law = next
+	}
+	return total / float64(m)
+}
+
+type retryCase struct {
+	process string
+	n, m    int
+	lim     func(int) *big.Rat
+}
+
+func retryCases() []retryCase {
+	return []retryCase{
+		{"threshold", 3, 6, thresholdLimit(3, 6)},
+		{"threshold", 3, 7, thresholdLimit(3, 7)},
+		{"threshold", 2, 7, thresholdLimit(2, 7)},
+		{"threshold", 4, 5, thresholdLimit(4, 5)},
+		{"adaptive", 3, 6, adaptiveLimit(3, 1)},
+		{"adaptive", 2, 7, adaptiveLimit(2, 1)},
+		{"adaptive", 4, 6, adaptiveLimit(4, 1)},
+	}
+}
+
+// Both engines against the exact law of the load vector (sorted, for the
+// histogram), and the mean probes per ball against their exact expectation
+// (a z-test on the trials' sample variance, |z| < 4.5).
+func TestRetryMatchesExactLaw(t *testing.T) {
+	const trials = 30000
+	for i, c := range retryCases() {
+		for _, eng := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
+			t.Run(fmt.Sprintf("%s/n=%d,m=%d/%s", c.process, c.n, c.m, eng), func(t *testing.T) {
+				s := mustSpec(t, c.process, nil, core.Common{Bins: uint64(c.n), Balls: uint64(c.m), Seed: uint64(6000 + i), Engine: eng, KeepLoads: eng == core.EngineDirect})
+				obs := map[vec]int{}
+				var probes []float64
+				for k := range trials {
+					r := RunTrial(s, uint64(k), nil)
+					var b []byte
+					if eng == core.EngineDirect {
+						for _, x := range r.Loads {
+							b = append(b, byte(x))
+						}
+					} else {
+						for _, l := range r.Histogram {
+							for range l.Count {
+								b = append(b, byte(l.Load))
+							}
+						}
+					}
+					obs[vec(b)]++
+					probes = append(probes, r.Probes.Mean)
+				}
+				law := exactLaw(c.n, c.m, retryExact(c.n, c.lim))
+				if eng == core.EngineHistogram {
+					law = sortedLaw(law)
+				}
+				if stat, limit, df := stattest.Law(law, obs, trials); stat > limit {
+					t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
+				}
+				mean, v := meanVar(probes)
+				want := expectedProbes(c.n, c.m, c.lim)
+				if z := (mean - want) / math.Sqrt(v/trials); math.Abs(z) > 4.5 {
+					t.Errorf("probes per ball %.5f, exact %.5f: z = %.2f", mean, want, z)
+				}
+			})
+		}
+	}
+}
+
+// The exact-law test has power: adaptive with ball i counted from 0 (load
+// < t/n + 1), threshold with ≤ for <, and one-choice, all fail.
+func TestRetryExactLawHasPower(t *testing.T) {
+	const trials = 30000
+	le := func(n, m int) transition { // load ≤ m/n + 1
+		return func(loads []int, t int) []float64 {
+			return retryExact(n, func(int) *big.Rat { return new(big.Rat).Add(big.NewRat(int64(m), int64(n)), big.NewRat(3, 2)) })(loads, t)
+		}
+	}
+	for _, c := range []struct {
+		process string
+		n, m    int
+		wrong   map[string]transition
+	}{
+		{"adaptive", 3, 6, map[string]transition{"from 0": retryExact(3, adaptiveLimit(3, 0)), "one-choice": uniformChoice(3)}},
+		{"threshold", 3, 6, map[string]transition{"≤": le(3, 6), "one-choice": uniformChoice(3)}},
+	} {
+		obs := simulateVectors(t, exactCase{c.process, nil, c.n, c.m, nil}, trials, 11)
+		for name, wrong := range c.wrong {
+			stat, limit, _ := stattest.Law(exactLaw(c.n, c.m, wrong), obs, trials)
+			t.Logf("%s against %s: χ² = %.0f, limit %.0f", c.process, name, stat, limit)
+			if stat <= limit {
+				t.Errorf("%s passed as %s: χ² = %.1f ≤ %.1f", c.process, name, stat, limit)
+			}
+		}
+	}
+}
+
+// The engine against the literal process ball for ball (limits recomputed
+// exactly for every ball, probes counted), with checkpoints.
+func TestRetryEngineMatchesBallByBall(t *testing.T) {
+	for _, c := range []struct {
+		process string
+		n, m    uint64
+	}{{"threshold", 10, 5000}, {"threshold", 7, 3001}, {"adaptive", 10, 5000}, {"adaptive", 7, 3001}, {"adaptive", 1, 50}, {"threshold", 100, 150}} {
+		s := mustSpec(t, c.process, nil, core.Common{Bins: c.n, Balls: c.m, Seed: 78, KeepLoads: true, Checkpoints: 7})
+		res := RunTrial(s, 0, nil)
+		loads := make([]uint64, c.n)
+		r := kernels.TrialStream(78, 0, kernels.LaneChoices)
+		total, most := uint64(0), uint64(0)
+		for t := uint64(0); t < c.m; t++ {
+			x := new(big.Rat).SetFrac(new(big.Int).SetUint64(c.m), new(big.Int).SetUint64(c.n))
+			if c.process == "adaptive" {
+				x = new(big.Rat).SetFrac(new(big.Int).SetUint64(t+1), new(big.Int).SetUint64(c.n))
+			}
+			x.Add(x, big.NewRat(1, 1))
+			k := uint64(0)
+			for {
+				i := r.Bounded(uint32(c.n))
+				k++
+				if new(big.Rat).SetInt(new(big.Int).SetUint64(loads[i])).Cmp(x) < 0 {
+					loads[i]++
+					break
+				}
+			}
+			total, most = total+k, max(most, k)
+		}
+		for i, v := range loads {
+			if res.Loads[i] != float64(v) {
+				t.Fatalf("%s n=%d m=%d: bin %d holds %v, ball-by-ball reference %d", c.process, c.n, c.m, i, res.Loads[i], v)
+			}
+		}
+		if res.Probes == nil || res.Probes.Max != most || res.Probes.Mean != float64(total)/float64(c.m) {
+			t.Fatalf("%s n=%d m=%d: probes %+v, reference total %d max %d", c.process, c.n, c.m, res.Probes, total, most)
+		}
+	}
+}
+
+func TestRetryHistogramAgreesWithDirect(t *testing.T) {
+	for i, p := range []string{"threshold", "adaptive"} {
+		t.Run(p, func(t *testing.T) {
+			compareEngines(t, p, nil, 1000, 20000, 150, 0, uint64(6500+i), uint64(6600+i))
+		})
+	}
+}
