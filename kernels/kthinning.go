@@ -93,12 +93,12 @@ func KThinningQuantile[L Load](loads []L, r *PCG32, count uint64, q *KThinningCo
 		cnt[v&mask]--
 		cnt[(v+1)&mask]++
 		for j, b := range bs {
-			if v != b {
-				continue
-			}
-			// The bin left b for b+1: one more above; at k[j] the k[j]
-			// heaviest end at b+1 (the bin just moved is among them).
-			if above[j]++; above[j] == ks[j] {
+			// A bin that left b for b+1 is one more above b, counted with a
+			// mask rather than a branch (v = b is frequent and irregular);
+			// at k[j] the k[j] heaviest end at b+1 (the bin just moved is
+			// among them).
+			d := v ^ b
+			if above[j] += 1 ^ (d|-d)>>63; above[j] == ks[j] {
 				bs[j] = b + 1
 				above[j] = ks[j] - uint64(cnt[(b+1)&mask])
 			}
