@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/internal/stattest"
 	"github.com/balloc/balloc/kernels"
 )
@@ -454,5 +455,36 @@ func TestRetryHistogramAgreesWithDirect(t *testing.T) {
 		t.Run(p, func(t *testing.T) {
 			compareEngines(t, p, nil, 1000, 20000, 150, 0, uint64(6500+i), uint64(6600+i))
 		})
+	}
+}
+
+// K-Thinning's fluid limit (theory.FluidKThinning) against the direct
+// engine at n = 2·10^5, m = 4n (fluidAgreement: a Student-t bound per level
+// plus 5/n), and told apart from the thresholds in the other order and
+// from two-thinning with the first.
+func TestKThinningMatchesFluidLimit(t *testing.T) {
+	for i, c := range []struct {
+		k      string
+		thetas []float64
+	}{{"3", []float64{0.5, 1}}, {"4", []float64{0, 0.5, 1.5}}, {"3", []float64{1.25, -0.5}}} {
+		parts := make([]string, len(c.thetas))
+		for j, x := range c.thetas {
+			parts[j] = fmtFloat(x)
+		}
+		s := mustSpec(t, "k-thinning", map[string]string{"k": c.k, "thresholds": strings.Join(parts, ",")}, core.Common{Bins: 200000, Balls: 800000, Seed: uint64(70 + i)})
+		worst, levels := fluidAgreement(s, theory.FluidKThinning(c.thetas, 4), 16)
+		t.Logf("%v: worst deviation %.2f of the tolerance over %d levels", c.thetas, worst, levels)
+		if levels < 3 || worst > 1 {
+			t.Errorf("%v: worst deviation %.2f of the tolerance over %d levels", c.thetas, worst, levels)
+		}
+		if i == 0 {
+			for name, wrong := range map[string]theory.Profile{"θ swapped": theory.FluidKThinning([]float64{1, 0.5}, 4), "K = 2": theory.FluidTwoThinning(0.5, 4)} {
+				w, _ := fluidAgreement(s, wrong, 16)
+				t.Logf("against %s: worst deviation %.2f", name, w)
+				if w < 3 {
+					t.Errorf("k-thinning 0.5,1 agrees with %s's limit (worst %.2f)", name, w)
+				}
+			}
+		}
 	}
 }

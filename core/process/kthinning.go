@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -39,10 +40,12 @@ import (
 // kernels.KThinningQuantile with the counts of bins per load beside the
 // loads (kernels.KThinningCounts, Quantile's machinery), so each test is
 // O(1). Histogram engine: ball by ball on ranks (kernels.LevelsKThinning,
-// kernels.LevelsKThinningQuantile), exact. No fluid limit here: the
-// threshold family's generalises Two-Thinning's (the rejection rate is the
-// product of s at each ⌈t/n + θj⌉ up to the sample taken), but its solver's
-// stretches (theory.Stretches) are built inside core/theory only.
+// kernels.LevelsKThinningQuantile), exact. Fluid limit with thresholds:
+// Two-Thinning's generalised (theory.FluidKThinning). With quantile
+// thresholds there is none here: a bin is kept exactly when the fraction of
+// bins at or above its load is at least 2^(−1/c), a right-hand side that
+// jumps as a level's fraction crosses that value, and the boundary level
+// then slides along it (a Filippov system, not an ODE that RK4 solves).
 
 // KThinning is K-Thinning.
 type KThinning struct {
@@ -276,4 +279,13 @@ func (p *KThinning) DirectFactor() float64 {
 		return 2.25
 	}
 	return 1.02
+}
+
+// Fluid is theory.FluidKThinning for thresholds; quantile thresholds have
+// none (see the file's comment).
+func (p *KThinning) Fluid(bins, balls uint64) (theory.Profile, error) {
+	if p.Thresholds.Quantile {
+		return theory.Profile{}, fmt.Errorf("no fluid limit for k-thinning --thresholds quantile (a discontinuous right-hand side)")
+	}
+	return theory.FluidKThinning(p.Thresholds.Theta, float64(balls)/float64(bins)), nil
 }
