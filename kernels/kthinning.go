@@ -53,9 +53,15 @@ type KThinningCounts struct {
 	above []uint64 // bins with load > b[j], < k[j]
 }
 
+// maxKThinningTests bounds K − 1 (core's --k is at most 64).
+const maxKThinningTests = 63
+
 // NewKThinningCounts is the state of n empty bins for the tests of k
-// (k[j] = n − idx_j, 1 ≤ k[j] ≤ n ≤ MaxBins).
+// (k[j] = n − idx_j, 1 ≤ k[j] ≤ n ≤ MaxBins, 1 ≤ len(k) ≤ 63).
 func NewKThinningCounts(n uint64, k []uint64) *KThinningCounts {
+	if len(k) == 0 || len(k) > maxKThinningTests {
+		panic("kernels: NewKThinningCounts: 1 to 63 tests")
+	}
 	return &KThinningCounts{ring: NewQuantileCounts(n, 1), k: append([]uint64(nil), k...),
 		b: make([]uint64, len(k)), above: make([]uint64, len(k))}
 }
@@ -72,12 +78,17 @@ func KThinningQuantile[L Load](loads []L, r *PCG32, count uint64, q *KThinningCo
 	n := uint32(len(loads))
 	ring := q.ring
 	cnt, mask, lo := ring.cnt, ring.mask, ring.lo
-	ks, bs, above := q.k, q.b[:len(q.k)], q.above[:len(q.k)]
+	// The boundaries live in local arrays for the chunk (K ≤ maxK), where
+	// the compiler keeps them off the heap-held slices.
+	var ks, bs, above [maxKThinningTests]uint64
+	m := copy(ks[:], q.k)
+	copy(bs[:], q.b)
+	copy(above[:], q.above)
 	for ; count > 0; count-- {
 		var i uint32
 		s, i = boundedFast(s, inc, n)
-		for _, b := range bs {
-			if uint64(loads[i]) <= b {
+		for j := 0; j < m; j++ {
+			if uint64(loads[i]) <= bs[j] {
 				break
 			}
 			s, i = boundedFast(s, inc, n)
@@ -92,15 +103,15 @@ func KThinningQuantile[L Load](loads []L, r *PCG32, count uint64, q *KThinningCo
 		}
 		cnt[v&mask]--
 		cnt[(v+1)&mask]++
-		for j, b := range bs {
+		for j := 0; j < m; j++ {
 			// A bin that left b for b+1 is one more above b, counted with a
 			// mask rather than a branch (v = b is frequent and irregular);
 			// at k[j] the k[j] heaviest end at b+1 (the bin just moved is
 			// among them).
-			d := v ^ b
+			d := v ^ bs[j]
 			if above[j] += 1 ^ (d|-d)>>63; above[j] == ks[j] {
-				bs[j] = b + 1
-				above[j] = ks[j] - uint64(cnt[(b+1)&mask])
+				bs[j]++
+				above[j] = ks[j] - uint64(cnt[bs[j]&mask])
 			}
 		}
 		if v == lo && cnt[v&mask] == 0 {
@@ -109,6 +120,8 @@ func KThinningQuantile[L Load](loads []L, r *PCG32, count uint64, q *KThinningCo
 	}
 	r.state = s
 	ring.lo = lo
+	copy(q.b, bs[:m])
+	copy(q.above, above[:m])
 	return maxLoad
 }
 

@@ -73,8 +73,8 @@ func (th Thresholds) String() string {
 	return strings.Join(parts, ",")
 }
 
-// maxK bounds K: the dissertation's experiments take K ≤ 10; each ball
-// takes at most K samples.
+// maxK bounds K, a choice of balloc's: a ball takes at most K samples, and
+// kernels.KThinningQuantile keeps K − 1 boundaries in local arrays.
 const maxK = 64
 
 var kThinningEntry = &Entry{
