@@ -488,3 +488,18 @@ func TestKThinningMatchesFluidLimit(t *testing.T) {
 		}
 	}
 }
+
+// Reduction: a first threshold no load reaches keeps every first sample:
+// one-choice, draw for draw, whatever the later thresholds.
+func TestKThinningReducesToOneChoice(t *testing.T) {
+	run := func(p string, params map[string]string) []float64 {
+		return RunTrial(mustSpec(t, p, params, core.Common{Bins: 1000, Balls: 100000, Seed: 4, KeepLoads: true}), 3, nil).Loads
+	}
+	one := run("one-choice", nil)
+	for _, th := range []string{"1e15,0", "1e15,-3,7"} {
+		k := fmt.Sprint(strings.Count(th, ",") + 2)
+		if got := run("k-thinning", map[string]string{"k": k, "thresholds": th}); !slices.Equal(got, one) {
+			t.Errorf("k-thinning --k %s --thresholds %s differs from one-choice for the same seed", k, th)
+		}
+	}
+}
