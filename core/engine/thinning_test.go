@@ -450,10 +450,26 @@ func TestRetryEngineMatchesBallByBall(t *testing.T) {
 	}
 }
 
+// The histogram engine and the direct one agree in distribution on the
+// loads (compareEngines) and on the mean probes per ball (Welch t, |t| <
+// 4.5), at n = 1000, m = 20n, 150 trials.
 func TestRetryHistogramAgreesWithDirect(t *testing.T) {
 	for i, p := range []string{"threshold", "adaptive"} {
 		t.Run(p, func(t *testing.T) {
 			compareEngines(t, p, nil, 1000, 20000, 150, 0, uint64(6500+i), uint64(6600+i))
+			probes := func(eng core.Engine, seed uint64) []float64 {
+				s := mustSpec(t, p, nil, core.Common{Bins: 1000, Balls: 20000, Seed: seed, Engine: eng})
+				var out []float64
+				for k := range 150 {
+					out = append(out, RunTrial(s, uint64(k), nil).Probes.Mean)
+				}
+				return out
+			}
+			mx, vx := meanVar(probes(core.EngineDirect, uint64(6700+i)))
+			my, vy := meanVar(probes(core.EngineHistogram, uint64(6800+i)))
+			if tv := (mx - my) / math.Sqrt(vx/150+vy/150); math.Abs(tv) > 4.5 {
+				t.Errorf("probes per ball %.5f (direct) vs %.5f (histogram): t = %.2f", mx, my, tv)
+			}
 		})
 	}
 }
