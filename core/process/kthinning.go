@@ -169,21 +169,63 @@ func (p *KThinning) twoThinning() *TwoThinning {
 	return nil
 }
 
+// thinCursor follows one test's limit ⌈t/n + θ⌉ from stretch to stretch.
+// Thinning.At computes it exactly in rationals (about 1.5 µs); the next
+// stretch's limit is one more and ends n balls later ((c + 1 − θ)n =
+// (c − θ)n + n), so At is called again only where that step does not hold
+// (a limit clamped at 0, an end near 2^64). With K − 1 tests whose stretches
+// interleave, a Step of its own per stretch and At each time cost 1 µs a
+// ball at n = 100, K = 8.
+type thinCursor struct {
+	th          Thinning
+	n           uint64
+	limit, last uint64
+	started     bool
+}
+
+func newThinCursors(n uint64, thetas []float64) []thinCursor {
+	cs := make([]thinCursor, len(thetas))
+	for j, theta := range thetas {
+		cs[j] = thinCursor{th: NewThinning(n, theta), n: n}
+	}
+	return cs
+}
+
+// at returns the limit for ball t+1 and the last t it holds for; t never
+// decreases between calls.
+func (c *thinCursor) at(t uint64) (limit, last uint64) {
+	if !c.started || t > c.last {
+		if c.started && t-c.last <= c.n && c.limit > 0 && c.limit < math.MaxUint64 && c.last <= math.MaxUint64-c.n {
+			c.limit, c.last = c.limit+1, c.last+c.n
+		} else {
+			c.limit, c.last = c.th.At(t)
+			c.started = true
+		}
+	}
+	return c.limit, c.last
+}
+
+// limitsAt sets the limit of every test for ball t+1 and returns the last
+// t for which all hold.
+func limitsAt(cs []thinCursor, limits []uint64, t uint64) uint64 {
+	last := uint64(math.MaxUint64)
+	for j := range cs {
+		var lj uint64
+		limits[j], lj = cs[j].at(t)
+		last = min(last, lj)
+	}
+	return last
+}
+
 type kThinningLoop[L kernels.Load] struct {
 	r      *kernels.PCG32
-	thin   []Thinning
+	thin   []thinCursor
 	limits []uint64
 }
 
 // Step runs the balls up to the first change of any test's limit.
 func (l *kThinningLoop[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
-	last := uint64(math.MaxUint64)
-	for j, th := range l.thin {
-		var lj uint64
-		l.limits[j], lj = th.At(t)
-		last = min(last, lj)
-	}
-	c = min(c, last-t+1)
+	c = min(c, limitsAt(l.thin, l.limits, t)-t+1)
 	return c, kernels.KThinning(loads, l.r, c, l.limits, maxLoad)
 }
 
@@ -207,11 +249,7 @@ func kThinningDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] {
 	if two := p.twoThinning(); two != nil {
 		return &twoThinningLoop[L]{tr.Choices, NewThinning(tr.Bins, two.Threshold)}
 	}
-	l := &kThinningLoop[L]{r: tr.Choices, limits: make([]uint64, p.K-1)}
-	for _, theta := range p.Thresholds.Theta {
-		l.thin = append(l.thin, NewThinning(tr.Bins, theta))
-	}
-	return l
+	return &kThinningLoop[L]{r: tr.Choices, thin: newThinCursors(tr.Bins, p.Thresholds.Theta), limits: make([]uint64, p.K-1)}
 }
 
 func (p *KThinning) Direct32(tr *Trial) Stepper[uint32] { return kThinningDirect[uint32](p, tr) }
@@ -219,18 +257,12 @@ func (p *KThinning) Direct64(tr *Trial) Stepper[uint64] { return kThinningDirect
 
 type kThinningLevels struct {
 	r      *kernels.PCG32
-	thin   []Thinning
+	thin   []thinCursor
 	limits []uint64
 }
 
 func (l *kThinningLevels) Step(lv *kernels.Levels, t, want uint64) uint64 {
-	last := uint64(math.MaxUint64)
-	for j, th := range l.thin {
-		var lj uint64
-		l.limits[j], lj = th.At(t)
-		last = min(last, lj)
-	}
-	c := min(want, Chunk, last-t+1)
+	c := min(want, Chunk, limitsAt(l.thin, l.limits, t)-t+1)
 	kernels.LevelsKThinning(lv, l.r, c, l.limits)
 	return c
 }
@@ -253,11 +285,7 @@ func (p *KThinning) Levels(tr *Trial) LevelStepper {
 	if two := p.twoThinning(); two != nil {
 		return two.Levels(tr)
 	}
-	l := &kThinningLevels{r: tr.Choices, limits: make([]uint64, p.K-1)}
-	for _, theta := range p.Thresholds.Theta {
-		l.thin = append(l.thin, NewThinning(tr.Bins, theta))
-	}
-	return l
+	return &kThinningLevels{r: tr.Choices, thin: newThinCursors(tr.Bins, p.Thresholds.Theta), limits: make([]uint64, p.K-1)}
 }
 
 // HistogramSeconds: ball by ball on ranks. At n = 10^6, m = 2·10^7, K = 3

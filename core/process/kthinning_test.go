@@ -61,3 +61,28 @@ func TestKThinningThresholds(t *testing.T) {
 		}
 	}
 }
+
+// The cursor's limits and stretch ends are Thinning.At's for every ball,
+// walking t forward one stretch at a time (as the steppers do) and in jumps.
+func TestThinCursorMatchesAt(t *testing.T) {
+	for _, n := range []uint64{1, 2, 3, 7, 100} {
+		for _, theta := range []float64{0, 0.5, 1, -0.3, 2.75, 1.0 / 3, -5, -1e9, 1e15} {
+			th := NewThinning(n, theta)
+			c := thinCursor{th: th, n: n}
+			for u := uint64(0); u < 50*n; u++ {
+				limit, last := c.at(u)
+				wl, wlast := th.At(u)
+				if limit != wl || last != wlast {
+					t.Fatalf("n=%d θ=%v t=%d: cursor (%d, %d), At (%d, %d)", n, theta, u, limit, last, wl, wlast)
+				}
+			}
+			c = thinCursor{th: th, n: n}
+			for u := uint64(0); u < 2e4; u += 3*n + 1 {
+				limit, last := c.at(u)
+				if wl, wlast := th.At(u); limit != wl || last != wlast {
+					t.Fatalf("n=%d θ=%v t=%d (jumps): cursor (%d, %d), At (%d, %d)", n, theta, u, limit, last, wl, wlast)
+				}
+			}
+		}
+	}
+}
