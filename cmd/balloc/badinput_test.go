@@ -120,6 +120,8 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/d":             {kind: kCount1, legal: "2", base: []string{"--process", "d-choice"}, bad: []string{"5", "2,2"}},
 		"run/beta":          {kind: kReal, legal: "0.5", base: []string{"--process", "one-plus-beta"}, bad: []string{"-0.1", "1.01", "0.5,0.5"}},
 		"run/threshold":     {kind: kReal, legal: "1", base: []string{"--process", "two-thinning"}},
+		"run/k":             {kind: kCount1, legal: "3", base: []string{"--process", "k-thinning", "--thresholds", "quantile"}, bad: []string{"1", "65", "3,3"}},
+		"run/thresholds":    {kind: kSpec, legal: "1", base: []string{"--process", "k-thinning"}, bad: []string{"0.5,1", "quantile,1", "1,NaN", "1e16", "abc", "Quantile"}},
 		"run/delta":         {kind: kReal, legal: "0.5", base: []string{"--process", "quantile"}, bad: []string{"-0.1", "1.5", "0.5,0.5"}},
 		"run/eta":           {kind: kReal, legal: "0.5", base: []string{"--process", "mixed-quantile", "--delta", "0.5"}, bad: []string{"-0.1", "1.5", "0.5,0.5"}},
 		"run/weights": {kind: kSpec, legal: "exp:1", bad: []string{"nope", "exp", "exp:", "exp:0", "exp:-1", "exp:NaN", "exp:inf", "const:0", "const:-1",

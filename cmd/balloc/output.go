@@ -35,6 +35,7 @@ type writer struct {
 	profiles []*theory.Profile  // fluid limits, computed on first use
 	count    int
 	ideaCSV  bool // an idea process is in the run: csv carries its columns
+	probeCSV bool // a process that reports probes is in the run: csv carries them
 }
 
 // summary is what the table reports of one spec's trials, accumulated.
@@ -46,7 +47,8 @@ type summary struct {
 	gaps              map[float64]int     // final gaps (rounded to a tenth for real weights): trials
 	levels            map[float64]float64 // --theory: the fraction of bins at each load, summed over trials
 	idea              *ideaSummary
-	rbb               *rbbSummary // rbboutput.go
+	rbb               *rbbSummary    // rbboutput.go
+	probes            *probesSummary // threshold, adaptive
 }
 
 // stream accumulates a mean and, by Welford's update, the sum of squared
@@ -82,6 +84,7 @@ func newWriter(p *plan, out io.Writer) *writer {
 		w.csv = csv.NewWriter(w.w)
 		for _, s := range p.specs {
 			w.ideaCSV = w.ideaCSV || s.Process.Name == "idea"
+			w.probeCSV = w.probeCSV || s.Process.Name == "threshold" || s.Process.Name == "adaptive"
 		}
 	}
 	return w
@@ -132,9 +135,18 @@ func (w *writer) add(spec int, r *result.Result) error {
 		return w.w.Flush()
 	case "csv":
 		if w.count == 1 {
-			w.csv.Write(csvColumns(w.ideaCSV))
+			cols := csvColumns(w.ideaCSV)
+			if w.probeCSV {
+				cols = slices.Concat(cols, csvProbesHeader)
+			}
+			w.csv.Write(cols)
 		}
-		csvRows(r, w.ideaCSV, func(row []string) { w.csv.Write(row) })
+		csvRows(r, w.ideaCSV, func(row []string) {
+			if w.probeCSV {
+				row = append(row, probesColumns(r)...)
+			}
+			w.csv.Write(row)
+		})
 		w.csv.Flush()
 		return w.csv.Error()
 	}
@@ -166,6 +178,7 @@ func (w *writer) summarize(spec int, r *result.Result) {
 	}
 	sm.addIdea(r)
 	sm.addRBB(r)
+	sm.addProbes(r)
 }
 
 // plotted is what --plot reads of a result: the gaps, the average, the bins,
@@ -323,6 +336,7 @@ func (w *writer) table() {
 
 	w.ideaTable()
 	w.rbbTable()
+	w.probesTable()
 
 	if s0.Trials > 1 {
 		fmt.Fprintf(w.w, "\ngap: %% of trials\n")

@@ -111,6 +111,10 @@ func runUnit[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64), 
 			res.MaxGap = max(res.MaxGap, (g-float64(w0)/float64(s.Bins))*scale) // batch ends count thrown balls
 		}
 	}
+	if pr, ok := st.(process.Prober); ok {
+		total, most := pr.Probes()
+		res.Probes = result.ProbesOf(total, most, s.Balls)
+	}
 	if s.KeepLoads {
 		res.Loads = make([]float64, len(loads))
 		for i, v := range loads {

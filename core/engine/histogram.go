@@ -71,6 +71,10 @@ func runHistogram(s *core.Spec, trial uint64, progress func(uint64)) *result.Res
 			res.MaxGap = max(res.MaxGap, (g-float64(w0)/float64(s.Bins))*scale) // batch ends count thrown balls
 		}
 	}
+	if pr, ok := st.(process.Prober); ok {
+		total, most := pr.Probes()
+		res.Probes = result.ProbesOf(total, most, s.Balls)
+	}
 	return res
 }
 

@@ -165,6 +165,10 @@ func initialCases() []initialCase {
 		{"one-plus-beta", map[string]string{"beta": "0.5"}, "spike:4", []int{4, 0, 0, 0}, 4, 4, mix(0.5, uniformChoice(4), dChoiceExact(4, 2))},
 		{"two-thinning", map[string]string{"threshold": "0.5"}, "uniform:1", []int{1, 1, 1}, 3, 6, thinningExact(3, 0.5)},
 		{"quantile", map[string]string{"delta": "0.5"}, "spike:2", []int{2, 0, 0, 0}, 4, 4, quantileExact(4, 0.5)},
+		{"k-thinning", map[string]string{"k": "3", "thresholds": "0,1"}, "spike:3", []int{3, 0, 0}, 3, 5, kThinningExact(3, []float64{0, 1})},
+		{"k-thinning", map[string]string{"k": "3", "thresholds": "quantile"}, "spike:3", []int{3, 0, 0, 0}, 4, 4, kThinningQuantileExact(3)},
+		{"threshold", nil, "spike:3", []int{3, 0, 0}, 3, 5, thresholdLimitTransition(3, 3+5)},
+		{"adaptive", nil, "spike:3", []int{3, 0, 0}, 3, 5, retryExact(3, adaptiveLimit(3, 1))},
 		// not symmetric: the direct engine only; the group sums start from the spike
 		{"kp-groups", map[string]string{"group-size": "2"}, "spike:3", []int{3, 0, 0, 0}, 4, 4, groupsExact(4, 2, alignedStarts(4, 2), false)},
 	}
@@ -361,3 +365,7 @@ func TestInitialWeightedAddsToTheLoads(t *testing.T) {
 		}
 	}
 }
+
+// thresholdLimitTransition is Threshold from --initial's W0 balls: the
+// limit is the final average (W0 + m)/n + 1, w = W0 + m.
+func thresholdLimitTransition(n, w int) transition { return retryExact(n, thresholdLimit(n, w)) }

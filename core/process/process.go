@@ -149,6 +149,10 @@ type BatchEnds interface {
 	BatchEnds(bins int) (ends uint64, gap float64)
 }
 
+// Prober is a stepper that counts the load reads its balls took (threshold,
+// adaptive): in total, and the most one ball took.
+type Prober interface{ Probes() (total, most uint64) }
+
 // Fluid is a process with a fluid limit (mean-field ODE) for unit balls:
 // the predicted fraction of bins at each load after balls balls in bins
 // bins (core/theory).

@@ -38,7 +38,8 @@ type Result struct {
 	// InitialBalls is W0, the balls of --initial beside the Balls thrown.
 	InitialBalls uint64 `json:"initial_balls,omitempty"`
 	// RBB is repeated balls-into-bins' rounds (rbb.go).
-	RBB *Rounds `json:"rbb,omitempty"`
+	RBB    *Rounds `json:"rbb,omitempty"`
+	Probes *Probes `json:"probes,omitempty"` // threshold, adaptive: load reads per ball
 }
 
 // Checkpoint is the state after Balls balls.

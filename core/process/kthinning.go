@@ -1,0 +1,326 @@
+package process
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/kernels"
+)
+
+// K-Thinning (Feldheim and Gurel-Gurevich, "The power of thinning in
+// balanced allocation", 2021, and Los, Sauerwald and Sylvester, SODA 2022,
+// for K = 2; the K-sample rule as A. Vari-Kakas, "Reinforcement Learning
+// Meets Balls into Bins", Cambridge Part II project, writes it: github
+// varikakasandor/dissertation-balls-into-bins, k_thinning/environment.py and
+// strategies/): a ball takes up to K uniform samples, with
+// replacement; sample j < K is kept when it passes test j, and the K-th
+// sample is kept whatever its load. Two families of tests:
+//
+//   - --thresholds θ1,…,θ(K−1): sample j passes when its load is below
+//     t/n + θj, ball t+1 seeing t balls placed — Two-Thinning's comparison
+//     (twothinning.go), computed exactly by its Thinning for each θj, so
+//     K = 2 with θ1 = θ is two-thinning --threshold θ, and runs its loops:
+//     the same draws, the same loads for the same seed.
+//   - --thresholds quantile: sample j passes when its load is at most the
+//     load at position ⌊n(1 − 2^(−1/c))⌋ (from 0) of the loads sorted in
+//     ascending order, c = K − j + 1 the choices left with this sample
+//     (the dissertation's QuantileStrategy / MeanThinningStrategy:
+//     loads[bin] <= sorted(loads)[floor(n * (1 - 2 ** (-1 / choices_left)))],
+//     choices_left = K for the first sample and one less after each
+//     rejection). Every bin at the boundary load passes (≤). The position
+//     is computed exactly in integers (kThinningIndex), where the authors'
+//     code uses floating point; the two agree but where n(1 − 2^(−1/c)) is
+//     within rounding of an integer.
+//
+// Direct engine: kernels.KThinning on stretches of constant limits, and
+// kernels.KThinningQuantile with the counts of bins per load beside the
+// loads (kernels.KThinningCounts, Quantile's machinery), so each test is
+// O(1). Histogram engine: ball by ball on ranks (kernels.LevelsKThinning,
+// kernels.LevelsKThinningQuantile), exact. Fluid limit with thresholds:
+// Two-Thinning's generalised (theory.FluidKThinning). With quantile
+// thresholds there is none here: a bin is kept exactly when the fraction of
+// bins at or above its load is at least 2^(−1/c), a right-hand side that
+// jumps as a level's fraction crosses that value, and the boundary level
+// then slides along it (a Filippov system, not an ODE that RK4 solves).
+
+// KThinning is K-Thinning.
+type KThinning struct {
+	K          int
+	Thresholds Thresholds
+	idx        []uint64 // quantile: the ascending position of each test's boundary
+}
+
+// Thresholds is the value of --thresholds: K − 1 reals, or the quantile
+// rule.
+type Thresholds struct {
+	Quantile bool
+	Theta    []float64
+}
+
+// String is the canonical text: "quantile" or "θ1,θ2,…".
+func (th Thresholds) String() string {
+	if th.Quantile {
+		return "quantile"
+	}
+	parts := make([]string, len(th.Theta))
+	for i, x := range th.Theta {
+		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strings.Join(parts, ",")
+}
+
+// maxK bounds K, a choice of balloc's: a ball takes at most K samples, and
+// kernels.KThinningQuantile keeps K − 1 boundaries in local arrays.
+const maxK = 64
+
+var kThinningEntry = &Entry{
+	Name: "k-thinning", Order: 61,
+	Summary: "up to K uniform bins: bin j < K kept if its load < t/n + θj (or within the 1 − 2^(−1/choices left) quantile), else the next; the K-th kept",
+	Source:  "Feldheim, Gurel-Gurevich 2021 (K = 2); Vari-Kakas, Cambridge Part II project (K-Thinning, quantile thresholds)",
+	New:     func() Process { return &KThinning{} },
+}
+
+func init() { Register(kThinningEntry) }
+
+func (*KThinning) Entry() *Entry { return kThinningEntry }
+
+func (p *KThinning) Params() []*Param {
+	return []*Param{
+		IntWant("k", "k-thinning: K, the most uniform samples a ball takes (the K-th kept whatever its load), 2 ≤ K ≤ 64", &p.K, 2, maxK,
+			fmt.Sprintf("an integer in [2, %d]", maxK)).Def("2").Listed(),
+		Custom("thresholds", "k-thinning: θ1,…,θ(K−1), sample j < K kept if its load < t/n + θj; or quantile, kept if within the 1 − 2^(−1/choices left) quantile of the loads",
+			func(v string) error {
+				th, err := ParseThresholds(v)
+				if err != nil {
+					return err
+				}
+				p.Thresholds = th
+				return nil
+			}, func() any { return p.Thresholds.String() }).
+			Need("θ1,…,θ(K−1) (K − 1 reals, one per sample before the last) or quantile"),
+	}
+}
+
+// ParseThresholds reads --thresholds: "quantile" or a comma-separated list
+// of reals with |θ| ≤ 1e15 (two-thinning's --threshold range).
+func ParseThresholds(v string) (Thresholds, error) {
+	if strings.TrimSpace(v) == "quantile" {
+		return Thresholds{Quantile: true}, nil
+	}
+	var th Thresholds
+	for _, part := range strings.Split(v, ",") {
+		x, err := ParseReal(part)
+		if err != nil || math.Abs(x) > 1e15 {
+			return Thresholds{}, fmt.Errorf("--thresholds %q: want quantile or a comma-separated list of reals θ with |θ| ≤ 1e15", v)
+		}
+		th.Theta = append(th.Theta, x)
+	}
+	return th, nil
+}
+
+// Check wants K − 1 thresholds, and computes the quantile positions.
+func (p *KThinning) Check(su *Setup) error {
+	if err := needBins(p, su); err != nil {
+		return err
+	}
+	if p.Thresholds.Quantile {
+		p.idx = make([]uint64, p.K-1)
+		for j := range p.idx {
+			p.idx[j] = kThinningIndex(su.Bins, p.K-j)
+		}
+		return nil
+	}
+	if len(p.Thresholds.Theta) != p.K-1 {
+		return fmt.Errorf("--thresholds %s: k-thinning with --k %d takes K − 1 = %d thresholds, one per sample before the last; got %d",
+			p.Thresholds, p.K, p.K-1, len(p.Thresholds.Theta))
+	}
+	return nil
+}
+
+// kThinningIndex is ⌊n(1 − 2^(−1/c))⌋, exactly: the largest idx with
+// 2(n − idx)^c > n^c (x ↦ x^c is increasing, and (n − idx)^c = n^c/2 has
+// no integer solution for c ≥ 2, so the floor is never at a tie). The
+// float64 value starts the search.
+func kThinningIndex(n uint64, c int) uint64 {
+	nc := new(big.Int).Exp(new(big.Int).SetUint64(n), big.NewInt(int64(c)), nil)
+	above := func(idx uint64) bool { // 2(n − idx)^c > n^c
+		x := new(big.Int).Exp(new(big.Int).SetUint64(n-idx), big.NewInt(int64(c)), nil)
+		return x.Lsh(x, 1).Cmp(nc) > 0
+	}
+	idx := min(uint64(float64(n)*(1-math.Pow(2, -1/float64(c)))), n-1)
+	for idx > 0 && !above(idx) {
+		idx--
+	}
+	for idx+1 < n && above(idx+1) {
+		idx++
+	}
+	return idx
+}
+
+// twoThinning is K = 2 with a threshold: Two-Thinning itself.
+func (p *KThinning) twoThinning() *TwoThinning {
+	if p.K == 2 && !p.Thresholds.Quantile {
+		return &TwoThinning{Threshold: p.Thresholds.Theta[0]}
+	}
+	return nil
+}
+
+// thinCursor follows one test's limit ⌈t/n + θ⌉ from stretch to stretch.
+// Thinning.At computes it exactly in rationals (about 1.5 µs); the next
+// stretch's limit is one more and ends n balls later ((c + 1 − θ)n =
+// (c − θ)n + n), so At is called again only where that step does not hold
+// (a limit clamped at 0, an end near 2^64). With K − 1 tests whose stretches
+// interleave, a Step of its own per stretch and At each time cost 1 µs a
+// ball at n = 100, K = 8.
+type thinCursor struct {
+	th          Thinning
+	n           uint64
+	limit, last uint64
+	started     bool
+}
+
+func newThinCursors(n uint64, thetas []float64) []thinCursor {
+	cs := make([]thinCursor, len(thetas))
+	for j, theta := range thetas {
+		cs[j] = thinCursor{th: NewThinning(n, theta), n: n}
+	}
+	return cs
+}
+
+// at returns the limit for ball t+1 and the last t it holds for; t never
+// decreases between calls.
+func (c *thinCursor) at(t uint64) (limit, last uint64) {
+	if !c.started || t > c.last {
+		if c.started && t-c.last <= c.n && c.limit > 0 && c.limit < math.MaxUint64 && c.last <= math.MaxUint64-c.n {
+			c.limit, c.last = c.limit+1, c.last+c.n
+		} else {
+			c.limit, c.last = c.th.At(t)
+			c.started = true
+		}
+	}
+	return c.limit, c.last
+}
+
+// limitsAt sets the limit of every test for ball t+1 and returns the last
+// t for which all hold.
+func limitsAt(cs []thinCursor, limits []uint64, t uint64) uint64 {
+	last := uint64(math.MaxUint64)
+	for j := range cs {
+		var lj uint64
+		limits[j], lj = cs[j].at(t)
+		last = min(last, lj)
+	}
+	return last
+}
+
+type kThinningLoop[L kernels.Load] struct {
+	r      *kernels.PCG32
+	thin   []thinCursor
+	limits []uint64
+	w0     uint64 // --initial's balls: the tests read the current average (W0 + t)/n
+}
+
+// Step runs the balls up to the first change of any test's limit.
+func (l *kThinningLoop[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
+	t += l.w0
+	c = min(c, limitsAt(l.thin, l.limits, t)-t+1)
+	return c, kernels.KThinning(loads, l.r, c, l.limits, maxLoad)
+}
+
+type kThinningQuantileLoop[L kernels.Load] struct {
+	r *kernels.PCG32
+	q *kernels.KThinningCounts
+}
+
+func (l kThinningQuantileLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.KThinningQuantile(loads, l.r, c, l.q, maxLoad)
+}
+
+// Start counts --initial's loads (the tests rank the current loads).
+func (l kThinningQuantileLoop[L]) Start(loads []L) { kernels.StartKThinning(l.q, loads) }
+
+func kThinningDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] {
+	if p.Thresholds.Quantile {
+		k := make([]uint64, len(p.idx))
+		for j, x := range p.idx {
+			k[j] = tr.Bins - x
+		}
+		return kThinningQuantileLoop[L]{tr.Choices, kernels.NewKThinningCounts(tr.Bins, k)}
+	}
+	if two := p.twoThinning(); two != nil {
+		return &twoThinningLoop[L]{tr.Choices, NewThinning(tr.Bins, two.Threshold), tr.Initial}
+	}
+	return &kThinningLoop[L]{r: tr.Choices, thin: newThinCursors(tr.Bins, p.Thresholds.Theta), limits: make([]uint64, p.K-1), w0: tr.Initial}
+}
+
+func (p *KThinning) Direct32(tr *Trial) Stepper[uint32] { return kThinningDirect[uint32](p, tr) }
+func (p *KThinning) Direct64(tr *Trial) Stepper[uint64] { return kThinningDirect[uint64](p, tr) }
+
+type kThinningLevels struct {
+	r      *kernels.PCG32
+	thin   []thinCursor
+	limits []uint64
+	w0     uint64 // as kThinningLoop's
+}
+
+func (l *kThinningLevels) Step(lv *kernels.Levels, t, want uint64) uint64 {
+	t += l.w0
+	c := min(want, Chunk, limitsAt(l.thin, l.limits, t)-t+1)
+	kernels.LevelsKThinning(lv, l.r, c, l.limits)
+	return c
+}
+
+type kThinningQuantileLevels struct {
+	r   *kernels.PCG32
+	idx []uint64
+}
+
+func (l kThinningQuantileLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
+	c := min(want, Chunk)
+	kernels.LevelsKThinningQuantile(lv, l.r, c, l.idx)
+	return c
+}
+
+func (p *KThinning) Levels(tr *Trial) LevelStepper {
+	if p.Thresholds.Quantile {
+		return kThinningQuantileLevels{tr.Choices, p.idx}
+	}
+	if two := p.twoThinning(); two != nil {
+		return two.Levels(tr)
+	}
+	return &kThinningLevels{r: tr.Choices, thin: newThinCursors(tr.Bins, p.Thresholds.Theta), limits: make([]uint64, p.K-1), w0: tr.Initial}
+}
+
+// HistogramSeconds: ball by ball on ranks. At n = 10^6, m = 2·10^7, K = 3
+// (thresholds 0.5,1 and quantile) a ball took 0.82 and 1.85 times
+// two-thinning's in the same run (its 8.51 ns of core/choose.go: 7.0 and
+// 15.7 ns; a loaded machine, the better of two runs).
+func (p *KThinning) HistogramSeconds(_, m, _ uint64) float64 {
+	if p.Thresholds.Quantile {
+		return float64(m) * 15.7e-9
+	}
+	return float64(m) * 7.0e-9
+}
+
+// DirectFactor: in the same runs, 1.02 (thresholds) and 2.25 (quantile:
+// the counts per load and each boundary updated every ball) times
+// two-choice's ns a ball.
+func (p *KThinning) DirectFactor() float64 {
+	if p.Thresholds.Quantile {
+		return 2.25
+	}
+	return 1.02
+}
+
+// Fluid is theory.FluidKThinning for thresholds; quantile thresholds have
+// none (see the file's comment).
+func (p *KThinning) Fluid(bins, balls uint64) (theory.Profile, error) {
+	if p.Thresholds.Quantile {
+		return theory.Profile{}, fmt.Errorf("no fluid limit for k-thinning --thresholds quantile (a discontinuous right-hand side)")
+	}
+	return theory.FluidKThinning(p.Thresholds.Theta, float64(balls)/float64(bins)), nil
+}

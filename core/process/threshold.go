@@ -1,0 +1,150 @@
+package process
+
+import "github.com/balloc/balloc/kernels"
+
+// Threshold and Adaptive. Czumaj and Stemann ("Randomized allocation
+// processes", Random Structures & Algorithms 18(4), 2001) analyse
+// MThreshold: a ball samples uniform bins, with replacement, until one has
+// a load below the threshold M, and goes there (m = n, M = 2: maximum load
+// 2, at most 1.146194 + o(1) samples a ball). Berenbrink, Khodamoradi,
+// Sauerwald and Stauffer ("Balls-into-bins with nearly optimal load
+// distribution", SPAA 2013) take M = m/n + 1, and Adaptive, which needs no
+// m in advance, M = i/n + 1 for ball i: maximum load ⌈m/n⌉ + 1 with O(m)
+// expected samples. So:
+//
+//   - threshold: load < m/n + 1, m the balls of the whole run;
+//   - adaptive: ball i, counted from 1 (the ball placed after i − 1 others),
+//     load < i/n + 1.
+//
+// The comparisons are strict and the count from 1 as in the implementation
+// of both in daniel-stoneuk/load-balancing (algorithms.py: threshold
+// `chosen_bin.load < ball.m / bins.n + 1`, adaptive `chosen_bin.load <
+// ball.position / n + 1`, with `position = ball_index + 1` in
+// simulation.py; its report's §2.4 cites the two papers). For integer
+// loads they are load < ⌈m/n⌉ + 1 and load < ⌈i/n⌉ + 1 = ⌊t/n⌋ + 2 for the
+// ball placed after t = i − 1 others, computed in integers (their code
+// compares with a float64 quotient: the same while m < 2^53). A bin below
+// the limit always exists (the least load is at most ⌊t/n⌋ ≤ ⌊(m − 1)/n⌋),
+// so every ball ends.
+//
+// Each sample reads one load: the trial reports the probes per ball, mean
+// and max (Result.Probes). Direct engine: kernels.Retry; histogram engine:
+// kernels.LevelsRetry on ranks, exact (both are symmetric). No fluid limit.
+
+// Retry is Threshold, or Adaptive.
+type Retry struct{ adaptive bool }
+
+var thresholdEntry = &Entry{
+	Name: "threshold", Order: 62,
+	Summary: "uniform bins until one has load < m/n + 1 (m: the run's balls); reports probes per ball",
+	Source:  "Czumaj, Stemann 2001 (MThreshold); Berenbrink, Khodamoradi, Sauerwald, Stauffer 2013 (SPAA)",
+	New:     func() Process { return &Retry{} },
+}
+
+var adaptiveEntry = &Entry{
+	Name: "adaptive", Order: 63,
+	Summary: "uniform bins until one has load < i/n + 1 for ball i (from 1); reports probes per ball",
+	Source:  "Berenbrink, Khodamoradi, Sauerwald, Stauffer 2013 (SPAA)",
+	New:     func() Process { return &Retry{adaptive: true} },
+}
+
+func init() {
+	Register(thresholdEntry)
+	Register(adaptiveEntry)
+}
+
+func (p *Retry) Entry() *Entry {
+	if p.adaptive {
+		return adaptiveEntry
+	}
+	return thresholdEntry
+}
+
+func (*Retry) Params() []*Param { return nil }
+
+func (p *Retry) Check(su *Setup) error { return needBins(p, su) }
+
+// retryLimit gives the limit for ball t+1 and the balls it holds for.
+//
+// From --initial's W0 balls both read the total: threshold's limit is
+// ⌈(W0 + m)/n⌉ + 1 (the final average), adaptive's (W0 + i)/n + 1.
+type retryLimit struct {
+	adaptive bool
+	n, fixed uint64 // fixed: threshold's ⌈(W0 + m)/n⌉ + 1
+	w0       uint64
+}
+
+func newRetryLimit(p *Retry, tr *Trial) retryLimit {
+	w := tr.Initial + tr.Balls
+	return retryLimit{adaptive: p.adaptive, n: tr.Bins, fixed: w/tr.Bins + min(w%tr.Bins, 1) + 1, w0: tr.Initial}
+}
+
+// at returns the limit of ball t+1 and how many of the c balls from there
+// it holds for: adaptive's ⌊t/n⌋ + 2 up to the next multiple of n.
+func (l retryLimit) at(t, c uint64) (limit, count uint64) {
+	if !l.adaptive {
+		return l.fixed, c
+	}
+	t += l.w0
+	q := t / l.n
+	return q + 2, min(c, (q+1)*l.n-t)
+}
+
+type retryLoop[L kernels.Load] struct {
+	r     *kernels.PCG32
+	limit retryLimit
+	pr    kernels.Probes
+}
+
+func (l *retryLoop[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
+	limit, c := l.limit.at(t, c)
+	return c, kernels.Retry(loads, l.r, c, limit, &l.pr, maxLoad)
+}
+
+func (l *retryLoop[L]) Probes() (uint64, uint64) { return l.pr.Total, l.pr.Max }
+
+func (p *Retry) Direct32(tr *Trial) Stepper[uint32] {
+	return &retryLoop[uint32]{r: tr.Choices, limit: newRetryLimit(p, tr)}
+}
+func (p *Retry) Direct64(tr *Trial) Stepper[uint64] {
+	return &retryLoop[uint64]{r: tr.Choices, limit: newRetryLimit(p, tr)}
+}
+
+type retryLevels struct {
+	r     *kernels.PCG32
+	limit retryLimit
+	pr    kernels.Probes
+}
+
+func (l *retryLevels) Step(lv *kernels.Levels, t, want uint64) uint64 {
+	limit, c := l.limit.at(t, min(want, Chunk))
+	kernels.LevelsRetry(lv, l.r, c, limit, &l.pr)
+	return c
+}
+
+func (l *retryLevels) Probes() (uint64, uint64) { return l.pr.Total, l.pr.Max }
+
+func (p *Retry) Levels(tr *Trial) LevelStepper {
+	return &retryLevels{r: tr.Choices, limit: newRetryLimit(p, tr)}
+}
+
+// HistogramSeconds: ball by ball on ranks, a rank and a level per probe.
+// At n = 10^6, m = 2·10^7 a ball took 0.86 (threshold) and 1.16 (adaptive)
+// times two-thinning's in the same run (its 8.51 ns of core/choose.go: 7.35
+// and 9.9 ns; a loaded machine, the better of two runs).
+func (p *Retry) HistogramSeconds(_, m, _ uint64) float64 {
+	if p.adaptive {
+		return float64(m) * 9.9e-9
+	}
+	return float64(m) * 7.35e-9
+}
+
+// DirectFactor: in the same runs, 0.60 (threshold: one probe a ball for
+// most of the run) and 1.40 (adaptive: about 1.4) times two-choice's ns a
+// ball.
+func (p *Retry) DirectFactor() float64 {
+	if p.adaptive {
+		return 1.40
+	}
+	return 0.60
+}

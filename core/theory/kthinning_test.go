@@ -1,0 +1,42 @@
+package theory
+
+import (
+	"math"
+	"testing"
+)
+
+// One threshold is Two-Thinning's system; a last threshold far below the
+// loads (never met) leaves K − 1 samples' worth, and one far above (always
+// met) makes the samples after it unreachable.
+func TestFluidKThinningReductions(t *testing.T) {
+	same := func(a, b Profile) float64 {
+		worst := 0.0
+		for i := min(a.Base, b.Base) - 1; i <= max(a.Top(), b.Top())+1; i++ {
+			worst = max(worst, math.Abs(a.At(i)-b.At(i)))
+		}
+		return worst
+	}
+	for _, th := range []float64{0.5, 1, 1.25, -0.5} {
+		if d := same(FluidKThinning([]float64{th}, 4), FluidTwoThinning(th, 4)); d > 1e-9 {
+			t.Errorf("θ = %v: K = 2 differs from two-thinning by %g", th, d)
+		}
+		// A second test that always keeps: K = 3 is K = 2 (to the solver's
+		// 1e-8: K = 3 takes smaller steps, Step(3)).
+		if d := same(FluidKThinning([]float64{th, 1e6}, 4), FluidTwoThinning(th, 4)); d > 1e-8 {
+			t.Errorf("θ = %v: a second test that always keeps differs from K = 2 by %g", th, d)
+		}
+	}
+	// A first test that never keeps passes every ball to the second sample.
+	if d := same(FluidKThinning([]float64{-1e6, 0.5}, 4), FluidTwoThinning(0.5, 4)); d > 1e-8 {
+		t.Errorf("a first test that never keeps differs from K = 2 by %g", d)
+	}
+	// Mass is conserved: Σ_i s_i = t.
+	p := FluidKThinning([]float64{0.5, 1, 0}, 7)
+	sum := 0.0
+	for i := 1; i <= p.Top(); i++ {
+		sum += p.At(i)
+	}
+	if math.Abs(sum-7) > 1e-6 {
+		t.Errorf("Σ s_i = %v, want 7", sum)
+	}
+}

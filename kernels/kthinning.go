@@ -1,0 +1,192 @@
+package kernels
+
+import "slices"
+
+// K-Thinning: a ball takes up to K uniform samples; sample j < K is kept
+// when it passes test j, and the K-th is kept whatever its load. Two
+// families of tests (core/process/kthinning.go cites them):
+//
+//   - limits: sample j passes when its load is below limits[j−1], the
+//     integer ⌈t/n + θ_j⌉ that core computes exactly for a stretch of balls
+//     (for integer loads, load < x ⇔ load < ⌈x⌉), as for Two-Thinning;
+//   - quantiles: sample j passes when its load is at most the load at
+//     position idx_j of the loads sorted in ascending order (the
+//     dissertation's rule, with idx_j = ⌊n(1 − 2^(−1/c))⌋ for c = K − j + 1
+//     choices left), kept O(1) by KThinningCounts.
+
+// KThinning throws count balls by K-Thinning with fixed acceptance limits,
+// K = len(limits) + 1 ≥ 2, and returns the new maximum load. With one limit
+// it is TwoThinning, draw for draw.
+//
+// Stream: PCG32.Bounded(n) for each sample taken: the first, then one more
+// after each rejection, at most K. 1 ≤ len(loads) ≤ MaxBins.
+func KThinning[L Load](loads []L, r *PCG32, count uint64, limits []uint64, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	for ; count > 0; count-- {
+		var i uint32
+		s, i = boundedFast(s, inc, n)
+		for _, lim := range limits {
+			if uint64(loads[i]) < lim {
+				break
+			}
+			s, i = boundedFast(s, inc, n)
+		}
+		v := loads[i] + 1
+		loads[i] = v
+		maxLoad = max(maxLoad, v)
+	}
+	r.state = s
+	return maxLoad
+}
+
+// KThinningCounts keeps K-Thinning's quantile tests O(1) beside the load
+// array, with Quantile's machinery: the ring of counts of bins per load of
+// a QuantileCounts (its own boundary unused), and for each test j the load
+// b[j] of the k[j]-th heaviest bin, k[j] = n − idx_j, with the number of
+// bins above it. The bin at ascending position idx_j is the k[j]-th
+// heaviest, so a sample passes test j exactly when its load is ≤ b[j].
+// Each boundary moves as Quantile's does: up by one when the bins above it
+// reach k[j].
+type KThinningCounts struct {
+	ring  *QuantileCounts
+	k     []uint64 // 1 ≤ k[j] ≤ n
+	b     []uint64
+	above []uint64 // bins with load > b[j], < k[j]
+}
+
+// maxKThinningTests bounds K − 1 (core's --k is at most 64).
+const maxKThinningTests = 63
+
+// NewKThinningCounts is the state of n empty bins for the tests of k
+// (k[j] = n − idx_j, 1 ≤ k[j] ≤ n ≤ MaxBins, 1 ≤ len(k) ≤ 63).
+func NewKThinningCounts(n uint64, k []uint64) *KThinningCounts {
+	if len(k) == 0 || len(k) > maxKThinningTests {
+		panic("kernels: NewKThinningCounts: 1 to 63 tests")
+	}
+	return &KThinningCounts{ring: NewQuantileCounts(n, 1), k: append([]uint64(nil), k...),
+		b: make([]uint64, len(k)), above: make([]uint64, len(k))}
+}
+
+// KThinningQuantile throws count balls by K-Thinning with the quantile
+// tests of q, K = len(q.k) + 1 ≥ 2, and returns the new maximum load.
+// Ties: every bin at the boundary load passes (the authors' test is
+// load ≤ sorted(loads)[idx]).
+//
+// Stream: as KThinning, PCG32.Bounded(n) for each sample taken.
+// 1 ≤ len(loads) ≤ MaxBins.
+func KThinningQuantile[L Load](loads []L, r *PCG32, count uint64, q *KThinningCounts, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	ring := q.ring
+	cnt, mask, lo := ring.cnt, ring.mask, ring.lo
+	// The boundaries live in local arrays for the chunk (K ≤ maxK), where
+	// the compiler keeps them off the heap-held slices.
+	var ks, bs, above [maxKThinningTests]uint64
+	m := copy(ks[:], q.k)
+	copy(bs[:], q.b)
+	copy(above[:], q.above)
+	for ; count > 0; count-- {
+		var i uint32
+		s, i = boundedFast(s, inc, n)
+		for j := 0; j < m; j++ {
+			if uint64(loads[i]) <= bs[j] {
+				break
+			}
+			s, i = boundedFast(s, inc, n)
+		}
+		v := uint64(loads[i])
+		loads[i] = L(v + 1)
+		maxLoad = max(maxLoad, L(v+1))
+		if v+1-lo > mask {
+			ring.lo = lo
+			ring.grow(v + 1)
+			cnt, mask = ring.cnt, ring.mask
+		}
+		cnt[v&mask]--
+		cnt[(v+1)&mask]++
+		for j := 0; j < m; j++ {
+			// A bin that left b for b+1 is one more above b, counted with a
+			// mask rather than a branch (v = b is frequent and irregular);
+			// at k[j] the k[j] heaviest end at b+1 (the bin just moved is
+			// among them).
+			d := v ^ bs[j]
+			if above[j] += 1 ^ (d|-d)>>63; above[j] == ks[j] {
+				bs[j]++
+				above[j] = ks[j] - uint64(cnt[bs[j]&mask])
+			}
+		}
+		if v == lo && cnt[v&mask] == 0 {
+			lo++
+		}
+	}
+	r.state = s
+	ring.lo = lo
+	copy(q.b, bs[:m])
+	copy(q.above, above[:m])
+	return maxLoad
+}
+
+// LevelsKThinning throws count balls by K-Thinning with fixed acceptance
+// limits on the histogram (see KThinning). Stream: a rank for each sample
+// taken; with one limit it is LevelsTwoThinning.
+func LevelsKThinning(lv *Levels, r *PCG32, count uint64, limits []uint64) {
+	s, inc, n := r.state, r.inc(), lv.n
+	for ; count > 0; count-- {
+		var x uint64
+		s, x = rank(s, inc, n)
+		i := lv.Level(x)
+		for _, lim := range limits {
+			if lv.lo+uint64(i) < lim {
+				break
+			}
+			s, x = rank(s, inc, n)
+			i = lv.Level(x)
+		}
+		lv.Move(i)
+	}
+	r.state = s
+}
+
+// LevelsKThinningQuantile throws count balls by K-Thinning with quantile
+// tests on the histogram: ranks count from the least loaded, so the load at
+// ascending position idx[j] is the level of rank idx[j], and a sample
+// passes test j when its level is at most that one. Stream: a rank for each
+// sample taken.
+func LevelsKThinningQuantile(lv *Levels, r *PCG32, count uint64, idx []uint64) {
+	s, inc, n := r.state, r.inc(), lv.n
+	for ; count > 0; count-- {
+		var x uint64
+		s, x = rank(s, inc, n)
+		i := lv.Level(x)
+		for _, p := range idx {
+			if i <= lv.Level(p) {
+				break
+			}
+			s, x = rank(s, inc, n)
+			i = lv.Level(x)
+		}
+		lv.Move(i)
+	}
+	r.state = s
+}
+
+// StartKThinning makes q count loads (an initial load vector;
+// NewKThinningCounts counts empty bins) and sets each test's boundary, the
+// load of the k[j]-th heaviest bin, and the bins above it: O(n log n), once
+// a trial.
+func StartKThinning[L Load](q *KThinningCounts, loads []L) {
+	recount(q.ring, loads)
+	sorted := make([]uint64, len(loads))
+	for i, v := range loads {
+		sorted[i] = uint64(v)
+	}
+	slices.Sort(sorted)
+	n := len(sorted)
+	for j, k := range q.k {
+		b := sorted[n-int(k)]
+		q.b[j] = b
+		above, _ := slices.BinarySearch(sorted, b+1)
+		q.above[j] = uint64(n - above)
+	}
+}

@@ -1,0 +1,65 @@
+package kernels
+
+// Threshold and Adaptive (core/process/threshold.go cites them): a ball
+// samples uniform bins, with replacement, until one has load below a limit,
+// and goes there. Every sample reads one load: the loops count these
+// probes, in total and the most one ball took.
+
+// Probes counts the load reads of the retrying loops.
+type Probes struct {
+	Total uint64 // over all balls
+	Max   uint64 // the most one ball took
+}
+
+// Retry throws count balls, each to the first of repeated uniform samples
+// whose load is below limit, counts the samples in pr, and returns the new
+// maximum load. Some bin must have load below limit throughout (core's
+// limits guarantee it), or the loop would not end.
+//
+// Stream: PCG32.Bounded(n) per sample, until one is kept.
+// 1 ≤ len(loads) ≤ MaxBins.
+func Retry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	total, most := pr.Total, pr.Max
+	for ; count > 0; count-- {
+		var i uint32
+		k := uint64(1)
+		s, i = boundedFast(s, inc, n)
+		for uint64(loads[i]) >= limit {
+			s, i = boundedFast(s, inc, n)
+			k++
+		}
+		total += k
+		most = max(most, k)
+		v := loads[i] + 1
+		loads[i] = v
+		maxLoad = max(maxLoad, v)
+	}
+	r.state = s
+	pr.Total, pr.Max = total, most
+	return maxLoad
+}
+
+// LevelsRetry is Retry on the histogram: uniform ranks until one's level is
+// below limit. Stream: a rank per sample.
+func LevelsRetry(lv *Levels, r *PCG32, count, limit uint64, pr *Probes) {
+	s, inc, n := r.state, r.inc(), lv.n
+	total, most := pr.Total, pr.Max
+	for ; count > 0; count-- {
+		var x uint64
+		k := uint64(1)
+		s, x = rank(s, inc, n)
+		i := lv.Level(x)
+		for lv.lo+uint64(i) >= limit {
+			s, x = rank(s, inc, n)
+			i = lv.Level(x)
+			k++
+		}
+		total += k
+		most = max(most, k)
+		lv.Move(i)
+	}
+	r.state = s
+	pr.Total, pr.Max = total, most
+}
