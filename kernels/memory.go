@@ -33,10 +33,54 @@ import "slices"
 // Stream: d PCG32.Bounded(n) per ball, nothing else.
 // 1 ≤ len(loads) ≤ MaxBins, d ≥ 1.
 func Memory[L Load](loads []L, r *PCG32, count uint64, d int, cache, samples []uint32, lastUsed bool, maxLoad L) L {
-	if d == 1 && len(cache) == 1 {
+	switch {
+	case d == 1 && len(cache) == 1:
 		return memoryOne(loads, r, count, &cache[0], lastUsed, maxLoad)
+	case d == 1:
+		return memoryOneSample(loads, r, count, cache, maxLoad)
 	}
 	return memoryGeneral(loads, r, count, cache, samples[:d], lastUsed, maxLoad)
+}
+
+// memoryOneSample is Memory with one sample and K ≥ 2 cached bins (the
+// least-loaded rule): one pass over the cache finds the lightest and
+// whether the sample is cached, a second the heaviest after the ball.
+func memoryOneSample[L Load](loads []L, r *PCG32, count uint64, cache []uint32, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	for ; count > 0; count-- {
+		var j uint32
+		s, j = boundedFast(s, inc, n)
+		best, bl := j, loads[j]
+		in := false
+		for _, c := range cache {
+			if c == j {
+				in = true
+			}
+			if lc := loads[c]; lc < bl {
+				best, bl = c, lc
+			}
+		}
+		bl++
+		loads[best] = bl
+		maxLoad = max(maxLoad, bl)
+		if in {
+			continue
+		}
+		w, wl := 0, loads[cache[0]]
+		for q := 1; q < len(cache); q++ {
+			if lq := loads[cache[q]]; lq > wl {
+				w, wl = q, lq
+			}
+		}
+		x := cache[w]
+		if loads[j] < wl {
+			x = j
+		}
+		cache[w] = x
+	}
+	r.state = s
+	return maxLoad
 }
 
 // memoryOne is Memory with one sample and one cached bin, the Memory
