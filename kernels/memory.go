@@ -191,3 +191,122 @@ func FirstCache(cache []uint32, n uint32, r *PCG32) {
 		cache[i] = x
 	}
 }
+
+// The memory process on the histogram engine's levels. The process is
+// exchangeable (its law does not change when bins are renamed), so the
+// counts of bins per load together with the loads of the K cached bins are
+// a Markov chain, and it is enough to run that chain. A ball's sample is a
+// uniform rank; the bins are named by rank afresh before every ball, the
+// cached bins of a level taking its lowest ranks (slot order), so a sample
+// of rank r at level ℓ is a cached bin with probability (cached at
+// ℓ)/count(ℓ), and two samples of one rank are one bin. Ties: as Memory's,
+// by position (samples in draw order, then the cache); any tie rule gives
+// the same law (see above).
+
+// MemoryCandidate is one candidate bin of a ball on the levels: its rank in
+// the order of loads (before the ball) and its load.
+type MemoryCandidate struct{ rank, load uint64 }
+
+// LevelsMemory throws count balls by the memory process with d samples a
+// ball on lv. cache holds the loads of the K = len(cache) ≥ 1 cached bins
+// (slot order; all 0 before the first ball, when any K bins are a uniform
+// choice); cands is scratch for d + K candidates. lastUsed needs K = 1.
+//
+// Stream: d rank draws per ball (PCG32.Bounded(n), or Bounded64 when
+// n > MaxBins), nothing else.
+func LevelsMemory(lv *Levels, r *PCG32, count uint64, d int, cache []uint64, cands []MemoryCandidate, lastUsed bool) {
+	n := lv.n
+	if d == 1 && len(cache) == 1 && n <= MaxBins {
+		levelsMemoryOne(lv, r, count, &cache[0], lastUsed)
+		return
+	}
+	for ; count > 0; count-- {
+		lo := lv.lo
+		c := lv.view()
+		cs := cands[:0]
+		for q, l := range cache {
+			i := int(l - lo)
+			var rank uint64
+			if i > 0 {
+				rank = c[i-1]
+			}
+			for _, e := range cache[:q] {
+				if e == l {
+					rank++
+				}
+			}
+			cs = append(cs, MemoryCandidate{rank, l})
+		}
+		k := len(cs)
+	samples:
+		for range d {
+			var x uint64
+			if n <= MaxBins {
+				x = uint64(r.Bounded(uint32(n)))
+			} else {
+				x = r.Bounded64(n)
+			}
+			for _, e := range cs {
+				if e.rank == x {
+					continue samples // a cached bin, or a bin drawn before
+				}
+			}
+			cs = append(cs, MemoryCandidate{x, lo + uint64(lv.Level(x))})
+		}
+		// The first least loaded, samples (in draw order) before the cache.
+		best := k % len(cs)
+		for j := range cs {
+			jj := (k + j) % len(cs)
+			if cs[jj].load < cs[best].load {
+				best = jj
+			}
+		}
+		lv.Move(int(cs[best].load - lo))
+		cs[best].load++
+		if lastUsed {
+			cache[0] = cs[best].load
+			continue
+		}
+		// The cache keeps the K least loaded candidates (selection).
+		for q := range cache {
+			m := q
+			for j := q + 1; j < len(cs); j++ {
+				if cs[j].load < cs[m].load {
+					m = j
+				}
+			}
+			cs[q], cs[m] = cs[m], cs[q]
+			cache[q] = cs[q].load
+		}
+	}
+}
+
+// levelsMemoryOne is LevelsMemory with one sample and one cached bin, whose
+// rank is the first of its level: the sample is the cached bin when its rank
+// is that one.
+func levelsMemoryOne(lv *Levels, r *PCG32, count uint64, cached *uint64, lastUsed bool) {
+	n := uint32(lv.n)
+	lc := *cached
+	for ; count > 0; count-- {
+		x := uint64(r.Bounded(n))
+		lo := lv.lo
+		i := lv.Level(x)
+		ic := int(lc - lo)
+		var first uint64
+		if ic > 0 {
+			first = lv.cum[lv.head+ic-1]
+		}
+		li := lo + uint64(i)
+		switch {
+		case i == ic && x == first, lc < li: // to the cached bin
+			lv.Move(ic)
+			lc++
+		default: // to the sample, ties included (samples come first)
+			lv.Move(i)
+			if li+1 < lc || lastUsed {
+				lc = li + 1
+			}
+		}
+	}
+	*cached = lc
+}

@@ -242,3 +242,68 @@ func TestMemoryKZeroIsDChoice(t *testing.T) {
 		}
 	}
 }
+
+// The histogram engine against the exact law of the sorted load vector
+// (all it can see), for the same cases as the direct engine.
+func TestMemoryHistogramMatchesExactLaw(t *testing.T) {
+	for i, c := range []memoryCase{
+		{3, 6, 1, 1, "least-loaded"},
+		{4, 6, 1, 1, "least-loaded"},
+		{3, 5, 2, 1, "least-loaded"},
+		{4, 6, 1, 2, "least-loaded"},
+		{4, 5, 2, 2, "least-loaded"},
+		{3, 5, 1, 3, "least-loaded"},
+		{3, 6, 1, 1, "last-used"},
+		{4, 5, 2, 1, "last-used"},
+	} {
+		t.Run(fmt.Sprintf("%+v", c), func(t *testing.T) {
+			obs := histogramVectors(t, "memory", c.params(), c.n, c.m, memoryTrials, uint64(3000+i), 0)
+			stat, limit, df := stattest.Law(sortedLaw(c.law()), obs, memoryTrials)
+			if stat > limit {
+				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
+			}
+			t.Logf("χ² = %.1f on %d df (limit %.1f)", stat, df, limit)
+		})
+	}
+}
+
+// The sorted test has power too: the histogram engine's least-loaded
+// vectors fail against the most-loaded and last-used laws, and its
+// last-used vectors against the least-loaded law.
+func TestMemoryHistogramExactLawHasPower(t *testing.T) {
+	c := memoryCase{4, 6, 1, 1, "least-loaded"}
+	obs := histogramVectors(t, "memory", c.params(), c.n, c.m, memoryTrials, 9, 0)
+	lu := memoryCase{4, 6, 1, 1, "last-used"}
+	for name, pair := range map[string]struct {
+		law map[vec]float64
+		obs map[vec]int
+	}{
+		"least-loaded as most-loaded": {memoryExact(4, 6, 1, 1, extremeK(false), false), obs},
+		"least-loaded as last-used":   {lu.law(), obs},
+		"last-used as least-loaded":   {c.law(), histogramVectors(t, "memory", lu.params(), lu.n, lu.m, memoryTrials, 10, 0)},
+	} {
+		stat, limit, df := stattest.Law(sortedLaw(pair.law), pair.obs, memoryTrials)
+		if stat <= limit {
+			t.Errorf("%s passed: χ² = %.1f ≤ %.1f", name, stat, limit)
+		}
+		t.Logf("%s: χ² = %.1f on %d df (limit %.1f)", name, stat, df, limit)
+	}
+}
+
+// Histogram against direct in distribution at sizes the exact law cannot
+// reach: the gap's law and the mean fraction of bins at each load.
+func TestMemoryHistogramAgreesWithDirect(t *testing.T) {
+	for _, c := range []struct {
+		params map[string]string
+		n, m   uint64
+	}{
+		{map[string]string{}, 1000, 100_000},
+		{map[string]string{"d": "2", "k": "2"}, 500, 50_000},
+		{map[string]string{"k": "3"}, 200, 20_000},
+		{map[string]string{"cache-rule": "last-used"}, 1000, 100_000},
+	} {
+		t.Run(fmt.Sprint(c.params), func(t *testing.T) {
+			compareEngines(t, "memory", c.params, c.n, c.m, 400, 0, 21, 22)
+		})
+	}
+}
