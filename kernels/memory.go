@@ -38,14 +38,77 @@ func Memory[L Load](loads []L, r *PCG32, count uint64, d int, cache, samples []u
 		return memoryOne(loads, r, count, &cache[0], lastUsed, maxLoad)
 	case d == 1:
 		return memoryOneSample(loads, r, count, cache, maxLoad)
+	case len(cache) == 1:
+		return memoryOneCached(loads, r, count, &cache[0], samples[:d], lastUsed, maxLoad)
 	}
-	return memoryGeneral(loads, r, count, cache, samples[:d], lastUsed, maxLoad)
+	return memoryGeneral(loads, r, count, cache, samples[:d], maxLoad)
 }
 
 // memoryOneSample is Memory with one sample and K ≥ 2 cached bins (the
-// least-loaded rule): one pass over the cache finds the lightest and
-// whether the sample is cached, a second the heaviest after the ball.
+// least-loaded rule). Up to memoryRegs cached bins keep their loads in a
+// stack array beside their names, so a pass over the cache reads no load
+// array; beyond, the loads are read where they lie.
 func memoryOneSample[L Load](loads []L, r *PCG32, count uint64, cache []uint32, maxLoad L) L {
+	if len(cache) > memoryRegs {
+		return memoryOneSampleWide(loads, r, count, cache, maxLoad)
+	}
+	var buf [memoryRegs]L
+	cl := buf[:len(cache)]
+	for q, c := range cache {
+		cl[q] = loads[c]
+	}
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	for ; count > 0; count-- {
+		var j uint32
+		s, j = boundedFast(s, inc, n)
+		lj := loads[j]
+		qmin, lmin, qin := 0, cl[0], -1
+		for q := range cl {
+			if cache[q] == j {
+				qin = q
+			}
+			if cl[q] < lmin {
+				qmin, lmin = q, cl[q]
+			}
+		}
+		if lmin < lj { // to the lightest cached bin
+			lmin++
+			loads[cache[qmin]] = lmin
+			cl[qmin] = lmin
+			maxLoad = max(maxLoad, lmin)
+		} else { // to the sample
+			lj++
+			loads[j] = lj
+			maxLoad = max(maxLoad, lj)
+			if qin >= 0 {
+				cl[qin] = lj
+			}
+		}
+		if qin >= 0 {
+			continue // the sample was cached already
+		}
+		w, wl := 0, cl[0]
+		for q := 1; q < len(cl); q++ {
+			if cl[q] > wl {
+				w, wl = q, cl[q]
+			}
+		}
+		if lj < wl {
+			cache[w], cl[w] = j, lj
+		}
+	}
+	r.state = s
+	return maxLoad
+}
+
+// memoryRegs is the most cached bins memoryOneSample keeps loads of.
+const memoryRegs = 16
+
+// memoryOneSampleWide is memoryOneSample for more than memoryRegs cached
+// bins: one pass over the cache finds the lightest and whether the sample
+// is cached, a second the heaviest after the ball.
+func memoryOneSampleWide[L Load](loads []L, r *PCG32, count uint64, cache []uint32, maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	for ; count > 0; count-- {
@@ -129,8 +192,52 @@ func memoryOne[L Load](loads []L, r *PCG32, count uint64, cached *uint32, lastUs
 	return maxLoad
 }
 
-// memoryGeneral is Memory for any d and K: O(d·K) a ball.
-func memoryGeneral[L Load](loads []L, r *PCG32, count uint64, cache, samples []uint32, lastUsed bool, maxLoad L) L {
+// memoryOneCached is Memory with d ≥ 2 samples and one cached bin, whose
+// load is kept in a register: each sample in turn, if lighter than the
+// cached bin, takes its place (Memory's update at K = 1).
+func memoryOneCached[L Load](loads []L, r *PCG32, count uint64, cached *uint32, samples []uint32, lastUsed bool, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	c := *cached
+	lc := loads[c]
+	for ; count > 0; count-- {
+		for k := range samples {
+			s, samples[k] = boundedFast(s, inc, n)
+		}
+		best := samples[0]
+		bl := loads[best]
+		for _, j := range samples[1:] {
+			if lj := loads[j]; lj < bl {
+				best, bl = j, lj
+			}
+		}
+		if lc < bl {
+			best, bl = c, lc
+		}
+		bl++
+		loads[best] = bl
+		maxLoad = max(maxLoad, bl)
+		if best == c {
+			lc = bl
+		}
+		if lastUsed {
+			c, lc = best, bl
+			continue
+		}
+		for _, j := range samples {
+			if lj := loads[j]; lj < lc {
+				c, lc = j, lj // j ≠ c: the cached bin is never lighter than itself
+			}
+		}
+	}
+	*cached = c
+	r.state = s
+	return maxLoad
+}
+
+// memoryGeneral is Memory for d ≥ 2 and K ≥ 2 (the least-loaded rule):
+// O(d·K) a ball.
+func memoryGeneral[L Load](loads []L, r *PCG32, count uint64, cache, samples []uint32, maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	for ; count > 0; count-- {
@@ -152,10 +259,6 @@ func memoryGeneral[L Load](loads []L, r *PCG32, count uint64, cache, samples []u
 		bl++
 		loads[best] = bl
 		maxLoad = max(maxLoad, bl)
-		if lastUsed {
-			cache[0] = best
-			continue
-		}
 		for _, j := range samples {
 			w, wl := 0, loads[cache[0]]
 			in := cache[0] == j

@@ -157,3 +157,27 @@ func TestFirstCacheIsUniform(t *testing.T) {
 		t.Errorf("%d tuples, χ² = %.1f on 11 df > 35.6: %v", len(counts), stat, counts)
 	}
 }
+
+// More cached bins than memoryOneSample keeps loads of (16): the wide
+// loops against the literal one.
+func TestMemoryWideCacheMatchesReference(t *testing.T) {
+	for _, d := range []int{1, 2} {
+		for _, k := range []int{16, 17, 40} {
+			const n = 60
+			cf := make([]uint32, k)
+			init := NewPCG32(uint64(k), 1)
+			FirstCache(cf, n, &init)
+			cs := slices.Clone(cf)
+			fast, slow := make([]uint32, n), make([]uint32, n)
+			rf, rs := NewPCG32(uint64(d), uint64(k)), NewPCG32(uint64(d), uint64(k))
+			var maxLoad uint32
+			for done := 0; done < 6000; done += 999 {
+				maxLoad = Memory(fast, &rf, uint64(min(999, 6000-done)), d, cf, make([]uint32, d), false, maxLoad)
+			}
+			refMemory(slow, &rs, 6000, d, cs, false, nil)
+			if !slices.Equal(fast, slow) || !slices.Equal(cf, cs) || rf != rs || maxLoad != slices.Max(slow) {
+				t.Fatalf("d=%d K=%d: fast %v cache %v, slow %v cache %v", d, k, fast, cf, slow, cs)
+			}
+		}
+	}
+}
