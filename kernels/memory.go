@@ -28,7 +28,7 @@ import "slices"
 // Memory throws count balls by the memory process with d samples a ball and
 // the cache cache (K = len(cache) ≥ 1 distinct bins, updated in place), and
 // returns the new maximum load. samples is scratch for d indices (unused
-// when d = 1 and K = 1). lastUsed needs K = 1.
+// when d = 1). lastUsed needs K = 1.
 //
 // Stream: d PCG32.Bounded(n) per ball, nothing else.
 // 1 ≤ len(loads) ≤ MaxBins, d ≥ 1.
