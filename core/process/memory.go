@@ -20,7 +20,8 @@ import (
 //     candidates, loads read after the placement — MPS's rule ("each time a
 //     ball is placed, the least loaded of that ball's choices after
 //     placement is remembered and used as one of the possible choices for
-//     the next ball", their abstract; their (d, k) scheme remembers k). Los's
+//     the next ball", their abstract, which also speaks of "a small amount
+//     of memory" beyond one bin: with K bins, the K least loaded). Los's
 //     thesis summary of Memory says the same for d = K = 1 ("updates the
 //     cache to store the least loaded of the two"; dimitrioslos.com,
 //     research/phd-thesis/overview-processes).
