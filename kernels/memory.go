@@ -1,6 +1,9 @@
 package kernels
 
-import "slices"
+import (
+	"slices"
+	"unsafe"
+)
 
 // The memory process (Mitzenmacher, Prabhakar, Shah, "Load balancing with
 // memory", FOCS 2002): each ball samples d bins uniformly with replacement
@@ -150,6 +153,9 @@ func memoryOneSampleWide[L Load](loads []L, r *PCG32, count uint64, cache []uint
 // process of the papers: the cached bin's load is kept in a register, and
 // the choice and the update are conditional moves.
 func memoryOne[L Load](loads []L, r *PCG32, count uint64, cached *uint32, lastUsed bool, maxLoad L) L {
+	if staged(len(loads) * int(unsafe.Sizeof(loads[0]))) {
+		return memoryOneStaged(loads, r, count, cached, lastUsed, maxLoad)
+	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	c := *cached
@@ -186,6 +192,40 @@ func memoryOne[L Load](loads []L, r *PCG32, count uint64, cached *uint32, lastUs
 				c, lc = t, lt
 			}
 		}
+	}
+	*cached = c
+	r.state = s
+	return maxLoad
+}
+
+// memoryOneStaged is memoryOne drawing a block's samples ahead (see
+// staging.go), so that their loads' cache misses overlap.
+func memoryOneStaged[L Load](loads []L, r *PCG32, count uint64, cached *uint32, lastUsed bool, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	c := *cached
+	lc := loads[c]
+	var idx [stageBalls]uint32
+	for count > 0 {
+		b := int(min(count, stageBalls))
+		s = fillBounded(idx[:b], s, inc, n)
+		for _, i := range idx[:b] {
+			li := loads[i]
+			t, lt := i, li
+			if lc < li {
+				t, lt = c, lc
+			}
+			lt++
+			loads[t] = lt
+			maxLoad = max(maxLoad, lt)
+			if t == c {
+				lc = lt
+			}
+			if lt < lc || lastUsed {
+				c, lc = t, lt
+			}
+		}
+		count -= uint64(b)
 	}
 	*cached = c
 	r.state = s

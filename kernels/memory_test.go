@@ -53,8 +53,10 @@ func refMemory[L Load](loads []L, r *PCG32, count uint64, d int, cache []uint32,
 
 // The fast loops against the literal one, ball for ball: same loads, same
 // cache, same stream state, for d = 1, 2, 3 and K = 1, 2, 3 (both rules at
-// K = 1), chunks that stop mid-run, 32- and 64-bit loads.
-func TestMemoryMatchesReference(t *testing.T) {
+// K = 1), chunks that stop mid-run, 32- and 64-bit loads, staged and not.
+func TestMemoryMatchesReference(t *testing.T) { withStaging(t, testMemoryMatchesReference) }
+
+func testMemoryMatchesReference(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 7, 50} {
 		for _, d := range []int{1, 2, 3} {
 			for _, k := range []int{1, 2, 3} {
