@@ -42,11 +42,11 @@ func naiveMemory(loads []int, m, d, k int) {
 }
 
 // BenchmarkMemory: one trial of b.N balls through engine.RunTrial beside the
-// naive loop, at n = 10^4, for the papers' d = K = 1 and two general cases.
+// naive loop, at n = 10^4, for the papers' d = K = 1 and four general cases.
 // bench/README.md's ratio rule: compare direct/X with naive/X of one run.
 func BenchmarkMemory(b *testing.B) {
 	const n = 10_000
-	for _, c := range []struct{ d, k int }{{1, 1}, {2, 1}, {1, 2}} {
+	for _, c := range []struct{ d, k int }{{1, 1}, {2, 1}, {1, 2}, {1, 3}, {2, 2}} {
 		name := fmt.Sprintf("d%d-k%d/n=1e4", c.d, c.k)
 		b.Run("direct/"+name, func(b *testing.B) {
 			s, err := core.NewSpec("memory", map[string]string{"d": fmt.Sprint(c.d), "k": fmt.Sprint(c.k)},

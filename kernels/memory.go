@@ -39,6 +39,8 @@ func Memory[L Load](loads []L, r *PCG32, count uint64, d int, cache, samples []u
 	switch {
 	case d == 1 && len(cache) == 1:
 		return memoryOne(loads, r, count, &cache[0], lastUsed, maxLoad)
+	case d == 1 && len(cache) == 2:
+		return memoryOneTwo(loads, r, count, (*[2]uint32)(cache), maxLoad)
 	case d == 1:
 		return memoryOneSample(loads, r, count, cache, maxLoad)
 	case len(cache) == 1:
@@ -101,6 +103,54 @@ func memoryOneSample[L Load](loads []L, r *PCG32, count uint64, cache []uint32, 
 			cache[w], cl[w] = j, lj
 		}
 	}
+	r.state = s
+	return maxLoad
+}
+
+// memoryOneTwo is Memory with one sample and two cached bins, both in
+// registers: the (1, 2) scheme without the cache's round trip through
+// memory that bounds memoryOneSample.
+func memoryOneTwo[L Load](loads []L, r *PCG32, count uint64, cache *[2]uint32, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	c0, c1 := cache[0], cache[1]
+	l0, l1 := loads[c0], loads[c1]
+	for ; count > 0; count-- {
+		var j uint32
+		s, j = boundedFast(s, inc, n)
+		lj := loads[j]
+		tc, tl := c0, l0 // the lighter cached bin, slot 0 on a tie
+		if l1 < l0 {
+			tc, tl = c1, l1
+		}
+		t, v := j, lj
+		if tl < lj {
+			t, v = tc, tl
+		}
+		v++
+		loads[t] = v
+		maxLoad = max(maxLoad, v)
+		if t == c0 {
+			l0 = v
+		}
+		if t == c1 {
+			l1 = v
+		}
+		if j == c0 || j == c1 {
+			continue // the sample was cached already
+		}
+		if t == j {
+			lj = v
+		}
+		if l1 > l0 { // the heavier cached bin is slot 1 (slot 0 on a tie)
+			if lj < l1 {
+				c1, l1 = j, lj
+			}
+		} else if lj < l0 {
+			c0, l0 = j, lj
+		}
+	}
+	cache[0], cache[1] = c0, c1
 	r.state = s
 	return maxLoad
 }

@@ -54,8 +54,8 @@ import (
 // K = 0 is d-Choice: it runs d-choice's loops and draws its stream (no
 // cache is drawn), ball for ball (TestMemoryKZeroIsDChoice).
 //
-// Direct engine: kernels.Memory (d = K = 1 in registers, else O(d·K) a
-// ball). Histogram engine: the process is exchangeable, so the counts per
+// Direct engine: kernels.Memory (the cached loads in registers for K = 1
+// and for d = 1, K = 2; else O(d·K) a ball). Histogram engine: the process is exchangeable, so the counts per
 // load and the loads of the K cached bins are a Markov chain of their own;
 // kernels.LevelsMemory runs it ball by ball on ranks, a sample at level ℓ
 // being a cached bin with probability (cached at ℓ)/count(ℓ) (exact; the
