@@ -44,29 +44,32 @@ import (
 //   - The initial cache: K distinct bins drawn uniformly before the first
 //     ball (kernels.FirstCache: a uniform bin per slot, redrawn while it
 //     repeats an earlier slot; K PCG32.Bounded draws from the choices
-//     stream when K = 1). The papers start from empty bins and
-//     do not say what the memory holds before the first ball; all loads are
-//     0 then, so any K bins are "the least loaded", and uniform slots keep
-//     the process exchangeable (its law invariant under renaming bins). An empty cache (the first ball seeing only
-//     its d samples) is the other reading; it differs for the first few
-//     balls only and is not offered.
+//     stream when K = 1). The papers start from empty bins and do not say
+//     what the memory holds before the first ball; all loads are 0 then,
+//     so any K bins are "the least loaded", and uniform slots keep the
+//     process exchangeable (its law invariant under renaming bins). An
+//     empty cache (the first ball seeing only its d samples) is the other
+//     reading; it changes the first balls' law (the exact-law test tells
+//     the two apart at m = 6) and is not offered.
 //
 // K = 0 is d-Choice: it runs d-choice's loops and draws its stream (no
 // cache is drawn), ball for ball (TestMemoryKZeroIsDChoice).
 //
 // Direct engine: kernels.Memory (the cached loads in registers for K = 1
-// and for d = 1, K = 2; else O(d·K) a ball). Histogram engine: the process is exchangeable, so the counts per
-// load and the loads of the K cached bins are a Markov chain of their own;
-// kernels.LevelsMemory runs it ball by ball on ranks, a sample at level ℓ
-// being a cached bin with probability (cached at ℓ)/count(ℓ) (exact; the
-// cache starts at load 0, where any K bins are a uniform choice). Its
-// stream differs from the direct engine's: the two agree in law
-// (core/engine/memory_test.go). No fluid limit: none is standard for the cache (MPS
-// analyse the lightly loaded case and a queueing limit, not this process at
-// m ≫ n), so Memory has no Fluid capability. No --batch: under batches
-// there is no agreed reading of "the least loaded after placement" when a
-// ball reads the loads frozen at its batch's start, so it is left out. Unit
-// balls only (no --weights).
+// and for d = 1, K = 2; else O(d·K) a ball). Histogram engine: the process
+// is exchangeable, so the counts per load and the loads of the K cached
+// bins are a Markov chain of their own; kernels.LevelsMemory runs it ball
+// by ball on ranks, a sample at level ℓ being a cached bin with probability
+// (cached at ℓ)/count(ℓ) (exact; the cache starts at load 0, where any K
+// bins are a uniform choice). Its stream differs from the direct engine's:
+// the two agree in law (core/engine/memory_test.go).
+//
+// No fluid limit: none is standard for the cache (MPS analyse the lightly
+// loaded case and a queueing limit, not this process at m ≫ n), so Memory
+// has no Fluid capability. No --batch: under batches there is no agreed
+// reading of "the least loaded after placement" when a ball reads the
+// loads frozen at its batch's start, so it is left out. Unit balls only
+// (no --weights).
 
 // Caching is the memory (Caching) process; Memory is the name of the footprint
 // interface.
