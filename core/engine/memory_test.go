@@ -183,6 +183,7 @@ func TestMemoryMatchesExactLaw(t *testing.T) {
 		{3, 5, 2, 1, "least-loaded"},
 		{4, 6, 1, 2, "least-loaded"},
 		{4, 5, 2, 2, "least-loaded"},
+		{3, 5, 3, 1, "least-loaded"},
 		{3, 5, 1, 3, "least-loaded"}, // the cache is every bin: perfectly balanced
 		{3, 6, 1, 1, "last-used"},
 		{4, 5, 2, 1, "last-used"},
@@ -252,6 +253,7 @@ func TestMemoryHistogramMatchesExactLaw(t *testing.T) {
 		{3, 5, 2, 1, "least-loaded"},
 		{4, 6, 1, 2, "least-loaded"},
 		{4, 5, 2, 2, "least-loaded"},
+		{3, 5, 3, 1, "least-loaded"},
 		{3, 5, 1, 3, "least-loaded"},
 		{3, 6, 1, 1, "last-used"},
 		{4, 5, 2, 1, "last-used"},
