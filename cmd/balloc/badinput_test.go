@@ -124,6 +124,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/thresholds":    {kind: kSpec, legal: "1", base: []string{"--process", "k-thinning"}, bad: []string{"0.5,1", "quantile,1", "1,NaN", "1e16", "abc", "Quantile"}},
 		"run/delta":         {kind: kReal, legal: "0.5", base: []string{"--process", "quantile"}, bad: []string{"-0.1", "1.5", "0.5,0.5"}},
 		"run/eta":           {kind: kReal, legal: "0.5", base: []string{"--process", "mixed-quantile", "--delta", "0.5"}, bad: []string{"-0.1", "1.5", "0.5,0.5"}},
+		"run/cache-rule":    {kind: kEnum, legal: "last-used", base: []string{"--process", "memory"}, bad: []string{"last-used,last-used"}},
 		"run/weights": {kind: kSpec, legal: "exp:1", bad: []string{"nope", "exp", "exp:", "exp:0", "exp:-1", "exp:NaN", "exp:inf", "const:0", "const:-1",
 			"const:abc", "uniform:1", "uniform:2,1", "uniform:0,0", "pareto:2", "pareto:1e400", "exp:1,exp:2"}},
 		"run/g":           {kind: kReal, legal: "1", base: []string{"--process", "g-adv-comp"}, bad: []string{"-1", "1e16", "1,1"}},
@@ -386,6 +387,11 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 		{"concurrent", "--balls"}, {"graph-stats", "--graph"}, {"haar-info", "--graph"}, {"hypergraph-stats", "--hyperedges"},
 	} {
 		add(badCase{name: c.cmd + "/without " + c.drop, args: append(append([]string{c.cmd}, bases[c.cmd].pos...), with(bases[c.cmd].flags, []string{c.drop, "-"})...), want: c.drop})
+	}
+	// --k is shared: the table tries it on k-thinning (2 ≤ K ≤ 64), these on
+	// memory (0 ≤ K ≤ min(bins, 1024)).
+	for _, v := range []string{"5", "1025", "-1", "x"} {
+		add(badCase{name: "memory/k=" + v, args: append([]string{"run"}, with(bases["run"].flags, []string{"--process", "memory", "--bins", "4", "--k", v})...), want: "--k"})
 	}
 	// Sweep folders that are not what they should be.
 	brokenMan := filepath.Join(f.dir, "broken-manifest")
