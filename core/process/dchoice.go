@@ -22,12 +22,13 @@ import (
 
 // DChoice is d-Choice.
 type DChoice struct {
-	D         int     // samples per ball
-	Dims      int     // dimensions of a ball; 1 is scalar balls
-	Populated int     // populated dimensions of a vector ball
-	Batch     uint64  // balls per batch (b-Batch's setting); 1: none
-	Delayed   Delayed // τ-Delay's setting (delayparam.go); τ = 0: none
+	D         int    // samples per ball
+	Dims      int    // dimensions of a ball; 1 is scalar balls
+	Populated int    // populated dimensions of a vector ball
+	Batch     uint64 // balls per batch (b-Batch's setting); 1: none
 	alias     bool
+
+	Delayed Delayed // τ-Delay's setting (delayparam.go); τ = 0: none
 }
 
 var dChoiceEntry = &Entry{

@@ -28,10 +28,11 @@ import (
 
 // OnePlusBeta is the (1+β) process.
 type OnePlusBeta struct {
-	Beta    float64 // probability of a two-choice step
-	Batch   uint64  // balls per batch (b-Batch's setting, SPAA'22 §8); 1: none
+	Beta  float64 // probability of a two-choice step
+	Batch uint64  // balls per batch (b-Batch's setting, SPAA'22 §8); 1: none
+	coin  kernels.Bernoulli
+
 	Delayed Delayed // τ-Delay's setting (delayparam.go); τ = 0: none
-	coin    kernels.Bernoulli
 }
 
 var onePlusBetaEntry = &Entry{

@@ -42,13 +42,14 @@ import (
 
 // Quantile is Quantile(δ).
 type Quantile struct {
-	Delta   float64 // the heaviest fraction whose bins pass the ball on
-	Eta     float64 // mixed-quantile: the probability of a quantile step
-	Batch   uint64  // balls per batch (b-Batch's setting, SPAA'22 §8); 1: none
+	Delta float64 // the heaviest fraction whose bins pass the ball on
+	Eta   float64 // mixed-quantile: the probability of a quantile step
+	Batch uint64  // balls per batch (b-Batch's setting, SPAA'22 §8); 1: none
+	k     uint64  // ⌈δn⌉
+	mixed bool
+	coin  *kernels.Bernoulli // mixed-quantile's η coin
+
 	Delayed Delayed // τ-Delay's setting, --delay fixed (delayparam.go); τ = 0: none
-	k       uint64  // ⌈δn⌉
-	mixed   bool
-	coin    *kernels.Bernoulli // mixed-quantile's η coin
 }
 
 var quantileEntry = &Entry{
