@@ -43,6 +43,12 @@ package kernels
 // Ages draw per ball. At d = 2 and no coin these are TauDelay's draws, and
 // the balls are its balls. d ≥ 2, 1 ≤ len(loads) ≤ MaxBins, τ < 2^32 − 1.
 func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coin *Bernoulli, dl *Delay[L], replay []uint32, maxLoad L) L {
+	if dl.mode == DelayFixed && d <= 2*stageBalls {
+		return delayedDChoiceFixed(loads, r, count, d, coin, dl, maxLoad, false)
+	}
+	if dl.mode == DelayAdversarial && d <= 2*stageBalls {
+		return delayedDChoiceFixed(loads, r, count, d, coin, dl, maxLoad, true)
+	}
 	s, inc := r.state, r.inc()
 	ns, ninc := noise.state, noise.inc()
 	n := uint32(len(loads))
@@ -89,7 +95,7 @@ func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coi
 					c := b2u(lj < bl)
 					best, bl = choose(c, best, j), choose(c, bl, lj)
 				}
-			case DelayAdversarial:
+			case DelayAdversarial: // d past the stack buffers
 				best = adversarialDChoice(loads, dl.past, draws)
 			default:
 				// DelayUniform: an age a read; the others, one a ball.
@@ -133,24 +139,98 @@ func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coi
 	return maxLoad
 }
 
-// adversarialDChoice is the bin the adversary sends a ball to among its
-// samples draws (see the file's comment): two passes, O(d).
-func adversarialDChoice[L Load](loads, past []L, draws []uint32) uint32 {
-	p, xp := 0, loads[draws[0]]
-	for q, j := range draws[1:] {
-		if x := loads[j]; x < xp {
-			p, xp = q+1, x
+// delayedDChoiceFixed is DelayedDChoice in DelayFixed (every read of the
+// past loads) or, with adversarial set, DelayAdversarial, their own loop: no
+// noise is drawn, and the state is the past loads and the ring of bins.
+func delayedDChoiceFixed[L Load](loads []L, r *PCG32, count uint64, d int, coin *Bernoulli, dl *Delay[L], maxLoad L, adversarial bool) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	tau, t, past, bins := dl.tau, dl.t, dl.past, dl.bins
+	var idx [2 * stageBalls]uint32
+	var two [2 * stageBalls]uint8
+	if coin == nil {
+		for k := range two {
+			two[k] = 1
 		}
 	}
-	best, bx := -1, L(0)
-	for q, j := range draws {
-		if pj := past[j]; q == p || pj < xp || pj == xp && q < p { // winnable
-			if x := loads[j]; best < 0 || x > bx { // the heaviest, the first on a tie
-				best, bx = q, x
+	per := len(idx) / d
+	slot := t % tau
+	for count > 0 {
+		b := int(min(count, uint64(per)))
+		if coin == nil {
+			s = fillBounded(idx[:b*d], s, inc, n)
+		} else {
+			for k := range b {
+				var u bool
+				s, u = coin.flip(s, inc)
+				two[k] = b2u(u)
+				s = fillBounded(idx[k*d:(k+1)*d], s, inc, n)
 			}
 		}
+		for k := 0; k < b; k++ {
+			draws := idx[k*d : (k+1)*d]
+			first := draws[0]
+			var best uint32
+			switch {
+			case adversarial && d == 2: // TauDelay's selects
+				i, j := first, draws[1]
+				li, lj := loads[i], loads[j]
+				ri, rj := choose(b2u(lj < li), li, past[i]), choose(b2u(li < lj), lj, past[j])
+				best = choose(b2u(rj < ri), i, j)
+			case adversarial: // the same branch every ball
+				best = adversarialDChoice(loads, past, draws)
+			default:
+				var bl L
+				best, bl = first, past[first]
+				for _, j := range draws[1:] {
+					lj := past[j]
+					c := b2u(lj < bl)
+					best, bl = choose(c, best, j), choose(c, bl, lj)
+				}
+			}
+			best = choose(two[k], first, best)
+			v := loads[best] + 1
+			loads[best] = v
+			maxLoad = max(maxLoad, v)
+			if t >= tau {
+				past[bins[slot]]++
+			}
+			bins[slot] = best
+			t++
+			if slot++; slot == tau {
+				slot = 0
+			}
+		}
+		count -= uint64(b)
 	}
-	return draws[best]
+	dl.t = t
+	r.state = s
+	return maxLoad
+}
+
+// adversarialDChoice is the bin the adversary sends a ball to among its
+// samples draws (see the file's comment): two passes, O(d).
+//
+// Written with selects, not branches: which sample is lighter, and which the
+// adversary can make win, are coin flips for the branch predictor.
+func adversarialDChoice[L Load](loads, past []L, draws []uint32) uint32 {
+	p, xp := uint32(0), loads[draws[0]]
+	for q := 1; q < len(draws); q++ {
+		x := loads[draws[q]]
+		c := b2u(x < xp)
+		p, xp = choose(c, p, uint32(q)), choose(c, xp, x)
+	}
+	// p wins, and comes before every later sample of its load: start from
+	// it and let only a heavier winnable sample replace the best, so that
+	// the first of the heaviest is kept.
+	best, bx := draws[p], xp
+	for q, j := range draws {
+		pj, x := past[j], loads[j]
+		win := b2u(pj < xp) | b2u(pj == xp)&b2u(uint32(q) < p)
+		c := win & b2u(x > bx)
+		best, bx = choose(c, best, j), choose(c, bx, x)
+	}
+	return best
 }
 
 // fillEach draws len(dst) ages, one per ball: Ages.fill's draws without the
@@ -187,28 +267,58 @@ func DelayedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCount
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	tau, t, past, bins := dl.tau, dl.t, dl.past, dl.bins
+	k, b, above, lo := q.k, q.b, q.above, q.lo
+	cnt, mask := q.cnt, q.mask
+	atB := cnt[b&mask] // bins of the past vector at b, in a register
 	slot := t % tau
 	for ; count > 0; count-- {
 		var i, j, x uint32
-		use := uint8(1)
-		if coin != nil {
+		use := uint64(1)
+		if coin != nil { // the same branch every ball: predicted
 			var u bool
 			s, u = coin.flip(s, inc)
-			use = b2u(u)
+			use = uint64(b2u(u))
 		}
 		s, i = boundedFast(s, inc, n)
 		s, j = boundedFast(s, inc, n)
-		s, x = boundedFast(s, inc, q.cnt[q.b&q.mask])
+		s, x = boundedFast(s, inc, atB)
+		// Heavy by the past loads: v > b, or v = b and x < k − above, with
+		// masks as in Quantile (a fair coin at δ = 1/2 for a branch).
 		v := uint64(past[i])
-		heavy := v > q.b || v == q.b && uint64(x) < q.k-q.above
-		i = choose(use&b2u(heavy), i, j)
+		gt := (b - v) >> 63
+		d := v ^ b
+		eq := 1 ^ (d|-d)>>63
+		lt := (uint64(x) - (k - above)) >> 63
+		pick := -((gt | eq&lt) & use)
+		i ^= (i ^ j) & uint32(pick)
 		w := loads[i] + 1
 		loads[i] = w
 		maxLoad = max(maxLoad, w)
 		if t >= tau {
+			// The ball leaving the window moves one bin of the past vector
+			// from pv to pv+1: Quantile's update of the counts.
 			u := bins[slot]
-			q.raise(uint64(past[u]))
-			past[u]++
+			pv := uint64(past[u])
+			past[u] = L(pv + 1)
+			if pv+1-lo > mask {
+				q.lo = lo
+				q.grow(pv + 1)
+				cnt, mask = q.cnt, q.mask
+			}
+			cnt[pv&mask]--
+			cnt[(pv+1)&mask]++
+			d = pv ^ b
+			left := 1 ^ (d|-d)>>63 // the bin left b
+			d = (pv + 1) ^ b
+			atB += uint32(1^(d|-d)>>63) - uint32(left) // … or came to it
+			if above += left; above == k {             // the k heaviest now end at b+1
+				b++
+				atB = cnt[b&mask]
+				above = k - uint64(atB)
+			}
+			if pv == lo && cnt[pv&mask] == 0 {
+				lo++
+			}
 		}
 		bins[slot] = i
 		t++
@@ -218,26 +328,8 @@ func DelayedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCount
 	}
 	dl.t = t
 	r.state = s
+	q.b, q.above, q.lo = b, above, lo
 	return maxLoad
-}
-
-// raise moves one bin of q's vector from load v to v+1: Quantile's update
-// of its counts, on the fields.
-func (q *QuantileCounts) raise(v uint64) {
-	if v+1-q.lo > q.mask {
-		q.grow(v + 1)
-	}
-	q.cnt[v&q.mask]--
-	q.cnt[(v+1)&q.mask]++
-	if v == q.b {
-		if q.above++; q.above == q.k { // the k heaviest now end at b+1
-			q.b++
-			q.above = q.k - uint64(q.cnt[q.b&q.mask])
-		}
-	}
-	if v == q.lo && q.cnt[v&q.mask] == 0 {
-		q.lo++
-	}
 }
 
 // Two-Thinning with τ-Delay. The ball reads one load, its first sample's,
@@ -260,6 +352,9 @@ func (q *QuantileCounts) raise(v uint64) {
 // every ball; from noise, for DelayUniform one PCG32.Bounded(τ+1) per ball,
 // for DelayEmpirical one Ages draw per ball. 1 ≤ len(loads) ≤ MaxBins.
 func DelayedTwoThinning[L Load](loads []L, r, noise *PCG32, count uint64, limit uint64, dl *Delay[L], replay []uint32, maxLoad L) L {
+	if dl.mode == DelayFixed {
+		return delayedThinningFixed(loads, r, count, limit, dl, maxLoad)
+	}
 	s, inc := r.state, r.inc()
 	ns, ninc := noise.state, noise.inc()
 	n := uint32(len(loads))
@@ -319,6 +414,35 @@ func DelayedTwoThinning[L Load](loads []L, r, noise *PCG32, count uint64, limit 
 	}
 	dl.t = t
 	r.state, noise.state = s, ns
+	return maxLoad
+}
+
+// delayedThinningFixed is DelayedTwoThinning in DelayFixed, its own loop.
+func delayedThinningFixed[L Load](loads []L, r *PCG32, count uint64, limit uint64, dl *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	tau, t, past, bins := dl.tau, dl.t, dl.past, dl.bins
+	slot := t % tau
+	for ; count > 0; count-- {
+		var i uint32
+		s, i = boundedFast(s, inc, n)
+		if uint64(past[i]) >= limit {
+			s, i = boundedFast(s, inc, n)
+		}
+		v := loads[i] + 1
+		loads[i] = v
+		maxLoad = max(maxLoad, v)
+		if t >= tau {
+			past[bins[slot]]++
+		}
+		bins[slot] = i
+		t++
+		if slot++; slot == tau {
+			slot = 0
+		}
+	}
+	dl.t = t
+	r.state = s
 	return maxLoad
 }
 
