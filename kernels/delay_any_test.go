@@ -385,3 +385,27 @@ func TestBatchedTwoThinningMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// 64-bit loads (runs of 2^32 balls or more) give the 32-bit runs.
+func TestDelayedLoopsWide(t *testing.T) {
+	const n, m = 30, 4000
+	eta, _ := NewBernoulli(0.5)
+	for _, mode := range []DelayMode{DelayFixed, DelayUniform, DelayAdversarial} {
+		a, b := make([]uint32, n), make([]uint64, n)
+		r1, z1 := TrialStream(4, uint64(mode), LaneChoices), TrialStream(4, uint64(mode), LaneNoise)
+		r2, z2 := r1, z1
+		DelayedDChoice(a, &r1, &z1, m, 3, nil, NewDelay[uint32](n, 50, mode, false, nil, m), nil, 0)
+		DelayedDChoice(b, &r2, &z2, m, 3, nil, NewDelay[uint64](n, 50, mode, false, nil, m), nil, 0)
+		DelayedTwoThinning(a, &r1, &z1, m, 150, NewDelay[uint32](n, 50, mode, false, nil, m), nil, 0)
+		DelayedTwoThinning(b, &r2, &z2, m, 150, NewDelay[uint64](n, 50, mode, false, nil, m), nil, 0)
+		if mode == DelayFixed {
+			DelayedQuantile(a, &r1, m, NewQuantileCounts(n, 10), &eta, NewDelay[uint32](n, 50, mode, false, nil, m), 0)
+			DelayedQuantile(b, &r2, m, NewQuantileCounts(n, 10), &eta, NewDelay[uint64](n, 50, mode, false, nil, m), 0)
+		}
+		for i := range a {
+			if uint64(a[i]) != b[i] {
+				t.Fatalf("mode %d: bin %d has %d (32-bit) and %d (64-bit)", mode, i, a[i], b[i])
+			}
+		}
+	}
+}
