@@ -181,7 +181,7 @@ func (s *Delayed) tauDelay() *TauDelay {
 		Replay: s.Replay, ReplaySource: s.ReplaySource, ages: s.ages}
 }
 
-// state is a trial's delay state for n bins and m balls.
+// delayState is a trial's delay state, for its bins and balls.
 func delayState[L kernels.Load](s *Delayed, tr *Trial) *kernels.Delay[L] {
 	if s.Delay == kernels.DelayReplay {
 		return kernels.NewReplay[L](int(tr.Bins), s.Tau)
