@@ -352,7 +352,8 @@ func DelayedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCount
 // at an age chosen by the mode, and compares it with t/n + θ for the t balls
 // placed so far, known exactly: the count of balls is the ball's own number,
 // only the bins' loads are outdated. (With --delay fixed, comparing with the
-// average as it was, (t − τ)/n + θ, is the same process at θ − τ/n.) The
+// average as it was, (t − τ)/n + θ, is the same process at θ − τ/n once τ
+// balls are placed.) The
 // adversary sees both samples and sends the ball to the heavier when the
 // window allows either outcome: the first sample can be kept when its load τ
 // balls ago is below the limit, and passed on when its load now is not;
