@@ -176,6 +176,15 @@ func delayedDChoiceFixed[L Load](loads []L, r *PCG32, count uint64, d int, coin 
 			first := draws[0]
 			var best uint32
 			switch {
+			case !adversarial && d == 2: // (1+β): unrolled
+				i, j := first, draws[1]
+				best = choose(b2u(past[j] < past[i]), i, j)
+			case !adversarial && d == 3: // Three-Choice: unrolled
+				i, j, l := first, draws[1], draws[2]
+				pi, pj, pl := past[i], past[j], past[l]
+				c := b2u(pj < pi)
+				bi, bl := choose(c, i, j), choose(c, pi, pj)
+				best = choose(b2u(pl < bl), bi, l)
 			case adversarial && d == 2: // TauDelay's selects
 				i, j := first, draws[1]
 				li, lj := loads[i], loads[j]
