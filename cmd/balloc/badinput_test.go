@@ -412,6 +412,28 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 		writeFile(t, p, c.text)
 		add(badCase{name: "ages/" + c.name, args: append([]string{"run"}, with(bases["run"].flags, []string{"--process", "tau-delay", "--delay", "empirical", "--ages", p})...), want: p})
 	}
+	// τ-Delay as a setting of other processes: the cross-checks of its new uses.
+	for _, c := range []struct {
+		name string
+		set  []string
+		want string
+	}{
+		{"with batch", []string{"--process", "d-choice", "--d", "3", "--tau", "2", "--batch", "2"}, "--tau"},
+		{"thinning with batch", []string{"--process", "two-thinning", "--threshold", "1", "--tau", "2", "--batch", "2"}, "--tau"},
+		{"delay without tau", []string{"--process", "one-plus-beta", "--beta", "0.5", "--delay", "uniform"}, "--delay"},
+		{"quantile uniform", []string{"--process", "quantile", "--delta", "0.5", "--tau", "2", "--delay", "uniform"}, "--delay"},
+		{"quantile adversarial", []string{"--process", "mixed-quantile", "--delta", "0.5", "--eta", "0.5", "--tau", "2", "--delay", "adversarial"}, "--delay"},
+		{"weights d=3", []string{"--process", "d-choice", "--d", "3", "--tau", "2", "--weights", "exp:1"}, "--weights"},
+		{"dims", []string{"--process", "d-choice", "--d", "2", "--dims", "2", "--tau", "2"}, "--tau"},
+		{"histogram", []string{"--process", "d-choice", "--d", "3", "--tau", "2", "--engine", "histogram"}, "--engine"},
+		{"thinning batch histogram", []string{"--process", "two-thinning", "--threshold", "1", "--batch", "2", "--engine", "histogram"}, "--engine"},
+		{"empirical with tau", []string{"--process", "two-choice", "--delay", "empirical", "--ages", f.ages, "--tau", "2"}, "--tau"},
+		{"ages without empirical", []string{"--process", "two-thinning", "--threshold", "1", "--tau", "2", "--ages", f.ages}, "--ages"},
+		{"replay without file", []string{"--process", "d-choice", "--d", "3", "--delay", "replay"}, "--replay"},
+		{"replay too short", []string{"--process", "two-thinning", "--threshold", "1", "--delay", "replay", "--replay", f.replay, "--balls", "9"}, "--replay"},
+	} {
+		add(badCase{name: "delay setting/" + c.name, args: append([]string{"run"}, with(bases["run"].flags, c.set)...), want: c.want})
+	}
 	for _, c := range []struct{ name, text string }{
 		{"node not a number", "0 x\n"},
 		{"one field", "0\n"},

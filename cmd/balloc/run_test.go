@@ -197,16 +197,17 @@ func TestRunListsOneValueTwice(t *testing.T) {
 }
 
 // A --theory list where some processes have no fluid limit runs, shows "–"
-// for those, and the comparison for the others (two-choice, and
-// g-myopic-comp, which has one since fluidcompare.go).
+// for those, and the comparison for the others (one-choice, and
+// g-myopic-comp, which has one since fluidcompare.go; two-choice would take
+// --tau, as a setting, and have none).
 func TestTheoryMixedListShowsDash(t *testing.T) {
-	code, out, errOut := run(t, "run", "--process", "two-choice,g-myopic-comp,tau-delay", "--g", "1", "--tau", "50",
+	code, out, errOut := run(t, "run", "--process", "one-choice,g-myopic-comp,tau-delay", "--g", "1", "--tau", "50",
 		"--bins", "1000", "--balls", "2000", "--trials", "2", "--seed", "1", "--theory")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
-		"two-choice d=2: fraction of bins with load ≥ i",
+		"one-choice: fraction of bins with load ≥ i",
 		"g-myopic-comp g=1: fraction of bins with load ≥ i",
 		"tau-delay tau=50 delay=fixed: fluid limit –",
 	} {
@@ -214,7 +215,7 @@ func TestTheoryMixedListShowsDash(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	code, out, errOut = run(t, "run", "--process", "two-choice,tau-delay", "--tau", "50",
+	code, out, errOut = run(t, "run", "--process", "one-choice,tau-delay", "--tau", "50",
 		"--bins", "100", "--balls", "200", "--format", "jsonl", "--theory")
 	if code != 0 {
 		t.Fatalf("jsonl: exit %d: %s", code, errOut)
@@ -280,7 +281,7 @@ func TestRunHelpGroupsFlags(t *testing.T) {
 	for flag, want := range map[string]string{
 		"process": "Common flags:", "trials": "Common flags:", "plot": "Common flags:", "weights": "Common flags:", "help": "Common flags:",
 		"d": "Flags of d-choice (also memory, always-go-left, hypergraph, idea, rbb):", "g": "Flags of g-adv-comp (also g-myopic-comp):",
-		"delay": "Flags of tau-delay:", "retries": "Flags of idea:", "graph-clean": "Flags of graphical (also hypergraph):",
+		"delay": "Flags of tau-delay (also d-choice, two-choice, one-plus-beta, two-thinning, quantile, mixed-quantile):", "retries": "Flags of idea:", "graph-clean": "Flags of graphical (also hypergraph):",
 	} {
 		if groups[flag] != want {
 			t.Errorf("--%s in %q, want %q", flag, groups[flag], want)

@@ -19,17 +19,22 @@ const groupAnnotation = "balloc_group"
 // groupRunFlags sorts run's ~50 flags, for --help, into the common ones and
 // one group per process family: a process flag goes to the first process of
 // the catalogue that requires it (b-batch's --batch, which d-choice and
-// one-plus-beta take as a setting), else to the first that takes it, whose
+// one-plus-beta take as a setting), else to the first that takes it not as
+// a setting (tau-delay's --delay, which others take with --tau), whose
 // group title names the other processes that take any of its flags (each
 // flag's usage says which). --weights, which every weighted process takes,
 // stays common.
 func groupRunFlags(c *cobra.Command) {
 	owner := map[string]int{} // flag: index of its process in the catalogue
 	procs := process.Entries()
-	for _, required := range []bool{true, false} {
+	for _, pass := range []func(q *process.Param) bool{
+		func(q *process.Param) bool { return q.Default == "" && !q.IsSetting() },
+		func(q *process.Param) bool { return !q.IsSetting() }, // tau-delay's --delay, not d-choice's setting
+		func(*process.Param) bool { return true },
+	} {
 		for i, p := range procs {
 			for _, q := range p.New().Params() {
-				if _, ok := owner[q.Name]; !ok && (q.Default == "") == required {
+				if _, ok := owner[q.Name]; !ok && pass(q) {
 					owner[q.Name] = i
 				}
 			}

@@ -369,3 +369,56 @@ func TestInitialWeightedAddsToTheLoads(t *testing.T) {
 // thresholdLimitTransition is Threshold from --initial's W0 balls: the
 // limit is the final average (W0 + m)/n + 1, w = W0 + m.
 func thresholdLimitTransition(n, w int) transition { return retryExact(n, thresholdLimit(n, w)) }
+
+// Two-thinning in batches from --initial: the first batch compares the
+// initial loads, frozen, with (W0 + t₀)/n + θ — the literal rule, ball for
+// ball (θ = 1/2, n = 8: a load passes when 8·load < W0 + t₀ + 4).
+func TestInitialBatchedTwoThinningBallForBall(t *testing.T) {
+	const n, m, w0 = 8, 400, 6
+	for _, b := range []uint64{3, 20} {
+		s := mustSpec(t, "two-thinning", map[string]string{"threshold": "0.5", "batch": fmt.Sprint(b), "initial": "spike:6"},
+			core.Common{Bins: n, Balls: m, Seed: 9, KeepLoads: true})
+		got := RunTrial(s, 0, nil).Loads
+		loads := make([]uint64, n)
+		loads[0] = w0
+		frozen := slices.Clone(loads)
+		r := kernels.TrialStream(9, 0, kernels.LaneChoices)
+		var t0 uint64
+		for ball := uint64(0); ball < m; ball++ {
+			if ball%b == 0 {
+				copy(frozen, loads)
+				t0 = ball
+			}
+			i := r.Bounded(n)
+			if 8*frozen[i] >= w0+t0+4 {
+				i = r.Bounded(n)
+			}
+			loads[i]++
+		}
+		for i := range loads {
+			if got[i] != float64(loads[i]) {
+				t.Fatalf("b=%d: bin %d holds %v, the literal rule %d", b, i, got[i], loads[i])
+			}
+		}
+	}
+}
+
+// A delayed process starts from --initial zero only (its record of past
+// loads starts empty): one line naming --tau.
+func TestInitialRefusedWithDelay(t *testing.T) {
+	for _, c := range []struct {
+		process string
+		params  map[string]string
+	}{
+		{"d-choice", map[string]string{"d": "3", "tau": "4"}},
+		{"one-plus-beta", map[string]string{"beta": "0.5", "tau": "4"}},
+		{"quantile", map[string]string{"delta": "0.5", "tau": "4"}},
+		{"two-thinning", map[string]string{"threshold": "1", "tau": "4"}},
+	} {
+		c.params["initial"] = "spike:3"
+		_, err := core.NewSpec(c.process, c.params, core.Common{Bins: 4, Balls: 10, Trials: 1, Alpha: 1})
+		if err == nil || !strings.Contains(err.Error(), "--tau") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s --tau 4 --initial spike:3: error %v, want one line naming --tau", c.process, err)
+		}
+	}
+}

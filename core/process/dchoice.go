@@ -27,6 +27,8 @@ type DChoice struct {
 	Populated int    // populated dimensions of a vector ball
 	Batch     uint64 // balls per batch (b-Batch's setting); 1: none
 	alias     bool
+
+	Delayed Delayed // τ-Delay's setting (delayparam.go); τ = 0: none
 }
 
 var dChoiceEntry = &Entry{
@@ -60,14 +62,14 @@ func (p *DChoice) Entry() *Entry {
 
 func (p *DChoice) Params() []*Param {
 	if p.alias {
-		return nil
+		return p.Delayed.params("two-choice")
 	}
-	return []*Param{
+	return append([]*Param{
 		DParam(&p.D, "samples per ball, 1 ≤ d ≤ bins"),
 		DimsParam(&p.Dims),
 		PopulatedParam(&p.Populated, func() bool { return p.Dims > 1 }),
 		BatchParam(&p.Batch),
-	}
+	}, p.Delayed.params("d-choice")...)
 }
 
 // DParam is --d, samples per ball (or groups), for the processes that take it.
@@ -97,8 +99,30 @@ func (p *DChoice) Check(su *Setup) error {
 	if uint64(p.D) > su.Bins {
 		return fmt.Errorf("--d %d exceeds --bins %d: want 1 ≤ d ≤ bins", p.D, su.Bins)
 	}
-	return checkBatch(p.Entry().Name, p.Batch, su, p.Dims)
+	if err := checkBatch(p.Entry().Name, p.Batch, su, p.Dims); err != nil {
+		return err
+	}
+	if err := p.Delayed.check(p.Entry().Name, su, delayRule{weighted: p.D == 2, batch: p.Batch}); err != nil {
+		return err
+	}
+	if p.Delayed.on() && p.Dims > 1 {
+		return fmt.Errorf("--tau: delayed reads run with scalar balls, not --dims %d", p.Dims)
+	}
+	return nil
 }
+
+// delayed reports whether loads are read with a delay (one-choice reads
+// none).
+func (p *DChoice) delayed() bool { return p.Delayed.on() && p.D > 1 }
+
+func (p *DChoice) HistogramWhy() string {
+	if p.delayed() {
+		return p.Delayed.histogramWhy(p.Entry().Name)
+	}
+	return ""
+}
+
+func (p *DChoice) Content() (map[string]string, []string) { return p.Delayed.content() }
 
 // batched reports whether balls come in batches whose decisions read loads
 // (one-choice in batches is one-choice).
@@ -118,6 +142,9 @@ func (p *DChoice) Memory(f *units.Footprint, m Mem) {
 	}
 	if p.batched() {
 		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
+	}
+	if p.delayed() {
+		p.Delayed.memory(f, m)
 	}
 }
 
@@ -164,8 +191,19 @@ func dChoiceDirect[L kernels.Load](d int, batch uint64, tr *Trial) Stepper[L] {
 	return dChoiceLoop[L]{tr.Choices, d}
 }
 
-func (p *DChoice) Direct32(tr *Trial) Stepper[uint32] { return dChoiceDirect[uint32](p.D, p.Batch, tr) }
-func (p *DChoice) Direct64(tr *Trial) Stepper[uint64] { return dChoiceDirect[uint64](p.D, p.Batch, tr) }
+func (p *DChoice) Direct32(tr *Trial) Stepper[uint32] {
+	if p.delayed() {
+		return delayedDirect[uint32](&p.Delayed, p.D, nil, tr)
+	}
+	return dChoiceDirect[uint32](p.D, p.Batch, tr)
+}
+
+func (p *DChoice) Direct64(tr *Trial) Stepper[uint64] {
+	if p.delayed() {
+		return delayedDirect[uint64](&p.Delayed, p.D, nil, tr)
+	}
+	return dChoiceDirect[uint64](p.D, p.Batch, tr)
+}
 
 type dChoiceReal struct {
 	r *kernels.PCG32
@@ -179,6 +217,9 @@ func (l dChoiceReal) Step(loads, w []float64, maxLoad float64) float64 {
 func (p *DChoice) DirectReal(tr *Trial) RealStepper {
 	if p.D == 1 {
 		return oneChoiceReal{tr.Choices}
+	}
+	if p.delayed() {
+		return p.Delayed.tauDelay().DirectReal(tr) // d = 2: Check refuses weights otherwise
 	}
 	return dChoiceReal{tr.Choices, p.D}
 }
@@ -234,6 +275,9 @@ func (p *DChoice) DirectFactor() float64 {
 }
 
 func (p *DChoice) Fluid(bins, balls uint64) (theory.Profile, error) {
+	if p.delayed() {
+		return theory.Profile{}, p.Delayed.fluidWhy(p.Entry().Name)
+	}
 	if p.batched() {
 		if p.D == 2 {
 			return theory.FluidBBatch(p.Batch, bins, balls) // b-batch's
@@ -244,3 +288,6 @@ func (p *DChoice) Fluid(bins, balls uint64) (theory.Profile, error) {
 }
 
 func (p *DChoice) Concurrent() Rule { return Rule{Shape: ShapeLeast, D: p.D} }
+
+// InitialWhy: delayed, its record of past loads starts empty (delayparam.go).
+func (p *DChoice) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }

@@ -31,6 +31,8 @@ type OnePlusBeta struct {
 	Beta  float64 // probability of a two-choice step
 	Batch uint64  // balls per batch (b-Batch's setting, SPAA'22 §8); 1: none
 	coin  kernels.Bernoulli
+
+	Delayed Delayed // τ-Delay's setting (delayparam.go); τ = 0: none
 }
 
 var onePlusBetaEntry = &Entry{
@@ -45,7 +47,8 @@ func init() { Register(onePlusBetaEntry) }
 func (*OnePlusBeta) Entry() *Entry { return onePlusBetaEntry }
 
 func (p *OnePlusBeta) Params() []*Param {
-	return []*Param{BetaParam(&p.Beta, "probability β of a two-choice step, 0 ≤ β ≤ 1"), BatchParam(&p.Batch)}
+	return append([]*Param{BetaParam(&p.Beta, "probability β of a two-choice step, 0 ≤ β ≤ 1"), BatchParam(&p.Batch)},
+		p.Delayed.params("one-plus-beta")...)
 }
 
 // BetaParam is --beta, the probability of a two-choice step.
@@ -63,8 +66,23 @@ func (p *OnePlusBeta) Check(su *Setup) error {
 		return err
 	}
 	p.coin = c
-	return checkBatch(p.Entry().Name, p.Batch, su, 1)
+	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
+		return err
+	}
+	return p.Delayed.check(p.Entry().Name, su, delayRule{batch: p.Batch})
 }
+
+// delayed reports whether the two-choice steps read loads with a delay.
+func (p *OnePlusBeta) delayed() bool { return p.Delayed.on() && p.Beta > 0 }
+
+func (p *OnePlusBeta) HistogramWhy() string {
+	if p.delayed() {
+		return p.Delayed.histogramWhy(p.Entry().Name)
+	}
+	return ""
+}
+
+func (p *OnePlusBeta) Content() (map[string]string, []string) { return p.Delayed.content() }
 
 // batched reports whether balls come in batches whose decisions read
 // loads: every ball of a batch compares the loads at the batch's start
@@ -112,6 +130,11 @@ func onePlusBetaDirect[L kernels.Load](p *OnePlusBeta, tr *Trial) Stepper[L] {
 	switch {
 	case p.Beta == 0:
 		return oneChoiceLoop[L]{tr.Choices}
+	case p.delayed() && p.Beta == 1:
+		return delayedDirect[L](&p.Delayed, 2, nil, tr) // tau-delay
+	case p.delayed():
+		coin := p.coin
+		return delayedDirect[L](&p.Delayed, 2, &coin, tr)
 	case p.Beta == 1:
 		return dChoiceDirect[L](2, p.Batch, tr)
 	case p.batched():
@@ -171,6 +194,9 @@ func (p *OnePlusBeta) DirectFactor() float64 {
 // lands at load ≥ i from i−1 when its one sample, or the lesser of its two,
 // has load i−1.
 func (p *OnePlusBeta) Fluid(bins, balls uint64) (theory.Profile, error) {
+	if p.delayed() {
+		return theory.Profile{}, p.Delayed.fluidWhy(p.Entry().Name)
+	}
 	if p.batched() {
 		if q := p.degenerate(); q != nil {
 			return q.(Fluid).Fluid(bins, balls)
@@ -195,4 +221,10 @@ func (p *OnePlusBeta) Memory(f *units.Footprint, m Mem) {
 	if p.batched() {
 		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
 	}
+	if p.delayed() {
+		p.Delayed.memory(f, m)
+	}
 }
+
+// InitialWhy: delayed, its record of past loads starts empty (delayparam.go).
+func (p *OnePlusBeta) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }

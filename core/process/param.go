@@ -33,7 +33,16 @@ type Param struct {
 	// optional: a parameter without a default that may stay unset (its
 	// Check decides, e.g. tau-delay's --tau with --delay replay).
 	optional func() bool
+	// setting: the parameter is a setting this process shares with the one
+	// that defines it (--tau of d-choice, tau-delay's): help lists it there.
+	setting bool
 }
+
+// AsSetting marks a parameter as a setting borrowed from another process.
+func (p *Param) AsSetting() *Param { p.setting = true; return p }
+
+// IsSetting reports whether AsSetting marked the parameter.
+func (p *Param) IsSetting() bool { return p.setting }
 
 // Set parses v into the parameter's field.
 func (p *Param) Set(v string) error { return p.set(v) }
@@ -184,7 +193,11 @@ var flagUsage = map[string]string{
 	"k":           "memory: cached bins beside the samples, 0 ≤ K ≤ min(bins, 1024), default 1 (0: d-choice); k-thinning: the most samples a ball takes, the K-th kept whatever its load, 2 ≤ K ≤ 64, default 2",
 	"d":           "samples per ball (d-choice, hypergraph, idea: per round; memory: beside its cache, default 1) or groups (always-go-left), 1 ≤ d ≤ bins (default 2)",
 	"g":           "comparisons of loads differing by at most g are noisy, g ≥ 0 (g-adv-comp, g-myopic-comp)",
-	"batch":       "balls per batch b ≥ 1: every ball of a batch decides on the loads at the batch's start (b-batch; d-choice and one-plus-beta in batches, default 1: none)",
+	"batch":       "balls per batch b ≥ 1: every ball of a batch decides on the loads at the batch's start (b-batch; d-choice, one-plus-beta, (mixed-)quantile and two-thinning in batches, default 1: none)",
+	"tau":         "τ-Delay: every load read may be up to τ balls old, 0 ≤ τ < 2^32 − 1 (tau-delay; d-choice, two-choice, one-plus-beta, (mixed-)quantile and two-thinning with a delay, default 0: none)",
+	"delay":       "with --tau: how old each read is: fixed (τ), uniform (in [0, τ]), adversarial, empirical (drawn from --ages) or replay (one age per ball, from --replay)",
+	"ages":        "--delay empirical: a file of \"age count\" lines, the law of read ages in balls",
+	"replay":      "--delay replay: a file of ages in balls, one per ball in ball order (balloc concurrent --save-ages writes one)",
 	"graph-clean": "self-loops and duplicate edges in a --graph or --hyperedges file: refuse (an error) or drop",
 	"dims":        "idea, d-choice: dimensions D of each ball, 1 ≤ D ≤ 64 (1: scalar balls)",
 	"populated":   "idea, d-choice with --dims: populated dimensions f of each ball, chosen uniformly, 1 ≤ f ≤ dims",

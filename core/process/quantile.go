@@ -48,6 +48,8 @@ type Quantile struct {
 	k     uint64  // ⌈δn⌉
 	mixed bool
 	coin  *kernels.Bernoulli // mixed-quantile's η coin
+
+	Delayed Delayed // τ-Delay's setting, --delay fixed (delayparam.go); τ = 0: none
 }
 
 var quantileEntry = &Entry{
@@ -83,6 +85,7 @@ func (p *Quantile) Params() []*Param {
 			Listed().Need("a fraction δ in [0, 1]: a first bin among the ⌈δn⌉ heaviest passes the ball to a second"),
 		BatchParam(&p.Batch),
 	}
+	params = append(params, p.Delayed.params(p.Entry().Name)...)
 	if p.mixed {
 		params = append(params[:1], append([]*Param{
 			Real("eta", "mixed-quantile: the probability η of a quantile step (else one-choice), 0 ≤ η ≤ 1", &p.Eta,
@@ -115,8 +118,17 @@ func (p *Quantile) Check(su *Setup) error {
 		}
 		p.coin = &c
 	}
-	return checkBatch(p.Entry().Name, p.Batch, su, 1)
+	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
+		return err
+	}
+	return p.Delayed.check(p.Entry().Name, su, delayRule{fixedOnly: true, batch: p.Batch})
 }
+
+// delayed: the rank tests read the vector τ balls ago
+// (kernels.DelayedQuantile).
+func (p *Quantile) delayed() bool { return p.Delayed.on() && p.k > 0 }
+
+func (p *Quantile) Content() (map[string]string, []string) { return p.Delayed.content() }
 
 // batched: the rank tests of a batch read the loads at its start
 // (kernels.BatchedQuantile).
@@ -127,6 +139,9 @@ func (p *Quantile) HistogramWhy() string {
 	if p.batched() {
 		return "quantile in batches (--batch) runs on the direct engine"
 	}
+	if p.delayed() {
+		return p.Delayed.histogramWhy(p.Entry().Name)
+	}
 	return ""
 }
 
@@ -135,6 +150,9 @@ func (p *Quantile) HistogramWhy() string {
 func (p *Quantile) Memory(f *units.Footprint, m Mem) {
 	if p.batched() {
 		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
+	}
+	if p.delayed() {
+		p.Delayed.memory(f, m)
 	}
 }
 
@@ -182,6 +200,9 @@ func (p *Quantile) coinCopy() *kernels.Bernoulli {
 func quantileDirect[L kernels.Load](p *Quantile, tr *Trial) Stepper[L] {
 	if p.k == 0 {
 		return oneChoiceLoop[L]{tr.Choices}
+	}
+	if p.delayed() {
+		return &delayedQuantileLoop[L]{tr.Choices, kernels.NewQuantileCounts(tr.Bins, p.k), p.coinCopy(), delayState[L](&p.Delayed, tr)}
 	}
 	if p.batched() {
 		return &quantileBatched[L]{tr.Choices, kernels.NewQuantileCounts(tr.Bins, p.k), p.coinCopy(), kernels.NewBatch[L](int(tr.Bins), p.Batch, false)}
@@ -242,6 +263,9 @@ func (p *Quantile) Fluid(bins, balls uint64) (theory.Profile, error) {
 	if p.batched() {
 		return theory.Profile{}, fmt.Errorf("no fluid limit for quantile in batches")
 	}
+	if p.delayed() {
+		return theory.Profile{}, p.Delayed.fluidWhy(p.Entry().Name)
+	}
 	d, eta := p.Delta, 1.0
 	if p.mixed {
 		eta = p.Eta
@@ -255,3 +279,6 @@ func (p *Quantile) Fluid(bins, balls uint64) (theory.Profile, error) {
 			}
 		}), nil
 }
+
+// InitialWhy: delayed, its record of past loads starts empty (delayparam.go).
+func (p *Quantile) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }

@@ -46,25 +46,15 @@ var delayModes = []string{"fixed", "uniform", "adversarial", "empirical", "repla
 func (p *TauDelay) Params() []*Param {
 	return []*Param{
 		Custom("tau", "tau-delay: the oldest a load read may be, in balls, 0 ≤ τ < 2^32 − 1", func(v string) error {
-			x, err := units.ParseCount(v)
-			if err != nil {
-				return fmt.Errorf("--tau %v", err)
-			}
-			if x > 1<<32-2 {
-				return fmt.Errorf("--tau %d: want at most 4294967294", x)
-			}
+			x, err := parseTau(v)
 			p.Tau = x
-			return nil
+			return err
 		}, func() any { return p.Tau }).Listed().Need("a count τ ≥ 0 of balls (0 is two-choice)").
 			OptionalWhen(func() bool { return p.Delay == kernels.DelayEmpirical || p.Delay == kernels.DelayReplay }),
 		Custom("delay", "tau-delay: how old each read is: fixed (τ), uniform (in [0, τ]), adversarial, empirical (drawn from --ages) or replay (one age per ball, from --replay)", func(v string) error {
-			for i, name := range delayModes {
-				if v == name {
-					p.Delay = kernels.DelayMode(i)
-					return nil
-				}
-			}
-			return fmt.Errorf("--delay %q: want fixed, uniform, adversarial, empirical or replay", v)
+			x, err := parseDelay(v)
+			p.Delay = x
+			return err
 		}, func() any { return delayModes[p.Delay] }).Def("fixed").Listed(),
 		Custom("ages", "tau-delay --delay empirical: a file of \"age count\" lines, the law of read ages in balls", func(v string) error {
 			ages, err := ReadAges(v)

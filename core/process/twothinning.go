@@ -1,10 +1,12 @@
 package process
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 
 	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -19,10 +21,18 @@ import (
 // Direct engine: kernels.TwoThinning; histogram engine: ball by ball on
 // ranks (kernels.LevelsTwoThinning). Fluid limit: core/theory. balloc
 // concurrent: ShapeThinning.
+//
+// --batch B: every ball of a batch compares its first bin's load at the
+// batch's start with t₀/n + θ, t₀ the balls placed at the batch's start —
+// all it sees is as it was then (kernels.BatchedTwoThinning). --tau T: the
+// first bin's load is read up to τ balls old and compared with t/n + θ for
+// the current t (delayparam.go). Both on the direct engine only.
 
 // TwoThinning is Two-Thinning.
 type TwoThinning struct {
 	Threshold float64 // θ, relative to the current average
+	Batch     uint64  // balls per batch (b-Batch's setting); 1: none
+	Delayed   Delayed // τ-Delay's setting (delayparam.go); τ = 0: none
 }
 
 var twoThinningEntry = &Entry{
@@ -37,14 +47,41 @@ func init() { Register(twoThinningEntry) }
 func (*TwoThinning) Entry() *Entry { return twoThinningEntry }
 
 func (p *TwoThinning) Params() []*Param {
-	return []*Param{
+	return append([]*Param{
 		Real("threshold", "θ: two-thinning keeps the first bin if its load < t/n + θ (any real)", &p.Threshold,
 			func(x float64) bool { return math.Abs(x) <= 1e15 }, "a real number with |θ| ≤ 1e15").
 			Listed().Need("a real θ; the first bin is kept when its load < t/n + θ"),
-	}
+		BatchParam(&p.Batch),
+	}, p.Delayed.params("two-thinning")...)
 }
 
-func (p *TwoThinning) Check(su *Setup) error { return needBins(p, su) }
+func (p *TwoThinning) Check(su *Setup) error {
+	if err := needBins(p, su); err != nil {
+		return err
+	}
+	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
+		return err
+	}
+	return p.Delayed.check(p.Entry().Name, su, delayRule{batch: p.Batch})
+}
+
+// HistogramWhy: batches and delays run on the direct engine only.
+func (p *TwoThinning) HistogramWhy() string {
+	if p.Batch > 1 {
+		return "two-thinning in batches (--batch) runs on the direct engine"
+	}
+	return p.Delayed.histogramWhy(p.Entry().Name)
+}
+
+func (p *TwoThinning) Content() (map[string]string, []string) { return p.Delayed.content() }
+
+// Memory: the frozen loads of batches, or the delay's state.
+func (p *TwoThinning) Memory(f *units.Footprint, m Mem) {
+	if p.Batch > 1 {
+		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
+	}
+	p.Delayed.memory(f, m)
+}
 
 // w0 is --initial's balls: ball t+1 reads the current average (w0 + t)/n
 // (initial.go).
@@ -60,12 +97,19 @@ func (l *twoThinningLoop[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L)
 	return c, kernels.TwoThinning(loads, l.r, c, limit, maxLoad)
 }
 
-func (p *TwoThinning) Direct32(tr *Trial) Stepper[uint32] {
-	return &twoThinningLoop[uint32]{tr.Choices, NewThinning(tr.Bins, p.Threshold), tr.Initial}
+func twoThinningDirect[L kernels.Load](p *TwoThinning, tr *Trial) Stepper[L] {
+	thin := NewThinning(tr.Bins, p.Threshold)
+	switch {
+	case p.Batch > 1:
+		return newBatchedThinning[L](tr.Choices, thin, int(tr.Bins), p.Batch, tr.Initial)
+	case p.Delayed.on():
+		return &delayedThinningLoop[L]{tr, thin, delayState[L](&p.Delayed, tr), p.Delayed.Replay}
+	}
+	return &twoThinningLoop[L]{tr.Choices, thin, tr.Initial}
 }
-func (p *TwoThinning) Direct64(tr *Trial) Stepper[uint64] {
-	return &twoThinningLoop[uint64]{tr.Choices, NewThinning(tr.Bins, p.Threshold), tr.Initial}
-}
+
+func (p *TwoThinning) Direct32(tr *Trial) Stepper[uint32] { return twoThinningDirect[uint32](p, tr) }
+func (p *TwoThinning) Direct64(tr *Trial) Stepper[uint64] { return twoThinningDirect[uint64](p, tr) }
 
 type twoThinningLevels struct {
 	r    *kernels.PCG32
@@ -91,6 +135,12 @@ func (*TwoThinning) HistogramSeconds(_, m, _ uint64) float64 { return float64(m)
 func (*TwoThinning) DirectFactor() float64 { return 6.26 / 5.46 }
 
 func (p *TwoThinning) Fluid(bins, balls uint64) (theory.Profile, error) {
+	if p.Batch > 1 {
+		return theory.Profile{}, fmt.Errorf("no fluid limit for two-thinning in batches")
+	}
+	if err := p.Delayed.fluidWhy(p.Entry().Name); err != nil {
+		return theory.Profile{}, err
+	}
 	return theory.FluidTwoThinning(p.Threshold, float64(balls)/float64(bins)), nil
 }
 
@@ -146,3 +196,6 @@ func ceilRat(x *big.Rat) *big.Int {
 	}
 	return q
 }
+
+// InitialWhy: delayed, its record of past loads starts empty (delayparam.go).
+func (p *TwoThinning) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
