@@ -35,6 +35,7 @@ type writer struct {
 	profiles []*theory.Profile  // fluid limits, computed on first use
 	count    int
 	ideaCSV  bool // an idea process is in the run: csv carries its columns
+	sampCSV  bool // a process reporting its samples is in the run: csv carries the column
 }
 
 // summary is what the table reports of one spec's trials, accumulated.
@@ -46,6 +47,7 @@ type summary struct {
 	gaps              map[float64]int     // final gaps (rounded to a tenth for real weights): trials
 	levels            map[float64]float64 // --theory: the fraction of bins at each load, summed over trials
 	idea              *ideaSummary
+	perBall           stream // samples per ball, for the processes that report samples
 }
 
 // stream accumulates a mean and, by Welford's update, the sum of squared
@@ -81,6 +83,7 @@ func newWriter(p *plan, out io.Writer) *writer {
 		w.csv = csv.NewWriter(w.w)
 		for _, s := range p.specs {
 			w.ideaCSV = w.ideaCSV || s.Process.Name == "idea"
+			w.sampCSV = w.sampCSV || s.Process.Samples
 		}
 	}
 	return w
@@ -131,9 +134,9 @@ func (w *writer) add(spec int, r *result.Result) error {
 		return w.w.Flush()
 	case "csv":
 		if w.count == 1 {
-			w.csv.Write(csvColumns(w.ideaCSV))
+			w.csv.Write(csvColumns(w.ideaCSV, w.sampCSV))
 		}
-		csvRows(r, w.ideaCSV, func(row []string) { w.csv.Write(row) })
+		csvRows(r, w.ideaCSV, w.sampCSV, func(row []string) { w.csv.Write(row) })
 		w.csv.Flush()
 		return w.csv.Error()
 	}
@@ -164,6 +167,7 @@ func (w *writer) summarize(spec int, r *result.Result) {
 		}
 	}
 	sm.addIdea(r)
+	sm.addSamples(w.p.specs[spec], r)
 }
 
 // plotted is what --plot reads of a result: the gaps, the average, the bins,
@@ -202,25 +206,34 @@ var csvHeader = []string{
 var csvIdeaHeader = []string{"retries_mean", "retries_max", "fallbacks", "estimate_spread", "estimate_lag", "estimates_held"}
 
 // csvColumns is the header of a run's csv: one schema a run, with the idea
-// columns only when an idea process is in it (empty in other processes' rows).
-func csvColumns(idea bool) []string {
+// columns only when an idea process is in it, and the samples column only
+// when a process that reports samples is (empty in other processes' rows).
+func csvColumns(idea, samples bool) []string {
+	cols := csvHeader
 	if idea {
-		return slices.Concat(csvHeader, csvIdeaHeader)
+		cols = slices.Concat(cols, csvIdeaHeader)
 	}
-	return csvHeader
+	if samples {
+		cols = slices.Concat(cols, []string{"samples"})
+	}
+	return cols
 }
 
 // csvRows gives one row per checkpoint (at_balls < balls) and one for the
 // final state (at_balls = balls), so checkpoints survive in a flat file,
 // handing each to emit as it is made (a row's slice is reused after).
-// With idea set each row ends in ideaColumns.
-func csvRows(r *result.Result, idea bool, emit func(row []string)) {
+// With idea set each row ends in ideaColumns, then with samples set in the
+// trial's samples (Result.Samples, empty where the process reports none).
+func csvRows(r *result.Result, idea, samples bool, emit func(row []string)) {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
 	head := []string{r.Process, paramsText(r.Params), u(r.Bins), u(r.Balls), u(r.Trial), u(r.Seed), r.Engine}
 	tail := []string{f(r.MaxGap), f(r.ElapsedS), f(r.BallsPerS)}
 	if idea {
 		tail = append(tail, ideaColumns(r)...)
+	}
+	if samples {
+		tail = append(tail, samplesColumn(r))
 	}
 	row := make([]string, 0, len(head)+8+len(tail))
 	for _, c := range r.Checkpoints {
@@ -320,6 +333,7 @@ func (w *writer) table() {
 	tw.Flush()
 
 	w.ideaTable()
+	w.samplesTable()
 
 	if s0.Trials > 1 {
 		fmt.Fprintf(w.w, "\ngap: %% of trials\n")

@@ -1,0 +1,98 @@
+package process
+
+import "github.com/balloc/balloc/kernels"
+
+// Twinning (Los, Sauerwald and Sylvester, "Balanced allocations: caching and
+// packing, twinning and thinning", SODA 2022, §2; the definitions as the
+// first author's pages state them, dimitrioslos.com/research/balls-and-bins/
+// processes/twinning.html): each step samples one bin i uniformly and, with
+// W^t the balls placed before the step,
+//
+//	x_i ← x_i + 2  if x_i < W^t/n   (an underloaded bin: strictly below the average)
+//	x_i ← x_i + 1  if x_i ≥ W^t/n.
+//
+// The paper counts steps; balloc counts balls (--balls m places exactly m):
+// the last step is cut to fit, and a checkpoint may fall between a step's
+// two balls. Results report the bins sampled (Result.Samples), so balls per
+// sample is balls/samples (between 1 and 2).
+//
+// Packing (packing.go) is the same loop with another rule for an
+// underloaded bin, and shares this file's type.
+//
+// Direct engine: kernels.Twinning, one PCG32.Bounded(n) per step; the rule
+// reads the sampled load and the average only, so the process is symmetric
+// and the histogram engine runs it exactly, step by step on ranks
+// (kernels.LevelsTwinning). No fluid limit is derived here.
+
+// Twinning is Twinning, or Packing when packing is set.
+type Twinning struct{ packing bool }
+
+var twinningEntry = &Entry{
+	Name: "twinning", Order: 74,
+	Summary: "one uniform bin a step: 2 balls if its load is below the average W/n, else 1",
+	Source:  "Los, Sauerwald, Sylvester 2022 (SODA: Twinning)",
+	Samples: true,
+	New:     func() Process { return &Twinning{} },
+}
+
+func init() { Register(twinningEntry) }
+
+func (p *Twinning) Entry() *Entry {
+	if p.packing {
+		return packingEntry
+	}
+	return twinningEntry
+}
+
+func (*Twinning) Params() []*Param        { return nil }
+func (p *Twinning) Check(su *Setup) error { return needBins(p, su) }
+
+// twinningLoop carries the step in progress between chunks.
+type twinningLoop[L kernels.Load] struct {
+	r       *kernels.PCG32
+	st      kernels.MultiStep
+	packing bool
+}
+
+func (l *twinningLoop[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
+	if l.packing {
+		return c, kernels.Packing(loads, l.r, t, c, &l.st, maxLoad)
+	}
+	return c, kernels.Twinning(loads, l.r, t, c, &l.st, maxLoad)
+}
+
+func (l *twinningLoop[L]) Samples() uint64 { return l.st.Samples }
+
+func (p *Twinning) Direct32(tr *Trial) Stepper[uint32] {
+	return &twinningLoop[uint32]{r: tr.Choices, packing: p.packing}
+}
+func (p *Twinning) Direct64(tr *Trial) Stepper[uint64] {
+	return &twinningLoop[uint64]{r: tr.Choices, packing: p.packing}
+}
+
+type twinningLevels struct {
+	r       *kernels.PCG32
+	st      kernels.MultiStep
+	packing bool
+}
+
+func (l *twinningLevels) Step(lv *kernels.Levels, t, want uint64) uint64 {
+	c := min(want, Chunk)
+	kernels.LevelsTwinning(lv, l.r, t, c, &l.st, l.packing)
+	return c
+}
+
+func (l *twinningLevels) Samples() uint64 { return l.st.Samples }
+
+func (p *Twinning) Levels(tr *Trial) LevelStepper {
+	return &twinningLevels{r: tr.Choices, packing: p.packing}
+}
+
+// HistogramSeconds: a rank and its level a step, a move a ball: as
+// two-thinning's 8.51 ns a ball on ranks (core/choose.go), less a rank.
+func (*Twinning) HistogramSeconds(_, m, _ uint64) float64 { return float64(m) * 7e-9 }
+
+// DirectFactor: one random read a step, fewer than one a ball, against
+// two-choice's two a ball; measured below one-choice's cost at n = 10^4
+// (bench/multiball_test.go), so one-choice's factor.
+func (*Twinning) DirectFactor() float64 { return (&OneChoice{}).DirectFactor() }
