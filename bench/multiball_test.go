@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"github.com/balloc/balloc/core"
@@ -20,6 +21,10 @@ import (
 var multiBallCases = []benchCase{
 	{"twinning", "twinning", nil, naiveTwinning, nil, nil},
 	{"packing", "packing", nil, naivePacking, nil, nil},
+	{"kd-choice-k2-d4", "kd-choice", map[string]string{"k": "2", "d": "4"},
+		func(l []int, m int) { naiveKDChoice(l, m, 2, 4) }, nil, nil},
+	{"kd-choice-k3-d6", "kd-choice", map[string]string{"k": "3", "d": "6"},
+		func(l []int, m int) { naiveKDChoice(l, m, 3, 6) }, nil, nil},
 }
 
 var multiBallSizes = []struct {
@@ -83,5 +88,22 @@ func naivePacking(loads []int, m int) {
 		add = min(add, m-w)
 		loads[i] += add
 		w += add
+	}
+}
+
+// naiveKDChoice: d uniform bins a step, sorted stably by load (sort.SliceStable),
+// one ball on each of the first k.
+func naiveKDChoice(loads []int, m, k, d int) {
+	n := len(loads)
+	slots := make([]int, d)
+	for w := 0; w < m; {
+		for j := range slots {
+			slots[j] = rand.IntN(n)
+		}
+		sort.SliceStable(slots, func(a, b int) bool { return loads[slots[a]] < loads[slots[b]] })
+		for _, b := range slots[:min(k, m-w)] {
+			loads[b]++
+			w++
+		}
 	}
 }

@@ -1,5 +1,7 @@
 package kernels
 
+import "unsafe"
+
 // Loops of the processes that place several balls per step: Twinning and
 // Packing (one uniform sample, one or more balls into it) and (k,d)-choice
 // (d samples, k balls). A run still counts balls: a step whose balls do not
@@ -149,6 +151,241 @@ func LevelsTwinning(lv *Levels, r *PCG32, t, count uint64, st *MultiStep, packin
 			count--
 			t++
 		}
+	}
+	r.state = s
+}
+
+// KDState is what (k,d)-choice carries between calls: the step's scratch
+// (its d sampled bins, the k kept), the balls the step in progress still
+// owes (pick[next:owe]), and the samples drawn so far.
+type KDState struct {
+	k, d      int
+	idx, pick []uint32 // the d sampled bins; the k least loaded slots, in ball order
+	key       []uint64 // the loads of pick, at the step's start
+	val       []uint64 // the loads of the d slots
+	next, owe int
+	Samples   uint64 // bins sampled so far (d a step)
+	// the histogram's: the ranks and levels of the d slots, and the load
+	// at which each kept slot's bin takes its ball
+	rk, at    []uint64
+	lvl, slot []int
+}
+
+// NewKDState is the state of (k,d)-choice, 1 ≤ k ≤ d.
+func NewKDState(k, d int) *KDState {
+	return &KDState{k: k, d: d, idx: make([]uint32, d), pick: make([]uint32, d), key: make([]uint64, k), val: make([]uint64, d)}
+}
+
+// kdRanked is the largest d whose steps rank every slot by counting (d²
+// comparisons without a branch on the loads); above it the k least are
+// kept by insertion (about d·log k, with mispredicted branches).
+const kdRanked = 12
+
+// KDChoice places count balls by (k,d)-choice: a step draws d bins
+// uniformly with replacement (d slots: a bin drawn twice is two slots),
+// ranks the slots by their loads at the step's start, ties by position,
+// and puts one ball on each of the k first, in that order (a bin holding
+// two of them takes two balls). For d ≤ kdRanked every slot's place is
+// counted; above, the k first are kept by insertion: the same order. The slots are i.i.d., so ties by position
+// are uniformly random ties in law (see dchoice.go); with k = 1 this is
+// DChoice, draw for draw.
+//
+// Stream: d PCG32.Bounded(n) per step, as DChoice draws them. 1 ≤ k ≤ d,
+// 1 ≤ len(loads) ≤ MaxBins.
+func KDChoice[L Load](loads []L, r *PCG32, count uint64, st *KDState, maxLoad L) L {
+	for ; st.next < st.owe && count > 0; st.next++ {
+		b := st.pick[st.next]
+		v := loads[b] + 1
+		loads[b] = v
+		maxLoad = max(maxLoad, v)
+		count--
+	}
+	if staged(len(loads)*int(unsafe.Sizeof(loads[0]))) && st.d <= stageBalls {
+		return kdChoiceStaged(loads, r, count, st, maxLoad)
+	}
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	n64 := uint64(n)
+	k, idx, pick := st.k, st.idx, st.pick
+	steps := uint64(0)
+	for count > 0 {
+		s0 := s
+		low := ^uint32(0)
+		for j := range idx {
+			var m uint64
+			s, m = lemire(s, inc, n64)
+			low = min(low, uint32(m))
+			idx[j] = uint32(m >> 32)
+		}
+		if low < n { // a draw to redo: the step again with exact draws
+			s = s0
+			for j := range idx {
+				s, idx[j] = bounded(s, inc, n)
+			}
+		}
+		steps++
+		kdOrder(loads, idx, st)
+		c := k
+		if uint64(c) > count { // the step does not fit: pick[c:k] is owed
+			c = int(count)
+			st.next, st.owe = c, k
+		}
+		for _, b := range pick[:c] {
+			v := loads[b] + 1
+			loads[b] = v
+			maxLoad = max(maxLoad, v)
+		}
+		count -= uint64(c)
+	}
+	st.Samples += steps * uint64(st.d)
+	r.state = s
+	return maxLoad
+}
+
+// kdChoiceStaged is KDChoice drawing the samples of a block of steps ahead
+// (see staging.go), never more steps than the balls left start, so the
+// stream is KDChoice's.
+func kdChoiceStaged[L Load](loads []L, r *PCG32, count uint64, st *KDState, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	d, k := st.d, st.k
+	var buf [2 * stageBalls]uint32
+	per := uint64(max(1, len(buf)/d)) // steps a block
+	steps := uint64(0)
+	for count > 0 {
+		b := min(per, (count+uint64(k)-1)/uint64(k))
+		s = fillBounded(buf[:b*uint64(d)], s, inc, n)
+		for j := range b {
+			kdOrder(loads, buf[j*uint64(d):(j+1)*uint64(d)], st)
+			c := k
+			if uint64(c) > count {
+				c = int(count)
+				st.next, st.owe = c, k
+			}
+			for _, b := range st.pick[:c] {
+				v := loads[b] + 1
+				loads[b] = v
+				maxLoad = max(maxLoad, v)
+			}
+			count -= uint64(c)
+		}
+		steps += b
+	}
+	st.Samples += steps * uint64(d)
+	r.state = s
+	return maxLoad
+}
+
+// kdOrder puts the k least loaded of the slots idx, in ball order, in
+// st.pick[:k]: for d ≤ kdRanked by counting each slot's place (the slots
+// lighter than it, and the earlier ones as light: a permutation), above by
+// insertion.
+func kdOrder[L Load](loads []L, idx []uint32, st *KDState) {
+	if len(idx) > kdRanked {
+		kdInsert(loads, idx, st.pick, st.key, st.k)
+		return
+	}
+	val, pick := st.val[:len(idx)], st.pick
+	for j, b := range idx {
+		val[j] = uint64(loads[b])
+	}
+	for i, vi := range val {
+		place := 0
+		for _, vj := range val[:i] {
+			place += b2i(vj <= vi)
+		}
+		for _, vj := range val[i+1:] {
+			place += b2i(vj < vi)
+		}
+		pick[place] = idx[i]
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// kdInsert keeps in pick[:k] the k least loaded slots of idx, stable: by
+// insertion, a later slot passing an earlier one only when strictly lighter.
+func kdInsert[L Load](loads []L, idx, pick []uint32, key []uint64, k int) {
+	kept := 0
+	for _, b := range idx {
+		v := uint64(loads[b])
+		if kept == k {
+			if v >= key[k-1] {
+				continue
+			}
+			kept--
+		}
+		p := kept
+		for ; p > 0 && key[p-1] > v; p-- {
+			key[p], pick[p] = key[p-1], pick[p-1]
+		}
+		key[p], pick[p] = v, b
+		kept++
+	}
+}
+
+// LevelsKDChoice places count balls by (k,d)-choice on the histogram's
+// levels: d uniform ranks (a rank is a bin of the step's start, the same
+// rank the same bin), their levels, the k least by level, ties by position
+// as on a load array; each kept slot's bin takes its ball at its level plus
+// the balls its bin took earlier in the step.
+//
+// Stream: d ranks per step.
+func LevelsKDChoice(lv *Levels, r *PCG32, count uint64, st *KDState) {
+	if st.rk == nil {
+		st.rk, st.at, st.lvl, st.slot = make([]uint64, st.d), make([]uint64, st.k), make([]int, st.d), make([]int, 0, st.k)
+	}
+	for ; st.next < st.owe && count > 0; st.next++ {
+		lv.Move(int(st.at[st.next] - lv.lo))
+		count--
+	}
+	s, inc, n := r.state, r.inc(), lv.n
+	k := st.k
+	slot := st.slot // the kept slots' positions
+	for count > 0 {
+		for j := range st.rk {
+			s, st.rk[j] = rank(s, inc, n)
+			st.lvl[j] = lv.Level(st.rk[j])
+		}
+		st.Samples += uint64(st.d)
+		slot = slot[:0]
+		for j, v := range st.lvl {
+			if len(slot) == k {
+				if v >= st.lvl[slot[k-1]] {
+					continue
+				}
+				slot = slot[:k-1]
+			}
+			p := len(slot)
+			slot = append(slot, j)
+			for ; p > 0 && st.lvl[slot[p-1]] > v; p-- {
+				slot[p] = slot[p-1]
+			}
+			slot[p] = j
+		}
+		for a, j := range slot {
+			at := lv.lo + uint64(st.lvl[j])
+			for _, e := range slot[:a] {
+				if st.rk[e] == st.rk[j] {
+					at++
+				}
+			}
+			st.at[a] = at
+		}
+		c := k
+		if uint64(c) > count {
+			c = int(count)
+			st.next, st.owe = c, k
+		}
+		for _, at := range st.at[:c] {
+			lv.Move(int(at - lv.lo))
+		}
+		count -= uint64(c)
 	}
 	r.state = s
 }

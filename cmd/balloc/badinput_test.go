@@ -122,6 +122,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/threshold":     {kind: kReal, legal: "1", base: []string{"--process", "two-thinning"}},
 		"run/delta":         {kind: kReal, legal: "0.5", base: []string{"--process", "quantile"}, bad: []string{"-0.1", "1.5", "0.5,0.5"}},
 		"run/eta":           {kind: kReal, legal: "0.5", base: []string{"--process", "mixed-quantile", "--delta", "0.5"}, bad: []string{"-0.1", "1.5", "0.5,0.5"}},
+		"run/k":             {kind: kCount1, legal: "2", base: []string{"--process", "kd-choice", "--d", "3"}, bad: []string{"4", "2,2", "2^20+1"}},
 		"run/weights": {kind: kSpec, legal: "exp:1", bad: []string{"nope", "exp", "exp:", "exp:0", "exp:-1", "exp:NaN", "exp:inf", "const:0", "const:-1",
 			"const:abc", "uniform:1", "uniform:2,1", "uniform:0,0", "pareto:2", "pareto:1e400", "exp:1,exp:2"}},
 		"run/g":           {kind: kReal, legal: "1", base: []string{"--process", "g-adv-comp"}, bad: []string{"-1", "1e16", "1,1"}},

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/balloc/balloc/core"
@@ -83,6 +84,115 @@ func twinningSteps(packing, atMost bool, extra int) stepLaw {
 	}
 }
 
+// kdSteps is (k,d)-choice: every d-tuple of bins (with replacement, each of
+// mass n^-d); the c = min(k, balls left) least loaded slots by the loads at
+// the step's start, the slots tied at the boundary load chosen as a uniform
+// subset; one ball a chosen slot. With sequential set, the power check's
+// neighbour: each ball in turn to the least loaded sample by the loads as
+// they grow within the step, ties uniform.
+func kdSteps(k, d int, sequential bool) stepLaw {
+	return func(loads []int, _, c int) []stepOutcome {
+		n := len(loads)
+		c = min(c, k)
+		var out []stepOutcome
+		tuple := make([]int, d)
+		var rec func(j int)
+		rec = func(j int) {
+			if j < d {
+				for b := range n {
+					tuple[j] = b
+					rec(j + 1)
+				}
+				return
+			}
+			mass := 1.0
+			for range d {
+				mass /= float64(n)
+			}
+			if sequential {
+				out = append(out, sequentialSlots(loads, tuple, c, mass)...)
+				return
+			}
+			order := slices.Clone(tuple)
+			slices.SortFunc(order, func(a, b int) int { return loads[a] - loads[b] })
+			edge := loads[order[c-1]]
+			add := make([]int, n)
+			var tied []int
+			for _, b := range tuple {
+				switch {
+				case loads[b] < edge:
+					add[b]++
+				case loads[b] == edge:
+					tied = append(tied, b)
+				}
+			}
+			need := c
+			for _, a := range add {
+				need -= a
+			}
+			subsets := combinations(len(tied), need)
+			for _, sub := range subsets {
+				a := slices.Clone(add)
+				for _, x := range sub {
+					a[tied[x]]++
+				}
+				out = append(out, stepOutcome{a, mass / float64(len(subsets))})
+			}
+		}
+		rec(0)
+		return out
+	}
+}
+
+// sequentialSlots places c balls one at a time, each on the least loaded
+// sample by the loads as they grow, ties uniform.
+func sequentialSlots(loads, tuple []int, c int, mass float64) []stepOutcome {
+	if c == 0 {
+		return []stepOutcome{{make([]int, len(loads)), mass}}
+	}
+	lo := slices.Min(func() []int {
+		v := make([]int, len(tuple))
+		for j, b := range tuple {
+			v[j] = loads[b]
+		}
+		return v
+	}())
+	var tied []int
+	for _, b := range tuple {
+		if loads[b] == lo {
+			tied = append(tied, b)
+		}
+	}
+	var out []stepOutcome
+	for _, b := range tied {
+		next := slices.Clone(loads)
+		next[b]++
+		for _, o := range sequentialSlots(next, tuple, c-1, mass/float64(len(tied))) {
+			o.add[b]++
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// combinations lists the r-subsets of {0, …, n−1}.
+func combinations(n, r int) [][]int {
+	if r == 0 {
+		return [][]int{nil}
+	}
+	var out [][]int
+	for first := 0; first+r <= n; first++ {
+		for _, rest := range combinations(n-first-1, r-1) {
+			sub := []int{first}
+			for _, x := range rest {
+				sub = append(sub, first+1+x)
+			}
+			out = append(out, sub)
+		}
+	}
+	return out
+}
+
 func exactCheck(t *testing.T, law map[vec]float64, obs map[vec]int, trials int) {
 	t.Helper()
 	stat, limit, df := stattest.Law(law, obs, trials)
@@ -107,6 +217,12 @@ func multiCases() []multiCase {
 		{"packing", nil, 3, 8, twinningSteps(true, false, 1)},
 		{"packing", nil, 4, 7, twinningSteps(true, false, 1)},
 		{"packing", nil, 2, 10, twinningSteps(true, false, 1)},
+		{"kd-choice", map[string]string{"k": "2", "d": "3"}, 3, 6, kdSteps(2, 3, false)},
+		{"kd-choice", map[string]string{"k": "2", "d": "3"}, 3, 7, kdSteps(2, 3, false)},
+		{"kd-choice", map[string]string{"k": "2", "d": "4"}, 4, 7, kdSteps(2, 4, false)},
+		{"kd-choice", map[string]string{"k": "3", "d": "4"}, 4, 8, kdSteps(3, 4, false)},
+		{"kd-choice", map[string]string{"k": "2", "d": "2"}, 3, 5, kdSteps(2, 2, false)},
+		{"kd-choice", map[string]string{"k": "1", "d": "3"}, 3, 5, kdSteps(1, 3, false)},
 	}
 }
 
@@ -140,13 +256,16 @@ func TestMultiBallExactLawHasPower(t *testing.T) {
 	}
 	for _, c := range []struct {
 		process string
+		params  map[string]string
 		n, m    int
 		wrong   map[string]stepLaw
 	}{
-		{"twinning", 3, 7, map[string]stepLaw{"x ≤ W/n": twinningSteps(false, true, 0), "one-choice": onechoice}},
-		{"packing", 3, 8, map[string]stepLaw{"to ⌈W/n⌉": twinningSteps(true, false, 0), "twinning": twinningSteps(false, false, 0)}},
+		{"twinning", nil, 3, 7, map[string]stepLaw{"x ≤ W/n": twinningSteps(false, true, 0), "one-choice": onechoice}},
+		{"packing", nil, 3, 8, map[string]stepLaw{"to ⌈W/n⌉": twinningSteps(true, false, 0), "twinning": twinningSteps(false, false, 0)}},
+		{"kd-choice", map[string]string{"k": "2", "d": "3"}, 3, 7, map[string]stepLaw{"balls in turn": kdSteps(2, 3, true), "k=1 d=3": kdSteps(1, 3, false)}},
+		{"kd-choice", map[string]string{"k": "2", "d": "4"}, 4, 7, map[string]stepLaw{"balls in turn": kdSteps(2, 4, true)}},
 	} {
-		obs := simulateVectors(t, exactCase{c.process, nil, c.n, c.m, nil}, trials, 41)
+		obs := simulateVectors(t, exactCase{c.process, c.params, c.n, c.m, nil}, trials, 41)
 		for name, wrong := range c.wrong {
 			stat, limit, _ := stattest.Law(exactSteps(c.n, c.m, wrong), obs, trials)
 			if stat <= limit {
@@ -161,15 +280,23 @@ func TestMultiBallExactLawHasPower(t *testing.T) {
 // steps, and the samples reported on both engines: each sample places at
 // least one ball, twinning at most two.
 func TestMultiBallCountsBallsAndSamples(t *testing.T) {
-	for _, process := range []string{"twinning", "packing"} {
+	for _, process := range []string{"twinning", "packing", "kd-choice"} {
 		for _, eng := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
-			s := mustSpec(t, process, nil, core.Common{Bins: 7, Balls: 1001, Seed: 5, Engine: eng, Checkpoints: 13})
+			var params map[string]string
+			if process == "kd-choice" {
+				params = map[string]string{"k": "3", "d": "5"}
+			}
+			s := mustSpec(t, process, params, core.Common{Bins: 7, Balls: 1001, Seed: 5, Engine: eng, Checkpoints: 13})
 			r := RunTrial(s, 0, nil)
 			total := 0.0
 			for _, l := range r.Histogram {
 				total += l.Load * float64(l.Count)
 			}
-			if total != 1001 || r.Samples == 0 || r.Samples > 1001 || (process == "twinning" && 2*r.Samples < 1001) {
+			bad := r.Samples == 0 || r.Samples > 1001 || (process == "twinning" && 2*r.Samples < 1001)
+			if process == "kd-choice" {
+				bad = r.Samples != 5*334 // ⌈1001/3⌉ steps of 5 samples, the last cut to 2 balls
+			}
+			if total != 1001 || bad {
 				t.Errorf("%s on %s: %v balls in the bins, %d samples", process, eng, total, r.Samples)
 			}
 			for k, at := range checkpointsOf(1001, 13) {
@@ -191,9 +318,56 @@ func TestMultiBallHistogramAgreesWithDirect(t *testing.T) {
 	}{
 		{"twinning", nil},
 		{"packing", nil},
+		{"kd-choice", map[string]string{"k": "2", "d": "3"}},
+		{"kd-choice", map[string]string{"k": "3", "d": "5"}},
+		{"kd-choice", map[string]string{"k": "1", "d": "2"}},
 	} {
 		t.Run(fmt.Sprintf("%s%v", c.process, c.params), func(t *testing.T) {
 			compareEngines(t, c.process, c.params, n, m, trials, 0, uint64(5000+i), uint64(5100+i))
 		})
+	}
+}
+
+// kd-choice with k = 1 is d-choice, ball for ball (the same loops, the same
+// stream), and reports d samples a ball.
+func TestKDChoiceK1IsDChoice(t *testing.T) {
+	for _, d := range []string{"1", "2", "3"} {
+		c := core.Common{Bins: 50, Balls: 20011, Seed: 8, KeepLoads: true, Checkpoints: 3}
+		kd := RunTrial(mustSpec(t, "kd-choice", map[string]string{"k": "1", "d": d}, c), 0, nil)
+		dc := RunTrial(mustSpec(t, "d-choice", map[string]string{"d": d}, c), 0, nil)
+		if len(kd.Loads) != 50 || !slices.Equal(kd.Loads, dc.Loads) || kd.Samples != uint64(20011*int(d[0]-'0')) {
+			t.Errorf("d = %s: kd-choice k = 1 differs from d-choice (samples %d)", d, kd.Samples)
+		}
+	}
+}
+
+// The fluid limit of kd-choice against simulation at n = 10^5, m = 4n, on
+// both engines, and told apart from its neighbour (k, d) = (2, 4) against
+// (1, 2), the same balls per sample.
+func TestKDChoiceMatchesFluidLimit(t *testing.T) {
+	const n, m = 100000, 400000
+	trials := 12
+	for _, c := range []struct {
+		k, d int
+		eng  core.Engine
+	}{{2, 4, core.EngineDirect}, {3, 5, core.EngineHistogram}, {2, 3, core.EngineDirect}} {
+		params := map[string]string{"k": fmt.Sprint(c.k), "d": fmt.Sprint(c.d)}
+		s := mustSpec(t, "kd-choice", params, core.Common{Bins: n, Balls: m, Seed: 17, Engine: c.eng})
+		prof, err := core.FluidOf(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst, levels := fluidAgreement(s, prof, trials)
+		if levels < 3 || worst > 1 {
+			t.Errorf("k=%d d=%d on %s: worst deviation %.2f of the tolerance over %d levels", c.k, c.d, c.eng, worst, levels)
+		}
+		t.Logf("k=%d d=%d on %s: worst %.2f of the tolerance, %d levels", c.k, c.d, c.eng, worst, levels)
+	}
+	s := mustSpec(t, "kd-choice", map[string]string{"k": "2", "d": "4"}, core.Common{Bins: n, Balls: m, Seed: 18})
+	wrong, _ := core.FluidOf(mustSpec(t, "two-choice", nil, core.Common{Bins: n, Balls: m}))
+	if worst, _ := fluidAgreement(s, wrong, trials); worst <= 1 {
+		t.Errorf("kd-choice k=2 d=4 passed as two-choice's fluid limit: worst %.2f", worst)
+	} else {
+		t.Logf("k=2 d=4 against two-choice's fluid limit: worst %.2f of the tolerance", worst)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // parameter fails it until it has one here.
 var legalValues = map[string]string{
 	"beta": "0.5", "threshold": "1", "g": "1", "sigma": "1", "rho": "gauss:1", "tau": "4", "batch": "8",
-	"graph": "cycle:16", "hyperedges": "random:8,3", "group-size": "2", "delta": "0.5", "eta": "0.5",
+	"graph": "cycle:16", "hyperedges": "random:8,3", "group-size": "2", "delta": "0.5", "eta": "0.5", "k": "2",
 }
 
 // Every process of the catalogue runs a trial on every engine it says it

@@ -181,7 +181,7 @@ var flagOrder = []string{"d", "beta", "threshold", "weights", "g", "adversary", 
 // flagUsage is the flag's usage for parameters several processes share;
 // the others use their one process's words.
 var flagUsage = map[string]string{
-	"d":           "samples per ball (d-choice, hypergraph, idea: per round) or groups (always-go-left), 1 ≤ d ≤ bins",
+	"d":           "samples per ball (d-choice, hypergraph, idea: per round; kd-choice: per step) or groups (always-go-left), 1 ≤ d ≤ bins",
 	"g":           "comparisons of loads differing by at most g are noisy, g ≥ 0 (g-adv-comp, g-myopic-comp)",
 	"batch":       "balls per batch b ≥ 1: every ball of a batch decides on the loads at the batch's start (b-batch; d-choice and one-plus-beta in batches, default 1: none)",
 	"graph-clean": "self-loops and duplicate edges in a --graph or --hyperedges file: refuse (an error) or drop",
