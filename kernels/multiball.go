@@ -62,10 +62,7 @@ func Twinning[L Load](loads []L, r *PCG32, t, count uint64, st *MultiStep, maxLo
 		s, i = boundedFast(s, inc, n)
 		samples++
 		v := loads[i]
-		a := uint64(1)
-		if uint64(v) < q {
-			a = 2
-		}
+		a := 1 + uint64(b2i(uint64(v) < q)) // no branch: the test is a coin flip to the predictor
 		if a > count { // the step does not fit: the rest is owed
 			st.Owed, st.Bin, a = a-count, uint64(i), count
 		}

@@ -371,3 +371,33 @@ func TestKDChoiceMatchesFluidLimit(t *testing.T) {
 		t.Logf("k=2 d=4 against two-choice's fluid limit: worst %.2f of the tolerance", worst)
 	}
 }
+
+// The fluid limits of twinning and packing against simulation at
+// n = 10^5, m = 20n, on both engines, and each told apart from the other's.
+func TestTwinningPackingMatchFluidLimit(t *testing.T) {
+	const n, m = 100000, 2000000
+	trials := 8
+	profile := func(process string) *core.Spec {
+		return mustSpec(t, process, nil, core.Common{Bins: n, Balls: m})
+	}
+	for i, c := range []struct {
+		process, other string
+		eng            core.Engine
+	}{{"twinning", "packing", core.EngineDirect}, {"packing", "twinning", core.EngineHistogram}} {
+		s := mustSpec(t, c.process, nil, core.Common{Bins: n, Balls: m, Seed: uint64(60 + i), Engine: c.eng})
+		prof, err := core.FluidOf(profile(c.process))
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst, levels := fluidAgreement(s, prof, trials)
+		if levels < 5 || worst > 1 {
+			t.Errorf("%s on %s: worst deviation %.2f of the tolerance over %d levels", c.process, c.eng, worst, levels)
+		}
+		wrong, _ := core.FluidOf(profile(c.other))
+		bad, _ := fluidAgreement(s, wrong, trials)
+		if bad <= 1 {
+			t.Errorf("%s passed as %s's fluid limit: worst %.2f", c.process, c.other, bad)
+		}
+		t.Logf("%s on %s: worst %.2f of the tolerance over %d levels; against %s's limit %.1f", c.process, c.eng, worst, levels, c.other, bad)
+	}
+}

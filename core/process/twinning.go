@@ -1,6 +1,11 @@
 package process
 
-import "github.com/balloc/balloc/kernels"
+import (
+	"math"
+
+	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/kernels"
+)
 
 // Twinning (Los, Sauerwald and Sylvester, "Balanced allocations: caching and
 // packing, twinning and thinning", SODA 2022, §2; the definitions as the
@@ -22,7 +27,7 @@ import "github.com/balloc/balloc/kernels"
 // Direct engine: kernels.Twinning, one PCG32.Bounded(n) per step; the rule
 // reads the sampled load and the average only, so the process is symmetric
 // and the histogram engine runs it exactly, step by step on ranks
-// (kernels.LevelsTwinning). No fluid limit is derived here.
+// (kernels.LevelsTwinning). Fluid limit below (both processes).
 
 // Twinning is Twinning, or Packing when packing is set.
 type Twinning struct{ packing bool }
@@ -107,4 +112,56 @@ func (p *Twinning) DirectFactor() float64 {
 		return 1.05 / 2.64
 	}
 	return 1.05 / 1.85
+}
+
+// Fluid solves the mean-field limit of Twinning or Packing in t = balls/n.
+// With s_j the fraction of bins at load ≥ j, p_j = s_j − s_{j+1}, and
+// q = ⌈t⌉ (for an integer load x < t ⇔ x < q; q is constant on each
+// stretch (q−1, q]), in steps per bin τ:
+//
+//	twinning: ds_i/dτ = p_{i−1} + [i−2 < q]·p_{i−2},  dt/dτ = 1 + (1 − s_q)
+//	packing:  ds_i/dτ = 1 − s_i (i ≤ q), 1 − s_q + p_q (i = q+1), p_{i−1} (i > q+1),
+//	          dt/dτ = s_q + Σ_{j<q} (q+1−j)·p_j = s_q + (1 − s_q) + Σ_{i≤q} (1 − s_i)
+//
+// (a sampled bin at j < q climbs to j+2, resp. to q+1, crossing every
+// level between; above, one level), and ds_i/dt = (ds_i/dτ)/(dt/dτ). Both
+// sum to Σ ds_i/dt = 1, one ball per bin per unit time.
+func (p *Twinning) Fluid(bins, balls uint64) (theory.Profile, error) {
+	var q int
+	st := theory.NewStretches(func(t float64) float64 { return math.Floor(t) + 1 },
+		func(a, b float64) { q = int(math.Ceil((a + b) / 2)) })
+	return theory.Solve(1, float64(balls)/float64(bins), theory.Step(2), st,
+		func(_ float64, w *theory.Window, ds [][]float64) {
+			s := func(i int) float64 { return w.At(0, i) }
+			pj := func(j int) float64 { return s(j) - s(j+1) }
+			if !p.packing {
+				rate := 2 - s(q)
+				for k := range ds[0] {
+					i := w.Base() + k
+					v := pj(i - 1)
+					if i-2 < q {
+						v += pj(i - 2)
+					}
+					ds[0][k] = v / rate
+				}
+				return
+			}
+			rate := 1.0
+			for i := w.Base(); i <= q; i++ {
+				rate += 1 - s(i)
+			}
+			for k := range ds[0] {
+				i := w.Base() + k
+				var v float64
+				switch {
+				case i <= q:
+					v = 1 - s(i)
+				case i == q+1:
+					v = 1 - s(q) + pj(q)
+				default:
+					v = pj(i - 1)
+				}
+				ds[0][k] = v / rate
+			}
+		}), nil
 }
