@@ -63,7 +63,7 @@ func Twinning[L Load](loads []L, r *PCG32, t, count uint64, st *MultiStep, maxLo
 		samples++
 		v := loads[i]
 		a := 1 + uint64(b2i(uint64(v) < q)) // no branch: the test is a coin flip to the predictor
-		if a > count { // the step does not fit: the rest is owed
+		if a > count {                      // the step does not fit: the rest is owed
 			st.Owed, st.Bin, a = a-count, uint64(i), count
 		}
 		v += L(a)
@@ -275,26 +275,29 @@ func kdChoiceStaged[L Load](loads []L, r *PCG32, count uint64, st *KDState, maxL
 
 // kdOrder puts the k least loaded of the slots idx, in ball order, in
 // st.pick[:k]: for d ≤ kdRanked by counting each slot's place (the slots
-// lighter than it, and the earlier ones as light: a permutation), above by
-// insertion.
+// lighter than it, and the earlier ones as light: a permutation) over the
+// d(d−1)/2 pairs without a branch, above by insertion.
 func kdOrder[L Load](loads []L, idx []uint32, st *KDState) {
 	if len(idx) > kdRanked {
 		kdInsert(loads, idx, st.pick, st.key, st.k)
 		return
 	}
 	val, pick := st.val[:len(idx)], st.pick
+	var place [kdRanked]int
 	for j, b := range idx {
 		val[j] = uint64(loads[b])
+		place[j] = 0
 	}
+	// Each pair once: the later slot goes behind unless strictly lighter.
 	for i, vi := range val {
-		place := 0
-		for _, vj := range val[:i] {
-			place += b2i(vj <= vi)
+		for j := i + 1; j < len(val); j++ {
+			c := b2i(val[j] < vi)
+			place[i] += c
+			place[j] += 1 - c
 		}
-		for _, vj := range val[i+1:] {
-			place += b2i(vj < vi)
-		}
-		pick[place] = idx[i]
+	}
+	for j, b := range idx {
+		pick[place[j]] = b
 	}
 }
 
