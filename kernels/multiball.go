@@ -157,7 +157,7 @@ func LevelsTwinning(lv *Levels, r *PCG32, t, count uint64, st *MultiStep, packin
 // owes (pick[next:owe]), and the samples drawn so far.
 type KDState struct {
 	k, d      int
-	idx, pick []uint32 // the d sampled bins; the k least loaded slots, in ball order
+	idx, pick []uint32 // the d sampled bins; the slots' bins in ball order (the first k take balls)
 	key       []uint64 // the loads of pick, at the step's start
 	val       []uint64 // the loads of the d slots
 	next, owe int
@@ -173,9 +173,10 @@ func NewKDState(k, d int) *KDState {
 	return &KDState{k: k, d: d, idx: make([]uint32, d), pick: make([]uint32, d), key: make([]uint64, k), val: make([]uint64, d)}
 }
 
-// kdRanked is the largest d whose steps rank every slot by counting (d²
-// comparisons without a branch on the loads); above it the k least are
-// kept by insertion (about d·log k, with mispredicted branches).
+// kdRanked is the largest d whose steps rank every slot by counting
+// (d(d−1)/2 comparisons without a branch on the loads); above it the k
+// least are kept by insertion (about d·k moves at worst, with branches the
+// predictor misses).
 const kdRanked = 12
 
 // KDChoice places count balls by (k,d)-choice: a step draws d bins
@@ -183,9 +184,9 @@ const kdRanked = 12
 // ranks the slots by their loads at the step's start, ties by position,
 // and puts one ball on each of the k first, in that order (a bin holding
 // two of them takes two balls). For d ≤ kdRanked every slot's place is
-// counted; above, the k first are kept by insertion: the same order. The slots are i.i.d., so ties by position
-// are uniformly random ties in law (see dchoice.go); with k = 1 this is
-// DChoice, draw for draw.
+// counted; above, the k first are kept by insertion: the same order. The
+// slots are i.i.d., so ties by position are uniformly random ties in law
+// (see dchoice.go); with k = 1 this is DChoice, draw for draw.
 //
 // Stream: d PCG32.Bounded(n) per step, as DChoice draws them. 1 ≤ k ≤ d,
 // 1 ≤ len(loads) ≤ MaxBins.
