@@ -401,3 +401,11 @@ func TestTwinningPackingMatchFluidLimit(t *testing.T) {
 		t.Logf("%s on %s: worst %.2f of the tolerance over %d levels; against %s's limit %.1f", c.process, c.eng, worst, levels, c.other, bad)
 	}
 }
+
+// kd-choice with k = d puts a ball on every slot: after whole steps it is
+// One-Choice in law (m = 6 = two steps of 3).
+func TestKDChoiceKEqualsDIsOneChoice(t *testing.T) {
+	const trials = 40000
+	obs := simulateVectors(t, exactCase{"kd-choice", map[string]string{"k": "3", "d": "3"}, 3, 6, nil}, trials, 77)
+	exactCheck(t, exactLaw(3, 6, uniformChoice(3)), obs, trials)
+}

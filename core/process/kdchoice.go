@@ -30,8 +30,9 @@ import (
 //     report the bins sampled (Result.Samples: d a step).
 //
 // k = 1 is d-choice and runs its loops (the same stream: d
-// PCG32.Bounded(n) a step); k = d is One-Choice in law (every slot takes a
-// ball). 1 ≤ k ≤ d ≤ bins.
+// PCG32.Bounded(n) a step); k = d puts a ball on every slot, One-Choice
+// in law after whole steps (a step cut by m or a checkpoint has filled its
+// lightest slots first). 1 ≤ k ≤ d ≤ bins.
 //
 // Direct engine: kernels.KDChoice, d PCG32.Bounded(n) a step. The rule reads
 // the sampled loads only, so the histogram engine runs it exactly, step by
