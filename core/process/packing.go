@@ -1,7 +1,7 @@
 package process
 
 // Packing (Los, Sauerwald and Sylvester, "Balanced allocations: caching and
-// packing, twinning and thinning", SODA 2022, §2; the definition as the
+// packing, twinning and thinning", SODA 2022; the definition as the
 // first author's pages state it, dimitrioslos.com/research/balls-and-bins/
 // processes/packing.html): each step samples one bin i uniformly and, with
 // W^t the balls placed before the step,

@@ -8,7 +8,7 @@ import (
 )
 
 // Twinning (Los, Sauerwald and Sylvester, "Balanced allocations: caching and
-// packing, twinning and thinning", SODA 2022, §2; the definitions as the
+// packing, twinning and thinning", SODA 2022; the definitions as the
 // first author's pages state them, dimitrioslos.com/research/balls-and-bins/
 // processes/twinning.html): each step samples one bin i uniformly and, with
 // W^t the balls placed before the step,
