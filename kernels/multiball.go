@@ -1,7 +1,5 @@
 package kernels
 
-import "unsafe"
-
 // Loops of the processes that place several balls per step: Twinning and
 // Packing (one uniform sample, one or more balls into it) and (k,d)-choice
 // (d samples, k balls). A run still counts balls: a step whose balls do not
@@ -188,6 +186,12 @@ const kdRanked = 12
 // slots are i.i.d., so ties by position are uniformly random ties in law
 // (see dchoice.go); with k = 1 this is DChoice, draw for draw.
 //
+// The samples of a block of steps are drawn ahead (as staging.go's loops
+// do past L2), never more steps than the balls left start, whatever the
+// array's size: at n = 10^4 that ran 12–13 ns a ball at k = 2, d = 4 and
+// k = 3, d = 6 against 16–18 drawing each step's samples in its loop
+// (min of 3, BenchmarkMultiBall's kernel alone).
+//
 // Stream: d PCG32.Bounded(n) per step, as DChoice draws them. 1 ≤ k ≤ d,
 // 1 ≤ len(loads) ≤ MaxBins.
 func KDChoice[L Load](loads []L, r *PCG32, count uint64, st *KDState, maxLoad L) L {
@@ -198,83 +202,23 @@ func KDChoice[L Load](loads []L, r *PCG32, count uint64, st *KDState, maxLoad L)
 		maxLoad = max(maxLoad, v)
 		count--
 	}
-	if staged(len(loads)*int(unsafe.Sizeof(loads[0]))) && st.d <= stageBalls {
-		return kdChoiceStaged(loads, r, count, st, maxLoad)
-	}
-	s, inc := r.state, r.inc()
-	n := uint32(len(loads))
-	n64 := uint64(n)
-	k, idx, pick, val := st.k, st.idx, st.pick, st.val
-	steps := uint64(0)
-	for count > 0 {
-		s0 := s
-		low := ^uint32(0)
-		for j := range idx {
-			var m uint64
-			s, m = lemire(s, inc, n64)
-			low = min(low, uint32(m))
-			idx[j] = uint32(m >> 32)
-		}
-		if low < n { // a draw to redo: the step again with exact draws
-			s = s0
-			for j := range idx {
-				s, idx[j] = bounded(s, inc, n)
-			}
-		}
-		steps++
-		if len(idx) <= kdRanked {
-			// rankSlots written out (a call a step; the two measured alike within
-			// the shared machine's noise, 13–17 ns a ball at k = 2, d = 4).
-			for j, b := range idx {
-				val[j] = uint64(loads[b])
-			}
-			for i, vi := range val {
-				place := 0
-				for _, vj := range val[:i] {
-					place += b2i(vj <= vi)
-				}
-				for _, vj := range val[i+1:] {
-					place += b2i(vj < vi)
-				}
-				pick[place] = idx[i]
-			}
-		} else {
-			kdInsert(loads, idx, pick, st.key, k)
-		}
-		c := k
-		if uint64(c) > count { // the step does not fit: pick[c:k] is owed
-			c = int(count)
-			st.next, st.owe = c, k
-		}
-		for _, b := range pick[:c] {
-			v := loads[b] + 1
-			loads[b] = v
-			maxLoad = max(maxLoad, v)
-		}
-		count -= uint64(c)
-	}
-	st.Samples += steps * uint64(st.d)
-	r.state = s
-	return maxLoad
-}
-
-// kdChoiceStaged is KDChoice drawing the samples of a block of steps ahead
-// (see staging.go), never more steps than the balls left start, so the
-// stream is KDChoice's.
-func kdChoiceStaged[L Load](loads []L, r *PCG32, count uint64, st *KDState, maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	d, k := st.d, st.k
-	var buf [2 * stageBalls]uint32
-	per := uint64(max(1, len(buf)/d)) // steps a block
+	var stage [2 * stageBalls]uint32
+	buf := stage[:]
+	if d > len(buf) {
+		buf = st.idx // one step at a time
+	}
+	per := uint64(len(buf) / d) // steps a block
 	steps := uint64(0)
 	for count > 0 {
-		b := min(per, (count+uint64(k)-1)/uint64(k))
-		s = fillBounded(buf[:b*uint64(d)], s, inc, n)
-		for j := range b {
+		block := min(per, (count+uint64(k)-1)/uint64(k))
+		s = fillBounded(buf[:block*uint64(d)], s, inc, n)
+		for j := range block {
 			kdOrder(loads, buf[j*uint64(d):(j+1)*uint64(d)], st)
 			c := k
-			if uint64(c) > count {
+			if uint64(c) > count { // the step does not fit: pick[c:k] is owed
 				c = int(count)
 				st.next, st.owe = c, k
 			}
@@ -285,7 +229,7 @@ func kdChoiceStaged[L Load](loads []L, r *PCG32, count uint64, st *KDState, maxL
 			}
 			count -= uint64(c)
 		}
-		steps += b
+		steps += block
 	}
 	st.Samples += steps * uint64(d)
 	r.state = s
