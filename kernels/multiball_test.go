@@ -133,14 +133,14 @@ func refKDChoice[L Load](loads []L, r *PCG32, m uint64, k, d int) uint64 {
 }
 
 // KDChoice against the literal loop, ball for ball, for k from 1 to d (both
-// orderings: counted places, d ≤ 12, and insertion), chunks that cut steps,
-// 32- and 64-bit loads, staged and interleaved; and with k = 1 against
-// DChoice itself.
+// orderings: counted places, d ≤ 12, and insertion; d past the block of
+// drawn-ahead samples), chunks that cut steps, 32- and 64-bit loads; and
+// with k = 1 against DChoice itself, staged and interleaved.
 func TestKDChoiceMatchesReference(t *testing.T) { withStaging(t, testKDChoice) }
 
 func testKDChoice(t *testing.T) {
 	for _, n := range []int{1, 2, 5, 50} {
-		for _, kd := range [][2]int{{1, 1}, {1, 2}, {1, 3}, {2, 2}, {2, 3}, {3, 5}, {2, 7}, {5, 5}, {12, 12}, {1, 13}, {3, 13}, {13, 13}, {6, 20}} {
+		for _, kd := range [][2]int{{1, 1}, {1, 2}, {1, 3}, {2, 2}, {2, 3}, {3, 5}, {2, 7}, {5, 5}, {12, 12}, {1, 13}, {3, 13}, {13, 13}, {6, 20}, {2, 300}} {
 			k, d := kd[0], kd[1]
 			for _, chunk := range []uint64{1, 2, 3, 13, 1 << 20} {
 				for _, m := range []uint64{1, 4, 37, 3000} {
