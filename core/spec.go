@@ -215,6 +215,12 @@ func (s *Spec) validate() error {
 	default:
 		return fmt.Errorf("--engine %q: want auto, direct or histogram", s.Engine)
 	}
+	if pt, ok := s.Proc.(process.PositionalTies); ok && s.engine == EngineDirect && s.Initial.Span() > 0 && pt.PositionalTies() != "" {
+		if (s.Engine != EngineAuto && s.Engine != "") || !canHist {
+			return fmt.Errorf("--initial %s: %s; use --engine histogram (exact on levels) or a start with every bin at one load", s.Initial.String(), pt.PositionalTies())
+		}
+		s.engine, s.engineWhy = EngineHistogram, "from an --initial vector with unequal loads the direct loop's ties by position are not random ties"
+	}
 	if s.engine == EngineDirect && n > kernels.MaxBins {
 		if canHist {
 			return fmt.Errorf("--bins %d: the direct engine holds at most %d bins; use --engine histogram (or auto)", n, uint64(kernels.MaxBins))

@@ -503,3 +503,34 @@ func levelsMemoryOne(lv *Levels, r *PCG32, count uint64, cached *uint64, lastUse
 	}
 	*cached = lc
 }
+
+// StartLevelsMemory sets the loads of the K = len(cache) cached bins before
+// the first ball on lv, for a start that is not empty (--initial): the loads
+// of K distinct uniform bins, drawn as K distinct uniform ranks (the bins'
+// names are a uniform order within each level). Where every bin holds one
+// load it is that load, and nothing is drawn (the empty start's stream).
+func StartLevelsMemory(lv *Levels, r *PCG32, cache []uint64) {
+	if lv.Len() == 1 {
+		for q := range cache {
+			cache[q] = lv.lo
+		}
+		return
+	}
+	n := lv.n
+	ranks := make([]uint64, len(cache))
+	for q := range cache {
+		for {
+			var x uint64
+			if n <= MaxBins {
+				x = uint64(r.Bounded(uint32(n)))
+			} else {
+				x = r.Bounded64(n)
+			}
+			if !slices.Contains(ranks[:q], x) {
+				ranks[q] = x
+				break
+			}
+		}
+		cache[q] = lv.lo + uint64(lv.Level(ranks[q]))
+	}
+}

@@ -389,9 +389,12 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 		add(badCase{name: c.cmd + "/without " + c.drop, args: append(append([]string{c.cmd}, bases[c.cmd].pos...), with(bases[c.cmd].flags, []string{c.drop, "-"})...), want: c.drop})
 	}
 	// --k is shared: the table tries it on k-thinning (2 ≤ K ≤ 64), these on
-	// memory (0 ≤ K ≤ min(bins, 1024)).
+	// memory (0 ≤ K ≤ min(bins, 1024)) and kd-choice (1 ≤ K ≤ d).
 	for _, v := range []string{"5", "1025", "-1", "x"} {
 		add(badCase{name: "memory/k=" + v, args: append([]string{"run"}, with(bases["run"].flags, []string{"--process", "memory", "--bins", "4", "--k", v})...), want: "--k"})
+	}
+	for _, v := range []string{"4", "0", "2^20+1"} { // kd-choice: 1 ≤ K ≤ d
+		add(badCase{name: "kd-choice/k=" + v, args: append([]string{"run"}, with(bases["run"].flags, []string{"--process", "kd-choice", "--d", "3", "--k", v})...), want: "--k"})
 	}
 	// Sweep folders that are not what they should be.
 	brokenMan := filepath.Join(f.dir, "broken-manifest")

@@ -36,6 +36,7 @@ type writer struct {
 	count    int
 	ideaCSV  bool // an idea process is in the run: csv carries its columns
 	probeCSV bool // a process that reports probes is in the run: csv carries them
+	sampCSV  bool // a process reporting its samples is in the run: csv carries the column
 }
 
 // summary is what the table reports of one spec's trials, accumulated.
@@ -49,6 +50,7 @@ type summary struct {
 	idea              *ideaSummary
 	rbb               *rbbSummary    // rbboutput.go
 	probes            *probesSummary // threshold, adaptive
+	perBall           stream         // samples per ball, for the processes that report samples
 }
 
 // stream accumulates a mean and, by Welford's update, the sum of squared
@@ -85,6 +87,7 @@ func newWriter(p *plan, out io.Writer) *writer {
 		for _, s := range p.specs {
 			w.ideaCSV = w.ideaCSV || s.Process.Name == "idea"
 			w.probeCSV = w.probeCSV || s.Process.Name == "threshold" || s.Process.Name == "adaptive"
+			w.sampCSV = w.sampCSV || s.Process.Samples
 		}
 	}
 	return w
@@ -135,13 +138,13 @@ func (w *writer) add(spec int, r *result.Result) error {
 		return w.w.Flush()
 	case "csv":
 		if w.count == 1 {
-			cols := csvColumns(w.ideaCSV)
+			cols := csvColumns(w.ideaCSV, w.sampCSV)
 			if w.probeCSV {
 				cols = slices.Concat(cols, csvProbesHeader)
 			}
 			w.csv.Write(cols)
 		}
-		csvRows(r, w.ideaCSV, func(row []string) {
+		csvRows(r, w.ideaCSV, w.sampCSV, func(row []string) {
 			if w.probeCSV {
 				row = append(row, probesColumns(r)...)
 			}
@@ -179,6 +182,7 @@ func (w *writer) summarize(spec int, r *result.Result) {
 	sm.addIdea(r)
 	sm.addRBB(r)
 	sm.addProbes(r)
+	sm.addSamples(w.p.specs[spec], r)
 }
 
 // plotted is what --plot reads of a result: the gaps, the average, the bins,
@@ -217,25 +221,34 @@ var csvHeader = []string{
 var csvIdeaHeader = []string{"retries_mean", "retries_max", "fallbacks", "estimate_spread", "estimate_lag", "estimates_held"}
 
 // csvColumns is the header of a run's csv: one schema a run, with the idea
-// columns only when an idea process is in it (empty in other processes' rows).
-func csvColumns(idea bool) []string {
+// columns only when an idea process is in it, and the samples column only
+// when a process that reports samples is (empty in other processes' rows).
+func csvColumns(idea, samples bool) []string {
+	cols := csvHeader
 	if idea {
-		return slices.Concat(csvHeader, csvIdeaHeader)
+		cols = slices.Concat(cols, csvIdeaHeader)
 	}
-	return csvHeader
+	if samples {
+		cols = slices.Concat(cols, []string{"samples"})
+	}
+	return cols
 }
 
 // csvRows gives one row per checkpoint (at_balls < balls) and one for the
 // final state (at_balls = balls), so checkpoints survive in a flat file,
 // handing each to emit as it is made (a row's slice is reused after).
-// With idea set each row ends in ideaColumns.
-func csvRows(r *result.Result, idea bool, emit func(row []string)) {
+// With idea set each row ends in ideaColumns, then with samples set in the
+// trial's samples (Result.Samples, empty where the process reports none).
+func csvRows(r *result.Result, idea, samples bool, emit func(row []string)) {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
 	head := []string{r.Process, paramsText(r.Params), u(r.Bins), u(r.Balls), u(r.Trial), u(r.Seed), r.Engine}
 	tail := []string{f(r.MaxGap), f(r.ElapsedS), f(r.BallsPerS)}
 	if idea {
 		tail = append(tail, ideaColumns(r)...)
+	}
+	if samples {
+		tail = append(tail, samplesColumn(r))
 	}
 	row := make([]string, 0, len(head)+8+len(tail))
 	for _, c := range r.Checkpoints {
@@ -337,6 +350,7 @@ func (w *writer) table() {
 	w.ideaTable()
 	w.rbbTable()
 	w.probesTable()
+	w.samplesTable()
 
 	if s0.Trials > 1 {
 		fmt.Fprintf(w.w, "\ngap: %% of trials\n")

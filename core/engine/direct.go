@@ -105,6 +105,9 @@ func runUnit[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64), 
 			res.Fill(snap, s.Alpha)
 		}
 	}
+	if sp, ok := st.(process.Sampler); ok {
+		res.Samples = sp.Samples()
+	}
 	if be, ok := st.(process.BatchEnds); ok {
 		// max_gap of b-batch also covers every batch end (when the batch's loads are published).
 		if ends, g := be.BatchEnds(len(loads)); ends > 0 {

@@ -66,6 +66,9 @@ func runHistogram(s *core.Spec, trial uint64, progress func(uint64)) *result.Res
 			res.Fill(snap, s.Alpha)
 		}
 	}
+	if sp, ok := st.(process.Sampler); ok {
+		res.Samples = sp.Samples()
+	}
 	if be, ok := st.(process.BatchEnds); ok {
 		if ends, g := be.BatchEnds(0); ends > 0 {
 			res.MaxGap = max(res.MaxGap, (g-float64(w0)/float64(s.Bins))*scale) // batch ends count thrown balls

@@ -422,3 +422,126 @@ func TestInitialRefusedWithDelay(t *testing.T) {
 		}
 	}
 }
+
+// Twinning and packing from --initial: W, the balls before a step, counts
+// the initial ones — the literal rules, ball for ball on the direct engine,
+// and on a sorted vector sampled by rank for the histogram engine.
+func TestInitialTwinningPackingBallForBall(t *testing.T) {
+	const n, m, w0 = 8, 300, 24
+	for _, name := range []string{"twinning", "packing"} {
+		loads := make([]uint64, n)
+		loads[0] = w0
+		r := kernels.TrialStream(10, 0, kernels.LaneChoices)
+		w := uint64(w0)
+		for placed := uint64(0); placed < m; {
+			i := r.Bounded(n)
+			a := uint64(1)
+			if n*loads[i] < w { // load < W/n
+				a = 2
+				if name == "packing" {
+					a = (w+n-1)/n + 1 - loads[i] // up to ⌈W/n⌉ + 1
+				}
+			}
+			a = min(a, m-placed) // the last step cut to fit
+			loads[i] += a
+			placed += a
+			w += a
+		}
+		// The histogram engine samples a rank of the sorted loads: the same
+		// rule on a sorted vector, the sampled level's last bin taking the balls.
+		want := make([]uint64, n)
+		want[n-1] = w0
+		r = kernels.TrialStream(10, 0, kernels.LaneChoices)
+		w = w0
+		for placed := uint64(0); placed < m; {
+			x := r.Bounded(n)
+			for x+1 < n && want[x+1] == want[x] {
+				x++
+			}
+			a := uint64(1)
+			if n*want[x] < w {
+				a = 2
+				if name == "packing" {
+					a = (w+n-1)/n + 1 - want[x]
+				}
+			}
+			a = min(a, m-placed)
+			want[x] += a
+			slices.Sort(want)
+			placed += a
+			w += a
+		}
+		for _, eng := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
+			s := mustSpec(t, name, map[string]string{"initial": "spike:24"}, core.Common{Bins: n, Balls: m, Seed: 10, Engine: eng, KeepLoads: eng == core.EngineDirect})
+			r := RunTrial(s, 0, nil)
+			var got []uint64
+			if r.Loads != nil {
+				for i, x := range r.Loads {
+					if uint64(x) != loads[i] {
+						t.Fatalf("%s direct: bin %d holds %v, the literal rule %d", name, i, x, loads[i])
+					}
+				}
+				continue
+			}
+			for _, l := range r.Histogram {
+				for range l.Count {
+					got = append(got, uint64(l.Load))
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s histogram: sorted loads %v, the literal rule %v", name, got, want)
+			}
+		}
+	}
+}
+
+// Memory from --initial on the histogram engine against the exact chain of
+// loads and cache started there (the first cache K distinct uniform bins,
+// their loads the start's). The direct loop breaks ties by position, which
+// is the law of random ties only for exchangeable bins: from [3, 1, 0] it
+// is refused with --engine direct and auto runs the histogram engine; from
+// uniform:1 it runs and follows the law.
+func TestInitialMemoryMatchesExactLaw(t *testing.T) {
+	const trials = 30000
+	path := writeLoads(t, "3\n1\n0\n")
+	if _, err := core.NewSpec("memory", map[string]string{"initial": "file:" + path}, core.Common{Bins: 3, Balls: 4, Trials: 1, Alpha: 1, Engine: core.EngineDirect}); err == nil || !strings.Contains(err.Error(), "by position") {
+		t.Errorf("memory --engine direct from [3 1 0]: %v, want a refusal naming the ties", err)
+	}
+	if s := mustSpec(t, "memory", map[string]string{"initial": "file:" + path}, core.Common{Bins: 3, Balls: 4}); s.ResolvedEngine() != core.EngineHistogram {
+		t.Errorf("memory --engine auto from [3 1 0]: engine %s, want histogram", s.ResolvedEngine())
+	}
+	for _, c := range []struct{ d, k int }{{1, 1}, {1, 2}} {
+		law := memoryExactFrom([]int{3, 1, 0}, 4, c.d, c.k, extremeK(true), false)
+		t.Run(fmt.Sprintf("d=%d,k=%d/histogram", c.d, c.k), func(t *testing.T) {
+			s := mustSpec(t, "memory", map[string]string{"d": fmt.Sprint(c.d), "k": fmt.Sprint(c.k), "initial": "file:" + path},
+				core.Common{Bins: 3, Balls: 4, Trials: trials, Seed: 11, Engine: core.EngineHistogram})
+			obs := tally(t, s, trials)
+			if stat, limit, df := stattest.Law(sortedLaw(law), obs, trials); stat > limit {
+				t.Errorf("χ² = %.1f on %d df exceeds %.1f", stat, df, limit)
+			}
+		})
+		uni := memoryExactFrom([]int{1, 1, 1}, 4, c.d, c.k, extremeK(true), false)
+		t.Run(fmt.Sprintf("d=%d,k=%d/direct/uniform:1", c.d, c.k), func(t *testing.T) {
+			s := mustSpec(t, "memory", map[string]string{"d": fmt.Sprint(c.d), "k": fmt.Sprint(c.k), "initial": "uniform:1"},
+				core.Common{Bins: 3, Balls: 4, Trials: trials, Seed: 12, Engine: core.EngineDirect, KeepLoads: true})
+			obs := tally(t, s, trials)
+			if stat, limit, df := stattest.Law(uni, obs, trials); stat > limit {
+				t.Errorf("χ² = %.1f on %d df exceeds %.1f", stat, df, limit)
+			}
+		})
+	}
+}
+
+// The law test has power from the start: the chain of a cache that keeps
+// the most loaded is refused. (The histogram cache left at load 0, as
+// before it read the start, fails TestInitialMemoryMatchesExactLaw at
+// χ² = 6822 on 8 df, limit 31.8.)
+func TestInitialMemoryExactLawHasPower(t *testing.T) {
+	const trials = 30000
+	path := writeLoads(t, "3\n1\n0\n")
+	wrong := memoryExactFrom([]int{3, 1, 0}, 4, 1, 1, extremeK(false), false)
+	s := mustSpec(t, "memory", map[string]string{"initial": "file:" + path}, core.Common{Bins: 3, Balls: 4, Trials: trials, Seed: 11, Engine: core.EngineHistogram})
+	if stat, limit, _ := stattest.Law(sortedLaw(wrong), tally(t, s, trials), trials); stat <= limit {
+		t.Errorf("a cache keeping the most loaded passes: χ² = %.1f ≤ %.1f", stat, limit)
+	}
+}

@@ -87,19 +87,28 @@ func lastUsed(_, _ []int, took, _ int) map[string]float64 {
 // process with d samples and k cached bins, starting from a uniform k-subset
 // (or, empty, from no cache: the first balls see their samples only).
 func memoryExact(n, m, d, k int, rule cacheRule, empty bool) map[vec]float64 {
+	return memoryExactFrom(make([]int, n), m, d, k, rule, empty)
+}
+
+// memoryExactFrom is memoryExact from the load vector start (--initial).
+func memoryExactFrom(start []int, m, d, k int, rule cacheRule, empty bool) map[vec]float64 {
 	type state struct {
 		loads vec
 		cache string
 	}
+	n := len(start)
 	law := map[state]float64{}
-	zero := vec(make([]byte, n))
+	zero := make([]byte, n)
+	for i, x := range start {
+		zero[i] = byte(x)
+	}
 	if empty {
-		law[state{zero, ""}] = 1
+		law[state{vec(zero), ""}] = 1
 	} else {
 		var all [][]int
 		subsets(allBins(n), k, func(s []int) { all = append(all, slices.Clone(s)) })
 		for _, s := range all {
-			law[state{zero, setKey(s)}] = 1 / float64(len(all))
+			law[state{vec(zero), setKey(s)}] = 1 / float64(len(all))
 		}
 	}
 	tuples := int(math.Pow(float64(n), float64(d)))

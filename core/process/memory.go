@@ -161,9 +161,14 @@ type memoryLevels struct {
 	cache    []uint64
 	cands    []kernels.MemoryCandidate
 	lastUsed bool
+	started  bool
 }
 
 func (l *memoryLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
+	if !l.started { // the cache's loads in the start (--initial's vector)
+		kernels.StartLevelsMemory(lv, l.r, l.cache)
+		l.started = true
+	}
 	c := min(want, Chunk)
 	kernels.LevelsMemory(lv, l.r, c, l.d, l.cache, l.cands, l.lastUsed)
 	return c
@@ -175,7 +180,7 @@ func (p *Caching) Levels(tr *Trial) LevelStepper {
 	if p.K == 0 {
 		return p.dChoice().Levels(tr)
 	}
-	return &memoryLevels{tr.Choices, p.D, make([]uint64, p.K), make([]kernels.MemoryCandidate, 0, p.D+p.K), p.Rule == cacheLastUsed}
+	return &memoryLevels{r: tr.Choices, d: p.D, cache: make([]uint64, p.K), cands: make([]kernels.MemoryCandidate, 0, p.D+p.K), lastUsed: p.Rule == cacheLastUsed}
 }
 
 func (p *Caching) dChoice() *DChoice { return &DChoice{D: p.D, Dims: 1, Populated: 1, Batch: 1} }
@@ -205,4 +210,13 @@ func (p *Caching) DirectFactor() float64 {
 		return 1.35
 	}
 	return 1.1 * float64(p.D+p.K)
+}
+
+// PositionalTies: the direct loops break ties by position (kernels/memory.go),
+// the law of random ties only while the bins are exchangeable.
+func (p *Caching) PositionalTies() string {
+	if p.K == 0 {
+		return "" // d-choice's loops: random ties
+	}
+	return "memory's direct loop breaks ties by position, which is the law of random ties only when every bin starts at the same load"
 }

@@ -190,8 +190,8 @@ var flagOrder = []string{"d", "beta", "threshold", "weights", "g", "adversary", 
 // flagUsage is the flag's usage for parameters several processes share;
 // the others use their one process's words.
 var flagUsage = map[string]string{
-	"k":           "memory: cached bins beside the samples, 0 ≤ K ≤ min(bins, 1024), default 1 (0: d-choice); k-thinning: the most samples a ball takes, the K-th kept whatever its load, 2 ≤ K ≤ 64, default 2",
-	"d":           "samples per ball (d-choice, hypergraph, idea: per round; memory: beside its cache, default 1) or groups (always-go-left), 1 ≤ d ≤ bins (default 2)",
+	"k":           "memory: cached bins beside the samples, 0 ≤ K ≤ min(bins, 1024), default 1 (0: d-choice); k-thinning: the most samples a ball takes, the K-th kept whatever its load, 2 ≤ K ≤ 64, default 2; kd-choice: balls per step, into the K least loaded of its d samples, 1 ≤ K ≤ d",
+	"d":           "samples per ball (d-choice, hypergraph, idea: per round; memory: beside its cache, default 1; kd-choice: per step) or groups (always-go-left), 1 ≤ d ≤ bins (default 2)",
 	"g":           "comparisons of loads differing by at most g are noisy, g ≥ 0 (g-adv-comp, g-myopic-comp)",
 	"batch":       "balls per batch b ≥ 1: every ball of a batch decides on the loads at the batch's start (b-batch; d-choice, one-plus-beta, (mixed-)quantile and two-thinning in batches, default 1: none)",
 	"tau":         "τ-Delay: every load read may be up to τ balls old, 0 ≤ τ < 2^32 − 1 (tau-delay; d-choice, two-choice, one-plus-beta, (mixed-)quantile and two-thinning with a delay, default 0: none)",

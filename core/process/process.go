@@ -30,6 +30,10 @@ type Entry struct {
 	Order int
 	// Weighted: the process accepts --weights (ball weights).
 	Weighted bool
+	// Samples: the process reports the bins it sampled (Result.Samples),
+	// its steps placing several balls or a varying number (its steppers
+	// are Samplers).
+	Samples bool
 	// Fixed are the parameter values an alias fixes (two-choice: d = 2),
 	// shown in its results.
 	Fixed map[string]any
@@ -139,9 +143,21 @@ type RealStarter interface{ Start(loads []float64) }
 // load vector (its state assumes empty bins): a non-empty reason says why.
 type InitialWhy interface{ InitialWhy() string }
 
+// PositionalTies is a process whose direct loop breaks ties by position,
+// which gives the law of uniformly random ties only when the bins are
+// exchangeable — from a start where every bin holds the same load. From
+// any other --initial vector it runs on the histogram engine (exact on
+// levels, where positions carry no names) or is refused; the method says
+// why in words.
+type PositionalTies interface{ PositionalTies() string }
+
 // Settler is a stepper that holds balls it has not yet written into the
 // loads (b-batch on the histogram): the engine settles it at checkpoints.
 type Settler interface{ Settle(lv *kernels.Levels) }
+
+// Sampler is a stepper (direct or histogram) that counts the bins it
+// sampled: the engines report the count as Result.Samples.
+type Sampler interface{ Samples() uint64 }
 
 // BatchEnds is a stepper that also measures the gap where a batch ends
 // (b-batch): ends batches ended, and the largest gap at an end, in balls.

@@ -34,6 +34,7 @@ type Result struct {
 	SpecHash    string         `json:"spec_hash,omitempty"` // sweeps: the grid point (core.Spec.Hash)
 	Retries     *Retries       `json:"retries,omitempty"`   // idea: rounds of d draws per ball
 	Estimates   *Estimates     `json:"estimates,omitempty"` // idea: the bins' estimated averages
+	Samples     uint64         `json:"samples,omitempty"`   // twinning, packing, kd-choice: bins sampled (balls per sample: balls/samples)
 
 	// InitialBalls is W0, the balls of --initial beside the Balls thrown.
 	InitialBalls uint64 `json:"initial_balls,omitempty"`

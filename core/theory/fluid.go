@@ -247,6 +247,12 @@ type Stretches struct {
 	begin func(a, b float64)
 }
 
+// NewStretches is the Stretches of next and begin, for systems defined
+// outside this package (twinning's threshold ⌈t⌉).
+func NewStretches(next func(t float64) float64, begin func(a, b float64)) *Stretches {
+	return &Stretches{next: next, begin: begin}
+}
+
 // Solve integrates a fluid system of `groups` groups from the empty
 // state to time T with RK4 steps of at most h, stopping exactly at the ends
 // of stretches when st is non-nil, and returns the mean profile.
