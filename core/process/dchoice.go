@@ -19,6 +19,9 @@ import (
 // PCG32.Bounded(n) per ball; d = 1 is One-Choice's loop, which draws the
 // same stream. Histogram engine: exact level batches (hist.Advance), ball
 // by ball on ranks (kernels.LevelsDChoice) when n is small.
+//
+// Sampling and tie options (--ties, …): sampling.go, which runs the
+// options' own loops; the defaults run the loops above.
 
 // DChoice is d-Choice.
 type DChoice struct {
@@ -27,6 +30,8 @@ type DChoice struct {
 	Populated int    // populated dimensions of a vector ball
 	Batch     uint64 // balls per batch (b-Batch's setting); 1: none
 	alias     bool
+
+	Opt Sampling // --ties, --distinct, --sampling (sampling.go)
 }
 
 var dChoiceEntry = &Entry{
@@ -60,14 +65,14 @@ func (p *DChoice) Entry() *Entry {
 
 func (p *DChoice) Params() []*Param {
 	if p.alias {
-		return nil
+		return p.Opt.params()
 	}
-	return []*Param{
+	return append([]*Param{
 		DParam(&p.D, "samples per ball, 1 ≤ d ≤ bins"),
 		DimsParam(&p.Dims),
 		PopulatedParam(&p.Populated, func() bool { return p.Dims > 1 }),
 		BatchParam(&p.Batch),
-	}
+	}, p.Opt.params()...)
 }
 
 // DParam is --d, samples per ball (or groups), for the processes that take it.
@@ -97,7 +102,10 @@ func (p *DChoice) Check(su *Setup) error {
 	if uint64(p.D) > su.Bins {
 		return fmt.Errorf("--d %d exceeds --bins %d: want 1 ≤ d ≤ bins", p.D, su.Bins)
 	}
-	return checkBatch(p.Entry().Name, p.Batch, su, p.Dims)
+	if err := checkBatch(p.Entry().Name, p.Batch, su, p.Dims); err != nil {
+		return err
+	}
+	return p.Opt.check(su, p.Dims)
 }
 
 // batched reports whether balls come in batches whose decisions read loads
@@ -161,8 +169,19 @@ func dChoiceDirect[L kernels.Load](d int, batch uint64, tr *Trial) Stepper[L] {
 	return dChoiceLoop[L]{tr.Choices, d}
 }
 
-func (p *DChoice) Direct32(tr *Trial) Stepper[uint32] { return dChoiceDirect[uint32](p.D, p.Batch, tr) }
-func (p *DChoice) Direct64(tr *Trial) Stepper[uint64] { return dChoiceDirect[uint64](p.D, p.Batch, tr) }
+func (p *DChoice) Direct32(tr *Trial) Stepper[uint32] {
+	if p.Opt.on() {
+		return drawsDirect[uint32](&p.Opt, p.D, nil, p.Batch, tr)
+	}
+	return dChoiceDirect[uint32](p.D, p.Batch, tr)
+}
+
+func (p *DChoice) Direct64(tr *Trial) Stepper[uint64] {
+	if p.Opt.on() {
+		return drawsDirect[uint64](&p.Opt, p.D, nil, p.Batch, tr)
+	}
+	return dChoiceDirect[uint64](p.D, p.Batch, tr)
+}
 
 type dChoiceReal struct {
 	r *kernels.PCG32

@@ -24,6 +24,9 @@ import (
 // (kernels.LevelsOnePlusBeta) when n is small. Fluid limit, below.
 // balloc concurrent: ShapeCoin.
 //
+// Sampling and tie options (--ties, …): sampling.go, which runs the
+// options' own loops; the defaults run the loops above.
+//
 // This file is the worked example of docs/ARCHITECTURE.md.
 
 // OnePlusBeta is the (1+β) process.
@@ -31,6 +34,8 @@ type OnePlusBeta struct {
 	Beta  float64 // probability of a two-choice step
 	Batch uint64  // balls per batch (b-Batch's setting, SPAA'22 §8); 1: none
 	coin  kernels.Bernoulli
+
+	Opt Sampling // --ties, --distinct, --sampling (sampling.go)
 }
 
 var onePlusBetaEntry = &Entry{
@@ -45,7 +50,7 @@ func init() { Register(onePlusBetaEntry) }
 func (*OnePlusBeta) Entry() *Entry { return onePlusBetaEntry }
 
 func (p *OnePlusBeta) Params() []*Param {
-	return []*Param{BetaParam(&p.Beta, "probability β of a two-choice step, 0 ≤ β ≤ 1"), BatchParam(&p.Batch)}
+	return append([]*Param{BetaParam(&p.Beta, "probability β of a two-choice step, 0 ≤ β ≤ 1"), BatchParam(&p.Batch)}, p.Opt.params()...)
 }
 
 // BetaParam is --beta, the probability of a two-choice step.
@@ -63,7 +68,10 @@ func (p *OnePlusBeta) Check(su *Setup) error {
 		return err
 	}
 	p.coin = c
-	return checkBatch(p.Entry().Name, p.Batch, su, 1)
+	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
+		return err
+	}
+	return p.Opt.check(su, 1)
 }
 
 // batched reports whether balls come in batches whose decisions read
@@ -107,6 +115,8 @@ func (l *onePlusBetaBatched[L]) BatchEnds(n int) (uint64, float64) { return l.ba
 
 func onePlusBetaDirect[L kernels.Load](p *OnePlusBeta, tr *Trial) Stepper[L] {
 	switch {
+	case p.Opt.on():
+		return drawsDirect[L](&p.Opt, 2, &p.coin, p.Batch, tr)
 	case p.Beta == 0:
 		return oneChoiceLoop[L]{tr.Choices}
 	case p.Beta == 1:
