@@ -2,7 +2,9 @@ package bench
 
 import (
 	"math/rand/v2"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/engine"
@@ -38,11 +40,84 @@ func naiveOnePlusBetaIndex(loads []int, m int, beta float64) {
 	}
 }
 
+// naiveDChoiceDistinct is d-choice of d distinct samples, each redrawn
+// while it repeats an earlier one.
+func naiveDChoiceDistinct(loads []int, m, d int) {
+	n := len(loads)
+	s := make([]int, d)
+	for range m {
+		for k := range s {
+		draw:
+			s[k] = rand.IntN(n)
+			for _, x := range s[:k] {
+				if x == s[k] {
+					goto draw
+				}
+			}
+		}
+		best := s[0]
+		for _, j := range s[1:] {
+			if loads[j] < loads[best] {
+				best = j
+			}
+		}
+		loads[best]++
+	}
+}
+
+// naiveOnePlusBetaDistinct is (1+β) whose second sample is redrawn while
+// it repeats the first.
+func naiveOnePlusBetaDistinct(loads []int, m int, beta float64) {
+	n := len(loads)
+	for range m {
+		i := rand.IntN(n)
+		if rand.Float64() < beta {
+			j := rand.IntN(n)
+			for j == i {
+				j = rand.IntN(n)
+			}
+			if loads[j] < loads[i] {
+				i = j
+			}
+		}
+		loads[i]++
+	}
+}
+
 var samplingCases = []benchCase{
+	// The defaults, whose loops the options leave as they were.
+	{"two-choice", "two-choice", nil, func(l []int, m int) { naiveDChoice(l, m, 2) }, nil, nil},
+	{"d-choice-d3", "d-choice", map[string]string{"d": "3"}, func(l []int, m int) { naiveDChoice(l, m, 3) }, nil, nil},
+	{"one-plus-beta-0.5", "one-plus-beta", map[string]string{"beta": "0.5"}, func(l []int, m int) { naiveOnePlusBeta(l, m, 0.5) }, nil, nil},
 	{"two-choice-ties-index", "two-choice", map[string]string{"ties": "index"},
 		func(l []int, m int) { naiveTwoChoiceIndex(l, m) }, nil, nil},
 	{"one-plus-beta-0.5-ties-index", "one-plus-beta", map[string]string{"beta": "0.5", "ties": "index"},
 		func(l []int, m int) { naiveOnePlusBetaIndex(l, m, 0.5) }, nil, nil},
+	{"two-choice-distinct", "two-choice", map[string]string{"distinct": "true"},
+		func(l []int, m int) { naiveDChoiceDistinct(l, m, 2) }, nil, nil},
+	{"d-choice-d3-distinct", "d-choice", map[string]string{"d": "3", "distinct": "true"},
+		func(l []int, m int) { naiveDChoiceDistinct(l, m, 3) }, nil, nil},
+	{"one-plus-beta-0.5-distinct", "one-plus-beta", map[string]string{"beta": "0.5", "distinct": "true"},
+		func(l []int, m int) { naiveOnePlusBetaDistinct(l, m, 0.5) }, nil, nil},
+}
+
+// cpuTime is the process's user + system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds balls per CPU second to report's balls/s: on a machine
+// shared with other work, wall time counts the time others held the core,
+// CPU time does not.
+func reportCPU(b *testing.B, start time.Duration) {
+	report(b)
+	if cpu := cpuTime() - start; cpu > 0 {
+		b.ReportMetric(float64(b.N)/cpu.Seconds(), "balls/cpu-s")
+	}
 }
 
 // BenchmarkSampling runs each option on the direct engine and its naive
@@ -56,12 +131,15 @@ func BenchmarkSampling(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
+			start := cpuTime()
 			engine.RunTrial(s, 0, nil)
-			report(b)
+			reportCPU(b, start)
 		})
 		b.Run(c.name+"/naive", func(b *testing.B) {
-			c.naive(make([]int, n), b.N)
-			report(b)
+			loads := make([]int, n)
+			start := cpuTime()
+			c.naive(loads, b.N)
+			reportCPU(b, start)
 		})
 	}
 }

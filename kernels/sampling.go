@@ -24,12 +24,14 @@ import "unsafe"
 // replaces the kept one when PCG32.Bounded(j) = 0 (j ≥ 2), drawn only at
 // ties.
 //
-// Samples (Draws.Distinct, Draws.Alias). With Distinct the k-th sample of
-// a ball (k = 0, 1, …) is PCG32.Bounded(n − k), read as the index among the
-// bins not yet drawn for this ball, in increasing bin order. With an alias
-// table each sample is Alias.draw (PCG32.Bounded(n), then one output); with
-// both, a draw that repeats a sample of the ball is redrawn (sequential
-// sampling without replacement from the law).
+// Samples (Draws.Distinct, Draws.Alias). A sample is PCG32.Bounded(n), or
+// with an alias table Alias.draw (PCG32.Bounded(n), then one output). With
+// Distinct a draw that repeats an earlier sample of the same ball is drawn
+// again, until it is new: the k-th sample is then uniform over the n − k
+// bins not yet drawn (sequential sampling without replacement from the
+// law, for an alias table). A redraw has probability below k/n for
+// uniform samples, so the loops keep one well-predicted branch; d close
+// to n costs O(n log n) draws a ball.
 
 // Draws is a trial's sampling and tie options and its scratch space.
 type Draws struct {
@@ -38,63 +40,48 @@ type Draws struct {
 	Distinct bool   // a ball's samples without replacement
 	Alias    *Alias // bins drawn by this law; nil: uniform
 	buf      []uint32
-	sorted   []uint32
 }
 
 // NewDraws returns options for balls of d samples.
 func NewDraws(d int, index, random, distinct bool, alias *Alias) *Draws {
-	return &Draws{Index: index, Random: random, Distinct: distinct, Alias: alias,
-		buf: make([]uint32, d), sorted: make([]uint32, 0, d)}
+	return &Draws{Index: index, Random: random, Distinct: distinct, Alias: alias, buf: make([]uint32, d)}
 }
 
 // sample fills o.buf with one ball's samples from raw state s.
 func (o *Draws) sample(s, inc uint64, n uint32) uint64 {
 	buf := o.buf
-	switch {
-	case o.Alias != nil && o.Distinct:
-		for k := range buf {
-			for {
-				var x uint32
-				s, x = o.Alias.draw(s, inc)
-				if !contains(buf[:k], x) {
-					buf[k] = x
-					break
-				}
-			}
-		}
-	case o.Alias != nil:
-		for k := range buf {
-			s, buf[k] = o.Alias.draw(s, inc)
-		}
-	case o.Distinct:
-		srt := o.sorted[:0]
-		for k := range buf {
+	for k := range buf {
+		for {
 			var x uint32
-			s, x = bounded(s, inc, n-uint32(k))
-			p := 0
-			for ; p < len(srt) && srt[p] <= x; p++ {
-				x++ // the x-th bin not yet drawn
+			if o.Alias != nil {
+				s, x = o.Alias.draw(s, inc)
+			} else {
+				s, x = bounded(s, inc, n)
 			}
-			srt = srt[:len(srt)+1]
-			copy(srt[p+1:], srt[p:])
-			srt[p] = x
-			buf[k] = x
-		}
-	default:
-		for k := range buf {
-			s, buf[k] = bounded(s, inc, n)
+			if !o.Distinct || !contains(buf[:k], x) {
+				buf[k] = x
+				break
+			}
 		}
 	}
 	return s
 }
 
-func contains(xs []uint32, x uint32) bool {
+// contains reports whether x is in xs, without a branch per element.
+func contains[T uint32 | uint64](xs []T, x T) bool {
+	var hit uint8
 	for _, y := range xs {
-		if y == x {
-			return true
-		}
+		hit |= b2u(y == x)
 	}
-	return false
+	return hit != 0
+}
+
+// better reports whether the sample j of load lj takes the ball from best
+// of load bl: strictly lighter, or, under index ties, as light with a lower
+// index. Branch-free (index is 0 or 1): the comparison is a coin flip for
+// the predictor.
+func better[L loadValue](lj, bl L, j, best uint32, index uint8) uint8 {
+	return b2u(lj < bl) | b2u(lj == bl)&b2u(j < best)&index
 }
 
 // pick is the sample of o.buf[:d] that receives the ball by loads, by the
@@ -103,14 +90,7 @@ func pick[L loadValue](o *Draws, s, inc uint64, loads []L, d int) (uint64, uint3
 	buf := o.buf[:d]
 	best := buf[0]
 	bl := loads[best]
-	switch {
-	case o.Index:
-		for _, j := range buf[1:] {
-			if lj := loads[j]; lj < bl || lj == bl && j < best {
-				best, bl = j, lj
-			}
-		}
-	case o.Random:
+	if o.Random {
 		tied := uint32(1)
 		for _, j := range buf[1:] {
 			switch lj := loads[j]; {
@@ -124,12 +104,13 @@ func pick[L loadValue](o *Draws, s, inc uint64, loads []L, d int) (uint64, uint3
 				}
 			}
 		}
-	default:
-		for _, j := range buf[1:] {
-			if lj := loads[j]; lj < bl {
-				best, bl = j, lj
-			}
-		}
+		return s, best
+	}
+	index := b2u(o.Index)
+	for _, j := range buf[1:] {
+		lj := loads[j]
+		best = choose(better(lj, bl, j, best, index), best, j)
+		bl = min(bl, lj)
 	}
 	return s, best
 }
@@ -143,8 +124,11 @@ func DChoiceDraws[L Load](loads []L, r *PCG32, count uint64, o *Draws, maxLoad L
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	d := len(o.buf)
-	if d == 2 && o.Index && !o.Distinct && o.Alias == nil && !staged(len(loads)*int(unsafe.Sizeof(loads[0]))) {
-		return twoChoiceIndex(loads, r, count, maxLoad)
+	if d == 2 && o.Alias == nil && !staged(len(loads)*int(unsafe.Sizeof(loads[0]))) {
+		return twoChoiceFast(loads, r, count, o.Index, o.Distinct, maxLoad)
+	}
+	if o.Alias == nil {
+		return dChoiceUniform(loads, r, count, o, maxLoad)
 	}
 	for ; count > 0; count-- {
 		s = o.sample(s, inc, n)
@@ -158,22 +142,67 @@ func DChoiceDraws[L Load](loads []L, r *PCG32, count uint64, o *Draws, maxLoad L
 	return maxLoad
 }
 
-// twoChoiceIndex is DChoiceDraws at d = 2 with index ties and uniform
-// samples with replacement, written out: TwoChoice's draws.
-func twoChoiceIndex[L Load](loads []L, r *PCG32, count uint64, maxLoad L) L {
+// twoChoiceFast is DChoiceDraws at d = 2 with uniform samples, written
+// out: TwoChoice's draws (and redraws of a second sample that repeats the
+// first, with distinct). index and distinct are the same for every ball.
+func twoChoiceFast[L Load](loads []L, r *PCG32, count uint64, index, distinct bool, maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
+	idx := b2u(index)
 	for ; count > 0; count-- {
 		var i, j uint32
 		s, i = boundedFast(s, inc, n)
 		s, j = boundedFast(s, inc, n)
-		li, lj := loads[i], loads[j]
-		if lj < li || lj == li && j < i {
-			i, li = j, lj
+		for distinct && j == i {
+			s, j = boundedFast(s, inc, n)
 		}
-		li++
+		li, lj := loads[i], loads[j]
+		i = choose(better(lj, li, j, i, idx), i, j)
+		li = min(li, lj) + 1
 		loads[i] = li
 		maxLoad = max(maxLoad, li)
+	}
+	r.state = s
+	return maxLoad
+}
+
+// dChoiceUniform is DChoiceDraws with uniform samples (Random is for unequal
+// laws only), the draws and the decision in one pass. With distinct a
+// repeat (probability below d²/n a ball) is not redrawn in the pass: the
+// ball is redone from its starting state by sample and pick, which draw
+// exactly as defined, so the fast pass has one rarely taken branch.
+func dChoiceUniform[L Load](loads []L, r *PCG32, count uint64, o *Draws, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	buf := o.buf
+	d := len(buf)
+	idx, distinct := b2u(o.Index), o.Distinct
+	for ; count > 0; count-- {
+		s0 := s
+		var best uint32
+		s, best = boundedFast(s, inc, n)
+		bl := loads[best]
+		buf[0] = best
+		var repeat uint8
+		for k := 1; k < d; k++ {
+			var j uint32
+			s, j = boundedFast(s, inc, n)
+			if distinct {
+				repeat |= b2u(contains(buf[:k], j))
+				buf[k] = j
+			}
+			lj := loads[j]
+			best = choose(better(lj, bl, j, best, idx), best, j)
+			bl = min(bl, lj)
+		}
+		if repeat != 0 {
+			s = o.sample(s0, inc, n)
+			s, best = pick(o, s, inc, loads, d)
+			bl = loads[best]
+		}
+		bl++
+		loads[best] = bl
+		maxLoad = max(maxLoad, bl)
 	}
 	r.state = s
 	return maxLoad
@@ -184,8 +213,8 @@ func twoChoiceIndex[L Load](loads []L, r *PCG32, count uint64, maxLoad L) L {
 // samples (the second drawn, and ignored, on one-choice steps, as
 // OnePlusBeta does), then the tie draws of Random.
 func OnePlusBetaDraws[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli, o *Draws, maxLoad L) L {
-	if o.Index && !o.Distinct && o.Alias == nil {
-		return onePlusBetaIndex(loads, r, count, coin, maxLoad)
+	if o.Alias == nil {
+		return onePlusBetaFast(loads, r, count, coin, o.Index, o.Distinct, maxLoad)
 	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
@@ -205,11 +234,12 @@ func OnePlusBetaDraws[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli
 	return maxLoad
 }
 
-// onePlusBetaIndex is OnePlusBetaDraws with index ties and uniform samples
-// with replacement, written out as OnePlusBeta is: OnePlusBeta's draws.
-func onePlusBetaIndex[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli, maxLoad L) L {
+// onePlusBetaFast is OnePlusBetaDraws with uniform samples, written out as
+// OnePlusBeta is (twoChoiceFast's draws after the coin).
+func onePlusBetaFast[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli, index, distinct bool, maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
+	idx := b2u(index)
 	hi := coin.hi
 	for ; count > 0; count-- {
 		var c uint32
@@ -223,6 +253,9 @@ func onePlusBetaIndex[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli
 		var i, j uint32
 		s, i = boundedFast(s, inc, n)
 		s, j = boundedFast(s, inc, n)
+		for distinct && j == i {
+			s, j = boundedFast(s, inc, n)
+		}
 		li, lj := loads[i], loads[j]
 		// A one-choice step masks the second load to the type's maximum,
 		// which no load reaches (fewer balls than 2^32 on 32-bit loads).
@@ -230,10 +263,9 @@ func onePlusBetaIndex[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli
 		if one {
 			mask = ^L(0)
 		}
-		if lj |= mask; lj < li || lj == li && j < i {
-			i, li = j, lj
-		}
-		li++
+		lj |= mask
+		i = choose(better(lj, li, j, i, idx), i, j)
+		li = min(li, lj) + 1
 		loads[i] = li
 		maxLoad = max(maxLoad, li)
 	}
@@ -284,4 +316,50 @@ func BatchedOnePlusBetaDraws[L Load](loads []L, r *PCG32, count uint64, coin *Be
 	}
 	r.state = s
 	return maxLoad
+}
+
+// LevelsDChoiceDistinct throws count balls by d-choice with d samples
+// without replacement on the histogram's ranks (see Levels), drawn as Draws
+// draws bins (a rank that repeats one of the ball's is drawn again); the
+// ball goes to the level of the least rank. buf holds d ranks. Exact on
+// level counts: d distinct uniform ranks are d distinct uniform bins.
+func LevelsDChoiceDistinct(lv *Levels, r *PCG32, count uint64, buf []uint64) {
+	s, inc, n := r.state, r.inc(), lv.n
+	for ; count > 0; count-- {
+		lowest := n
+		for k := range buf {
+			var x uint64
+			s, x = rank(s, inc, n)
+			for contains(buf[:k], x) {
+				s, x = rank(s, inc, n)
+			}
+			buf[k] = x
+			lowest = min(lowest, x)
+		}
+		lv.Move(lv.Level(lowest))
+	}
+	r.state = s
+}
+
+// LevelsOnePlusBetaDistinct throws count balls by (1+β) with its two
+// samples without replacement on ranks. Stream per ball: the coin, then two
+// ranks (the second redrawn while it repeats the first, drawn on
+// one-choice steps too).
+func LevelsOnePlusBetaDistinct(lv *Levels, r *PCG32, count uint64, coin *Bernoulli) {
+	s, inc, n := r.state, r.inc(), lv.n
+	for ; count > 0; count-- {
+		var two bool
+		s, two = coin.flip(s, inc)
+		var x, y uint64
+		s, x = rank(s, inc, n)
+		s, y = rank(s, inc, n)
+		for y == x {
+			s, y = rank(s, inc, n)
+		}
+		if two {
+			x = min(x, y)
+		}
+		lv.Move(lv.Level(x))
+	}
+	r.state = s
 }

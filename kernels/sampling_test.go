@@ -56,25 +56,17 @@ func (c drawsCase) alias(t *testing.T, n int) *Alias {
 func refSamples(r *PCG32, n, d int, distinct bool, a *Alias) []uint32 {
 	var out []uint32
 	for range d {
-		switch {
-		case a != nil:
-			for {
-				x := a.Draw(r)
-				if !distinct || !slices.Contains(out, x) {
-					out = append(out, x)
-					break
-				}
+		for {
+			var x uint32
+			if a != nil {
+				x = a.Draw(r)
+			} else {
+				x = r.Bounded(uint32(n))
 			}
-		case distinct:
-			var left []uint32 // the bins not yet drawn, in increasing order
-			for b := range uint32(n) {
-				if !slices.Contains(out, b) {
-					left = append(left, b)
-				}
+			if !distinct || !slices.Contains(out, x) { // a repeat is drawn again
+				out = append(out, x)
+				break
 			}
-			out = append(out, left[r.Bounded(uint32(len(left)))])
-		default:
-			out = append(out, r.Bounded(uint32(n)))
 		}
 	}
 	return out
@@ -228,6 +220,67 @@ func TestDrawsDefaultIsDefaultLoop(t *testing.T) {
 		BatchedOnePlusBeta(b, &rb, 5000, &c2, bb, 0)
 		if !slices.Equal(a, b) || ra != rb {
 			t.Fatalf("n=%d: BatchedOnePlusBetaDraws with default options is not BatchedOnePlusBeta", n)
+		}
+	}
+}
+
+// levelsState is a Levels' counts from its least load, for comparisons.
+func levelsState(lv *Levels) []uint64 {
+	out := []uint64{lv.Min()}
+	for i := range lv.Len() {
+		out = append(out, lv.Count(i))
+	}
+	return out
+}
+
+// The level loops of --distinct against literal ones: one PCG32 call per
+// rank, a repeat drawn again, the least rank's level moved.
+func TestLevelsDistinctMatchReference(t *testing.T) {
+	coin, err := NewBernoulli(0.6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{2, 3, 10, 50} {
+		for _, d := range []int{1, 2, 3, 5} {
+			if d > n {
+				continue
+			}
+			for _, withCoin := range []bool{false, true} {
+				if withCoin && d != 2 {
+					continue
+				}
+				const m = 3000
+				fast, slow := NewLevels(uint64(n)), NewLevels(uint64(n))
+				rf, rs := NewPCG32(uint64(n), uint64(d)), NewPCG32(uint64(n), uint64(d))
+				c1, c2 := coin, coin
+				for done := 0; done < m; done += 700 {
+					k := uint64(min(700, m-done))
+					if withCoin {
+						LevelsOnePlusBetaDistinct(fast, &rf, k, &c1)
+					} else {
+						LevelsDChoiceDistinct(fast, &rf, k, make([]uint64, d))
+					}
+				}
+				for range m {
+					two := !withCoin || c2.Flip(&rs)
+					var ranks []uint32
+					for range d {
+						x := rs.Bounded(uint32(n))
+						for slices.Contains(ranks, x) {
+							x = rs.Bounded(uint32(n))
+						}
+						ranks = append(ranks, x)
+					}
+					x := ranks[0]
+					if two {
+						x = slices.Min(ranks)
+					}
+					slow.Move(slow.Level(uint64(x)))
+				}
+				if !slices.Equal(levelsState(fast), levelsState(slow)) || rf != rs {
+					t.Fatalf("n=%d d=%d coin=%v: fast %v, slow %v", n, d, withCoin, levelsState(fast), levelsState(slow))
+				}
+			}
 		}
 	}
 }

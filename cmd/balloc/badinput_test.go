@@ -127,6 +127,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/g":           {kind: kReal, legal: "1", base: []string{"--process", "g-adv-comp"}, bad: []string{"-1", "1e16", "1,1"}},
 		"run/adversary":   {kind: kEnum, legal: "random", base: []string{"--process", "g-adv-comp", "--g", "1"}, bad: []string{"random,random"}},
 		"run/ties":        {kind: kEnum, legal: "index", bad: []string{"index,index", "lowest"}},
+		"run/distinct":    {kind: kBool, legal: "true", bad: []string{"true,true", "yes"}},
 		"run/sigma":       {kind: kReal, legal: "1", base: []string{"--process", "sigma-noisy-load"}, bad: []string{"-1"}},
 		"run/rho":         {kind: kSpec, legal: "gauss:1", base: []string{"--process", "rho-noisy-comp"}, bad: []string{"nope", "gauss", "gauss:-1", "logistic:abc", "step:1", "step:1,2", "step:-1,0.5", "gauss:NaN"}},
 		"run/tau":         {kind: kCount0, legal: "2", base: tau, bad: []string{"2^32", "4294967295", "2,2"}},

@@ -208,3 +208,120 @@ func TestTiesIndexDirectOnly(t *testing.T) {
 		t.Errorf("auto picked %v for --ties index", s.ResolvedEngine())
 	}
 }
+
+// distinctExact is d-choice of d samples without replacement: every ordered
+// tuple of distinct bins, each of mass 1/(n(n−1)…(n−d+1)), its mass split
+// among its least loaded samples (index: all to the lowest index).
+func distinctExact(n, d int, index bool) transition {
+	return func(loads []int, _ int) []float64 {
+		p := make([]float64, n)
+		var rec func(tuple []int, mass float64)
+		rec = func(tuple []int, mass float64) {
+			if len(tuple) == d {
+				lo := math.MaxInt
+				for _, b := range tuple {
+					lo = min(lo, loads[b])
+				}
+				var tied []int
+				for _, b := range tuple {
+					if loads[b] == lo {
+						tied = append(tied, b)
+					}
+				}
+				if index {
+					tied = []int{slices.Min(tied)}
+				}
+				for _, b := range tied {
+					p[b] += mass / float64(len(tied))
+				}
+				return
+			}
+			for b := range n {
+				if !slices.Contains(tuple, b) {
+					rec(append(slices.Clone(tuple), b), mass/float64(n-len(tuple)))
+				}
+			}
+		}
+		rec(nil, 1)
+		return p
+	}
+}
+
+func distinctCases() []tiesCase {
+	return []tiesCase{
+		{"two-choice", map[string]string{"distinct": "true"}, 3, 6, 1, distinctExact(3, 2, false), dChoiceExact(3, 2)},
+		{"d-choice", map[string]string{"d": "3", "distinct": "true"}, 4, 5, 1, distinctExact(4, 3, false), dChoiceExact(4, 3)},
+		{"d-choice", map[string]string{"d": "2", "distinct": "true"}, 2, 7, 1, distinctExact(2, 2, false), dChoiceExact(2, 2)},
+		{"two-choice", map[string]string{"distinct": "true", "ties": "index"}, 3, 5, 1, distinctExact(3, 2, true), distinctExact(3, 2, false)},
+		{"one-plus-beta", map[string]string{"beta": "0.5", "distinct": "true"}, 3, 6, 1,
+			mix(0.5, uniformChoice(3), distinctExact(3, 2, false)), mix(0.5, uniformChoice(3), dChoiceExact(3, 2))},
+		{"d-choice", map[string]string{"d": "2", "batch": "2", "distinct": "true"}, 3, 6, 2, distinctExact(3, 2, false), dChoiceExact(3, 2)},
+		{"one-plus-beta", map[string]string{"beta": "0.7", "batch": "3", "distinct": "true"}, 3, 6, 3,
+			mix(0.7, uniformChoice(3), distinctExact(3, 2, false)), mix(0.7, uniformChoice(3), dChoiceExact(3, 2))},
+	}
+}
+
+// --distinct on the direct engine: the labelled vectors against the exact
+// law without replacement, and against the law with replacement, which must
+// fail.
+func TestDistinctExactLaw(t *testing.T) {
+	const trials = 40000
+	for i, c := range distinctCases() {
+		t.Run(c.name(), func(t *testing.T) {
+			obs := simulateVectors(t, exactCase{c.process, c.params, c.n, c.m, nil}, trials, uint64(8000+i))
+			stat, limit, df := stattest.Law(batchedLaw(c.n, c.m, c.b, c.law), obs, trials)
+			if stat > limit {
+				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
+			}
+			ws, wl, _ := stattest.Law(batchedLaw(c.n, c.m, c.b, c.wrong), obs, trials)
+			if ws <= wl {
+				t.Errorf("passed as the neighbouring rule: χ² = %.1f ≤ %.1f", ws, wl)
+			}
+			t.Logf("χ² = %.1f on %d df (limit %.1f); against the neighbour %.1f", stat, df, limit, ws)
+		})
+	}
+}
+
+// --distinct on the histogram engine (unbatched, random ties): the sorted
+// vectors against the exact sorted law, and against sampling with
+// replacement, which must fail.
+func TestDistinctHistogramExactLaw(t *testing.T) {
+	const trials = 40000
+	for i, c := range distinctCases() {
+		if c.b > 1 || c.params["ties"] == "index" {
+			continue
+		}
+		t.Run(c.name(), func(t *testing.T) {
+			obs := histogramVectors(t, c.process, c.params, c.n, c.m, trials, uint64(9000+i), 0)
+			stat, limit, df := stattest.Law(sortedLaw(exactLaw(c.n, c.m, c.law)), obs, trials)
+			if stat > limit {
+				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
+			}
+			ws, wl, _ := stattest.Law(sortedLaw(exactLaw(c.n, c.m, c.wrong)), obs, trials)
+			if ws <= wl {
+				t.Errorf("passed as sampling with replacement: χ² = %.1f ≤ %.1f", ws, wl)
+			}
+			t.Logf("χ² = %.1f on %d df (limit %.1f); with replacement %.1f", stat, df, limit, ws)
+		})
+	}
+}
+
+// --distinct: more samples than bins is one line naming the flag; in
+// batches it runs on the direct engine, and auto picks it.
+func TestDistinctRefusals(t *testing.T) {
+	_, err := core.NewSpec("one-plus-beta", map[string]string{"beta": "0.5", "distinct": "true"}, core.Common{Bins: 1, Balls: 10, Trials: 1, Seed: 1, Alpha: 1})
+	if err == nil || !strings.HasPrefix(err.Error(), "--distinct") {
+		t.Errorf("one-plus-beta --distinct on 1 bin: err %v", err)
+	}
+	_, err = core.NewSpec("d-choice", map[string]string{"d": "2", "batch": "10", "distinct": "true"}, core.Common{Bins: 100, Balls: 1000, Trials: 1, Seed: 1, Alpha: 1, Engine: core.EngineHistogram})
+	if err == nil || !strings.Contains(err.Error(), "--distinct in batches") {
+		t.Errorf("--distinct --batch on the histogram engine: err %v", err)
+	}
+}
+
+// --distinct: the histogram engine agrees with the direct engine in
+// distribution at a size past enumeration.
+func TestDistinctHistogramAgreesWithDirect(t *testing.T) {
+	compareEngines(t, "d-choice", map[string]string{"d": "3", "distinct": "true"}, 8, 400, 4000, 0, 11, 12)
+	compareEngines(t, "one-plus-beta", map[string]string{"beta": "0.5", "distinct": "true"}, 8, 400, 4000, 0, 13, 14)
+}

@@ -105,7 +105,7 @@ func (p *DChoice) Check(su *Setup) error {
 	if err := checkBatch(p.Entry().Name, p.Batch, su, p.Dims); err != nil {
 		return err
 	}
-	return p.Opt.check(su, p.Dims)
+	return p.Opt.check(su, p.D, p.Dims)
 }
 
 // batched reports whether balls come in batches whose decisions read loads
@@ -210,6 +210,9 @@ func (l dChoiceLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
 }
 
 func (p *DChoice) Levels(tr *Trial) LevelStepper {
+	if p.Opt.on() {
+		return p.Opt.levels(p.D, nil, tr)
+	}
 	if p.D == 1 {
 		return oneChoiceLevels{tr.Choices}
 	}
@@ -230,6 +233,9 @@ func levelCost(n, m float64, batchUs, perBallNs float64) float64 {
 }
 
 func (p *DChoice) HistogramSeconds(n, m, k uint64) float64 {
+	if p.Opt.on() {
+		return p.Opt.histogramSeconds(m, p.D)
+	}
 	if p.D == 1 {
 		return (&OneChoice{}).HistogramSeconds(n, m, k)
 	}
@@ -240,6 +246,9 @@ func (p *DChoice) HistogramSeconds(n, m, k uint64) float64 {
 }
 
 func (p *DChoice) DirectFactor() float64 {
+	if p.Opt.on() {
+		return p.Opt.directFactor(p.D)
+	}
 	if p.D == 1 {
 		return (&OneChoice{}).DirectFactor()
 	}
