@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"math"
 	"math/rand/v2"
+	"sort"
 	"syscall"
 	"testing"
 	"time"
@@ -84,6 +86,81 @@ func naiveOnePlusBetaDistinct(loads []int, m int, beta float64) {
 	}
 }
 
+// naiveWeighted draws a bin by binary search on cumulative weights: what
+// one writes first for unequal probabilities.
+type naiveWeighted struct{ cum []float64 }
+
+func newNaiveWeighted(n int, w func(i int) float64) naiveWeighted {
+	cum := make([]float64, n)
+	t := 0.0
+	for i := range cum {
+		t += w(i)
+		cum[i] = t
+	}
+	return naiveWeighted{cum}
+}
+
+func (nw naiveWeighted) draw() int {
+	return sort.SearchFloat64s(nw.cum, rand.Float64()*nw.cum[len(nw.cum)-1])
+}
+
+func zipfWeight(s float64) func(int) float64 {
+	return func(i int) float64 { return math.Pow(float64(i+1), -s) }
+}
+
+func naiveTwoChoiceWeighted(loads []int, m int, w func(int) float64) {
+	nw := newNaiveWeighted(len(loads), w)
+	for range m {
+		i, j := nw.draw(), nw.draw()
+		if loads[j] < loads[i] {
+			i = j
+		}
+		loads[i]++
+	}
+}
+
+func naiveOnePlusBetaWeighted(loads []int, m int, beta float64, w func(int) float64) {
+	nw := newNaiveWeighted(len(loads), w)
+	for range m {
+		i := nw.draw()
+		if rand.Float64() < beta {
+			if j := nw.draw(); loads[j] < loads[i] {
+				i = j
+			}
+		}
+		loads[i]++
+	}
+}
+
+func naiveDChoiceWeighted(loads []int, m, d int, w func(int) float64) {
+	nw := newNaiveWeighted(len(loads), w)
+	for range m {
+		best := nw.draw()
+		for k := 1; k < d; k++ {
+			if j := nw.draw(); loads[j] < loads[best] {
+				best = j
+			}
+		}
+		loads[best]++
+	}
+}
+
+// naiveTwoChoiceWeightedDistinct redraws a second sample equal to the
+// first and breaks ties by a coin.
+func naiveTwoChoiceWeightedDistinct(loads []int, m int, w func(int) float64) {
+	nw := newNaiveWeighted(len(loads), w)
+	for range m {
+		i, j := nw.draw(), nw.draw()
+		for j == i {
+			j = nw.draw()
+		}
+		if loads[j] < loads[i] || loads[j] == loads[i] && rand.IntN(2) == 1 {
+			i = j
+		}
+		loads[i]++
+	}
+}
+
 var samplingCases = []benchCase{
 	// The defaults, whose loops the options leave as they were.
 	{"two-choice", "two-choice", nil, func(l []int, m int) { naiveDChoice(l, m, 2) }, nil, nil},
@@ -99,6 +176,14 @@ var samplingCases = []benchCase{
 		func(l []int, m int) { naiveDChoiceDistinct(l, m, 3) }, nil, nil},
 	{"one-plus-beta-0.5-distinct", "one-plus-beta", map[string]string{"beta": "0.5", "distinct": "true"},
 		func(l []int, m int) { naiveOnePlusBetaDistinct(l, m, 0.5) }, nil, nil},
+	{"two-choice-zipf1", "two-choice", map[string]string{"sampling": "zipf:1"},
+		func(l []int, m int) { naiveTwoChoiceWeighted(l, m, zipfWeight(1)) }, nil, nil},
+	{"d-choice-d3-zipf1", "d-choice", map[string]string{"d": "3", "sampling": "zipf:1"},
+		func(l []int, m int) { naiveDChoiceWeighted(l, m, 3, zipfWeight(1)) }, nil, nil},
+	{"one-plus-beta-0.5-zipf1", "one-plus-beta", map[string]string{"beta": "0.5", "sampling": "zipf:1"},
+		func(l []int, m int) { naiveOnePlusBetaWeighted(l, m, 0.5, zipfWeight(1)) }, nil, nil},
+	{"two-choice-zipf1-distinct", "two-choice", map[string]string{"sampling": "zipf:1", "distinct": "true"},
+		func(l []int, m int) { naiveTwoChoiceWeightedDistinct(l, m, zipfWeight(1)) }, nil, nil},
 }
 
 // cpuTime is the process's user + system CPU time so far.

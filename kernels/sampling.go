@@ -130,6 +130,9 @@ func DChoiceDraws[L Load](loads []L, r *PCG32, count uint64, o *Draws, maxLoad L
 	if o.Alias == nil {
 		return dChoiceUniform(loads, r, count, o, maxLoad)
 	}
+	if !o.Distinct {
+		return dChoiceAlias(loads, r, count, o, maxLoad)
+	}
 	for ; count > 0; count-- {
 		s = o.sample(s, inc, n)
 		var i uint32
@@ -208,6 +211,71 @@ func dChoiceUniform[L Load](loads []L, r *PCG32, count uint64, o *Draws, maxLoad
 	return maxLoad
 }
 
+// drawFast is Alias.draw inlined and without a branch on the comparison
+// (a coin flip for the predictor): the same outputs, the same outcome.
+func (a *Alias) drawFast(s, inc uint64) (uint64, uint32) {
+	var i, c uint32
+	s, i = boundedFast(s, inc, uint32(len(a.prob)))
+	s, c = step(s, inc)
+	return s, choose(b2u(a.keep[i])|b2u(c < a.prob[i]), a.alias[i], i)
+}
+
+// dChoiceAlias is DChoiceDraws with samples by an alias table, with
+// replacement (ties to the first or by index).
+func dChoiceAlias[L Load](loads []L, r *PCG32, count uint64, o *Draws, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	a, d, idx := o.Alias, len(o.buf), b2u(o.Index)
+	for ; count > 0; count-- {
+		var best uint32
+		s, best = a.drawFast(s, inc)
+		bl := loads[best]
+		for k := 1; k < d; k++ {
+			var j uint32
+			s, j = a.drawFast(s, inc)
+			lj := loads[j]
+			best = choose(better(lj, bl, j, best, idx), best, j)
+			bl = min(bl, lj)
+		}
+		bl++
+		loads[best] = bl
+		maxLoad = max(maxLoad, bl)
+	}
+	r.state = s
+	return maxLoad
+}
+
+// onePlusBetaAlias is OnePlusBetaDraws with samples by an alias table, with
+// replacement.
+func onePlusBetaAlias[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli, o *Draws, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	a, idx, hi := o.Alias, b2u(o.Index), coin.hi
+	for ; count > 0; count-- {
+		var c uint32
+		s, c = step(s, inc)
+		one := c > hi
+		if c == hi {
+			var two bool
+			s, two = coin.flipTail(s, inc)
+			one = !two
+		}
+		var i, j uint32
+		s, i = a.drawFast(s, inc)
+		s, j = a.drawFast(s, inc)
+		li, lj := loads[i], loads[j]
+		var mask L
+		if one {
+			mask = ^L(0)
+		}
+		lj |= mask
+		i = choose(better(lj, li, j, i, idx), i, j)
+		li = min(li, lj) + 1
+		loads[i] = li
+		maxLoad = max(maxLoad, li)
+	}
+	r.state = s
+	return maxLoad
+}
+
 // OnePlusBetaDraws throws count balls by (1+β) with options o (NewDraws(2,
 // …)) and returns the new maximum load. Stream per ball: the coin, then two
 // samples (the second drawn, and ignored, on one-choice steps, as
@@ -215,6 +283,9 @@ func dChoiceUniform[L Load](loads []L, r *PCG32, count uint64, o *Draws, maxLoad
 func OnePlusBetaDraws[L Load](loads []L, r *PCG32, count uint64, coin *Bernoulli, o *Draws, maxLoad L) L {
 	if o.Alias == nil {
 		return onePlusBetaFast(loads, r, count, coin, o.Index, o.Distinct, maxLoad)
+	}
+	if !o.Distinct {
+		return onePlusBetaAlias(loads, r, count, coin, o, maxLoad)
 	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))

@@ -128,6 +128,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/adversary":   {kind: kEnum, legal: "random", base: []string{"--process", "g-adv-comp", "--g", "1"}, bad: []string{"random,random"}},
 		"run/ties":        {kind: kEnum, legal: "index", bad: []string{"index,index", "lowest"}},
 		"run/distinct":    {kind: kBool, legal: "true", bad: []string{"true,true", "yes"}},
+		"run/sampling":    {kind: kSpec, legal: "zipf:1", bad: []string{"zipf", "zipf:-1", "zipf:x", "twoclass:0.5", "twoclass:1,2", "twoclass:0.5,0", "uniform:1", "file:", "file:" + filepath.Join(f.dir, "absent"), "file:" + f.graph, "file:" + f.replay}},
 		"run/sigma":       {kind: kReal, legal: "1", base: []string{"--process", "sigma-noisy-load"}, bad: []string{"-1"}},
 		"run/rho":         {kind: kSpec, legal: "gauss:1", base: []string{"--process", "rho-noisy-comp"}, bad: []string{"nope", "gauss", "gauss:-1", "logistic:abc", "step:1", "step:1,2", "step:-1,0.5", "gauss:NaN"}},
 		"run/tau":         {kind: kCount0, legal: "2", base: tau, bad: []string{"2^32", "4294967295", "2,2"}},

@@ -136,9 +136,11 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	if !fl.Changed("process") {
 		return nil, fmt.Errorf("--process is required (see balloc run --help)")
 	}
-	// A graph fixes the bins, and so does a file of hyperedges.
+	// A graph fixes the bins, and so does a file of hyperedges or of
+	// sampling weights.
 	hyperFile := strings.HasPrefix(*f.params["hyperedges"], "file:")
-	if !fl.Changed("bins") && !fl.Changed("graph") && !hyperFile {
+	weightsFile := strings.HasPrefix(*f.params["sampling"], "file:")
+	if !fl.Changed("bins") && !fl.Changed("graph") && !hyperFile && !weightsFile {
 		return nil, fmt.Errorf("--bins is required (see balloc run --help)")
 	}
 	switch {

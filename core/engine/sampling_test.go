@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -324,4 +326,200 @@ func TestDistinctRefusals(t *testing.T) {
 func TestDistinctHistogramAgreesWithDirect(t *testing.T) {
 	compareEngines(t, "d-choice", map[string]string{"d": "3", "distinct": "true"}, 8, 400, 4000, 0, 11, 12)
 	compareEngines(t, "one-plus-beta", map[string]string{"beta": "0.5", "distinct": "true"}, 8, 400, 4000, 0, 13, 14)
+}
+
+// weightedExact is d-choice of d samples drawn with probabilities p, each
+// independently, or with distinct sequentially without replacement (the
+// next sample with probability p_b/(1 − the chosen mass)); every tuple's
+// mass goes to its least loaded samples by ties: "random" split uniformly,
+// "first" to the first drawn, "index" to the lowest index.
+func weightedExact(p []float64, d int, distinct bool, ties string) transition {
+	n := len(p)
+	return func(loads []int, _ int) []float64 {
+		out := make([]float64, n)
+		var rec func(tuple []int, mass, left float64)
+		rec = func(tuple []int, mass, left float64) {
+			if len(tuple) == d {
+				lo := math.MaxInt
+				for _, b := range tuple {
+					lo = min(lo, loads[b])
+				}
+				var tied []int
+				for _, b := range tuple {
+					if loads[b] == lo {
+						tied = append(tied, b)
+					}
+				}
+				switch ties {
+				case "first":
+					tied = tied[:1]
+				case "index":
+					tied = []int{slices.Min(tied)}
+				}
+				for _, b := range tied {
+					out[b] += mass / float64(len(tied))
+				}
+				return
+			}
+			for b := range n {
+				if distinct && slices.Contains(tuple, b) || p[b] == 0 {
+					continue
+				}
+				q, l := p[b], 1.0
+				if distinct {
+					q, l = p[b]/left, left-p[b]
+				}
+				rec(append(slices.Clone(tuple), b), mass*q, l)
+			}
+		}
+		rec(nil, 1, 1)
+		return out
+	}
+}
+
+// probs normalises weights.
+func probs(w ...float64) []float64 {
+	t := 0.0
+	for _, x := range w {
+		t += x
+	}
+	out := make([]float64, len(w))
+	for i, x := range w {
+		out[i] = x / t
+	}
+	return out
+}
+
+func zipfProbs(n int, s float64) []float64 {
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = math.Pow(float64(i+1), -s)
+	}
+	return probs(w...)
+}
+
+// weightedOne is one sample by p (One-Choice with unequal probabilities).
+func weightedOne(p []float64) transition {
+	return func([]int, int) []float64 { return slices.Clone(p) }
+}
+
+func samplingCases(t *testing.T) []tiesCase {
+	file := filepath.Join(t.TempDir(), "w.txt")
+	if err := os.WriteFile(file, []byte("1\n2\n0\n5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	z1, z15, z2 := zipfProbs(3, 1), zipfProbs(3, 1.5), zipfProbs(3, 2)
+	tc := probs(3, 3, 1, 1) // twoclass:0.5,3 on 4 bins
+	fw := probs(1, 2, 0, 5)
+	u3, u4 := probs(1, 1, 1), probs(1, 1, 1, 1)
+	return []tiesCase{
+		{"two-choice", map[string]string{"sampling": "zipf:1"}, 3, 6, 1, weightedExact(z1, 2, false, "random"), weightedExact(u3, 2, false, "random")},
+		{"d-choice", map[string]string{"d": "3", "sampling": "twoclass:0.5,3"}, 4, 5, 1, weightedExact(tc, 3, false, "random"), weightedExact(u4, 3, false, "random")},
+		{"two-choice", map[string]string{"sampling": "file:" + file}, 4, 5, 1, weightedExact(fw, 2, false, "random"), weightedExact(probs(1, 2, 1, 5), 2, false, "random")},
+		{"one-plus-beta", map[string]string{"beta": "0.5", "sampling": "zipf:2"}, 3, 6, 1,
+			mix(0.5, weightedOne(z2), weightedExact(z2, 2, false, "random")), mix(0.5, uniformChoice(3), weightedExact(z2, 2, false, "random"))},
+		{"two-choice", map[string]string{"sampling": "zipf:1", "ties": "index"}, 3, 6, 1, weightedExact(z1, 2, false, "index"), weightedExact(z1, 2, false, "random")},
+		// Without replacement from an unequal law the samples are not
+		// exchangeable: first and random ties are different processes.
+		{"two-choice", map[string]string{"sampling": "zipf:1.5", "distinct": "true"}, 3, 6, 1, weightedExact(z15, 2, true, "random"), weightedExact(z15, 2, true, "first")},
+		{"two-choice", map[string]string{"sampling": "zipf:1.5", "distinct": "true", "ties": "first"}, 3, 6, 1, weightedExact(z15, 2, true, "first"), weightedExact(z15, 2, true, "random")},
+		{"d-choice", map[string]string{"d": "3", "sampling": "twoclass:0.5,3", "distinct": "true"}, 4, 5, 1, weightedExact(tc, 3, true, "random"), weightedExact(tc, 3, false, "random")},
+		{"d-choice", map[string]string{"d": "2", "batch": "2", "sampling": "zipf:1"}, 3, 6, 2, weightedExact(z1, 2, false, "random"), weightedExact(u3, 2, false, "random")},
+	}
+}
+
+// --sampling on the direct engine: the labelled vectors against the exact
+// law of the weighted samples, and against a neighbour that must fail.
+func TestSamplingExactLaw(t *testing.T) {
+	const trials = 40000
+	for i, c := range samplingCases(t) {
+		t.Run(c.name(), func(t *testing.T) {
+			obs := simulateVectors(t, exactCase{c.process, c.params, c.n, c.m, nil}, trials, uint64(9500+i))
+			stat, limit, df := stattest.Law(batchedLaw(c.n, c.m, c.b, c.law), obs, trials)
+			if stat > limit {
+				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
+			}
+			ws, wl, _ := stattest.Law(batchedLaw(c.n, c.m, c.b, c.wrong), obs, trials)
+			if ws <= wl {
+				t.Errorf("passed as the neighbouring rule: χ² = %.1f ≤ %.1f", ws, wl)
+			}
+			t.Logf("χ² = %.1f on %d df (limit %.1f); against the neighbour %.1f", stat, df, limit, ws)
+		})
+	}
+}
+
+// Wieder (SPAA 2007): under sufficiently unequal sampling Two-Choice's gap
+// grows with m. With twoclass:1/2,c on n bins the rare half gets a ball
+// whenever a sample is rare, 1 − (c/(c+1))²; once the rare bins are the
+// lighter ones, the frequent half's mean load is 2(c/(c+1))²·m/n and the
+// gap tends to (2(c/(c+1))² − 1)·m/n: 0.5802·m/n at c = 8. The balls the
+// frequent half gets are binomial (sd 0.8 in mean load at n = 1000,
+// m = 10^6) and two-choice within the half keeps its max a few balls above
+// its mean, so the gap lies within [0.5802·m/n − 4, 0.5802·m/n + 10]. At
+// c = 2, (2/3)² < 1/2: the rare half keeps up and the gap stays that of
+// Two-Choice, a few balls at both m.
+func TestSamplingWiederGapGrows(t *testing.T) {
+	gap := func(law string, m uint64) float64 {
+		s, err := core.NewSpec("two-choice", map[string]string{"sampling": law}, core.Common{Bins: 1000, Balls: m, Trials: 1, Seed: 5, Alpha: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return RunTrial(s, 0, nil).Gap
+	}
+	want := 2*math.Pow(8.0/9, 2) - 1
+	for _, m := range []uint64{1e5, 1e6} {
+		g := gap("twoclass:0.5,8", m)
+		lim := want * float64(m) / 1000
+		if g < lim-4 || g > lim+10 {
+			t.Errorf("twoclass:0.5,8 at m = %d: gap %v, want %.1f (−4, +10)", m, g, lim)
+		}
+		if g2 := gap("twoclass:0.5,2", m); g2 > 8 {
+			t.Errorf("twoclass:0.5,2 at m = %d: gap %v, want Two-Choice's few balls", m, g2)
+		}
+		t.Logf("m = %d: gap %v with c = 8 (limit law %.1f)", m, g, lim)
+	}
+}
+
+// --sampling uniform is the default, bit for bit; a file's weights, not
+// its name, are the spec's identity; bad input is one line naming the flag
+// (and a file's line).
+func TestSamplingSpec(t *testing.T) {
+	run := func(p map[string]string) string {
+		s, err := core.NewSpec("one-plus-beta", p, core.Common{Bins: 50, Balls: 2000, Trials: 1, Seed: 2, Alpha: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := RunTrial(s, 0, nil)
+		return fmt.Sprint(r.Gap, r.Histogram, r.Params)
+	}
+	if a, b := run(map[string]string{"beta": "0.5"}), run(map[string]string{"beta": "0.5", "sampling": "uniform"}); a != b {
+		t.Errorf("--sampling uniform: %s, default %s", b, a)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "w.txt")
+	hash := func(content string) string {
+		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := core.NewSpec("two-choice", map[string]string{"sampling": "file:" + file}, core.Common{Balls: 100, Trials: 1, Seed: 1, Alpha: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Bins != uint64(strings.Count(content, "\n")) {
+			t.Errorf("bins %d from a file of %q", s.Bins, content)
+		}
+		return s.Hash()
+	}
+	if hash("1\n2\n") == hash("1\n3\n") {
+		t.Error("two weight files of one name give one spec hash")
+	}
+	for content, want := range map[string]string{"1\n-2\n": "w.txt:2:", "1\nabc\n": "w.txt:2:", "": "no weights", "0\n0\n": "sum to 0"} {
+		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := core.NewSpec("two-choice", map[string]string{"sampling": "file:" + file}, core.Common{Balls: 100, Trials: 1, Seed: 1, Alpha: 1})
+		if err == nil || !strings.HasPrefix(err.Error(), "--sampling") || !strings.Contains(err.Error(), want) {
+			t.Errorf("file %q: err %v, want --sampling … %s", content, err, want)
+		}
+	}
 }

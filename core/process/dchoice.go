@@ -93,6 +93,9 @@ func PopulatedParam(dst *int, vector func() bool) *Param {
 }
 
 func (p *DChoice) Check(su *Setup) error {
+	if err := p.Opt.setBins(su); err != nil {
+		return err
+	}
 	if err := needBins(p, su); err != nil {
 		return err
 	}
@@ -121,6 +124,7 @@ func (p *DChoice) Vector(uint64) (VectorRun, bool) {
 // Memory: a vector trial holds a load per bin and dimension, and the
 // measuring copies.
 func (p *DChoice) Memory(f *units.Footprint, m Mem) {
+	p.Opt.memory(f, m)
 	if D := uint64(p.Dims); D > 1 {
 		f.Add(fmt.Sprintf("--dims %d", p.Dims), "lower --dims or --bins", units.Mul(m.Bins, D*8+8+8))
 	}

@@ -60,6 +60,9 @@ func BetaParam(dst *float64, usage string) *Param {
 }
 
 func (p *OnePlusBeta) Check(su *Setup) error {
+	if err := p.Opt.setBins(su); err != nil {
+		return err
+	}
 	if err := needBins(p, su); err != nil {
 		return err
 	}
@@ -208,6 +211,7 @@ func (p *OnePlusBeta) Concurrent() Rule { return Rule{Shape: ShapeCoin, Beta: p.
 
 // Memory: the frozen loads and the pending list of a batched run.
 func (p *OnePlusBeta) Memory(f *units.Footprint, m Mem) {
+	p.Opt.memory(f, m)
 	if p.batched() {
 		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
 	}
