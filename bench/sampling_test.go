@@ -28,6 +28,20 @@ func naiveTwoChoiceIndex(loads []int, m int) {
 	}
 }
 
+// naiveDChoiceIndex is d-choice with ties to the lowest bin index.
+func naiveDChoiceIndex(loads []int, m, d int) {
+	n := len(loads)
+	for range m {
+		best := rand.IntN(n)
+		for k := 1; k < d; k++ {
+			if j := rand.IntN(n); loads[j] < loads[best] || loads[j] == loads[best] && j < best {
+				best = j
+			}
+		}
+		loads[best]++
+	}
+}
+
 // naiveOnePlusBetaIndex is (1+β) with ties to the lower bin index.
 func naiveOnePlusBetaIndex(loads []int, m int, beta float64) {
 	n := len(loads)
@@ -170,6 +184,8 @@ var samplingCases = []benchCase{
 		func(l []int, m int) { naiveTwoChoiceIndex(l, m) }, nil, nil},
 	{"one-plus-beta-0.5-ties-index", "one-plus-beta", map[string]string{"beta": "0.5", "ties": "index"},
 		func(l []int, m int) { naiveOnePlusBetaIndex(l, m, 0.5) }, nil, nil},
+	{"d-choice-d3-ties-index", "d-choice", map[string]string{"d": "3", "ties": "index"},
+		func(l []int, m int) { naiveDChoiceIndex(l, m, 3) }, nil, nil},
 	{"two-choice-distinct", "two-choice", map[string]string{"distinct": "true"},
 		func(l []int, m int) { naiveDChoiceDistinct(l, m, 2) }, nil, nil},
 	{"d-choice-d3-distinct", "d-choice", map[string]string{"d": "3", "distinct": "true"},
@@ -205,8 +221,8 @@ func reportCPU(b *testing.B, start time.Duration) {
 	}
 }
 
-// BenchmarkSampling runs each option on the direct engine and its naive
-// loop, at n = 10^4, interleaved: Direct then Naive per case.
+// BenchmarkSampling runs each option on the direct engine (and --distinct
+// on the histogram engine) and its naive loop, at n = 10^4, interleaved.
 func BenchmarkSampling(b *testing.B) {
 	const n = 10_000
 	for _, c := range samplingCases {
@@ -220,6 +236,18 @@ func BenchmarkSampling(b *testing.B) {
 			engine.RunTrial(s, 0, nil)
 			reportCPU(b, start)
 		})
+		if c.params["distinct"] == "true" && c.params["sampling"] == "" {
+			b.Run(c.name+"/histogram", func(b *testing.B) {
+				s, err := core.NewSpec(c.process, c.params, core.Common{Bins: n, Balls: uint64(b.N), Trials: 1, Seed: 1, Alpha: 1, Engine: core.EngineHistogram})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				start := cpuTime()
+				engine.RunTrial(s, 0, nil)
+				reportCPU(b, start)
+			})
+		}
 		b.Run(c.name+"/naive", func(b *testing.B) {
 			loads := make([]int, n)
 			start := cpuTime()

@@ -1,12 +1,11 @@
 package kernels
 
-import "unsafe"
-
 // Sampling and tie options of the two-sample family (d-choice, two-choice,
 // (1+β)): how a ball draws its samples and which of the least loaded ones
 // it takes. The default (uniform samples with replacement, the first least
 // loaded sample) runs the loops of dchoice.go, oneplusbeta.go and batch.go,
-// untouched; these loops run every other combination.
+// untouched; these loops run every other combination. They do not stage
+// their draws (staging.go): past the L2 cache they run unstaged.
 //
 // Ties (Draws.Index, Draws.Random). The default loops keep the first least
 // loaded sample drawn, which is uniform tie-breaking in law whenever the
@@ -124,8 +123,11 @@ func DChoiceDraws[L Load](loads []L, r *PCG32, count uint64, o *Draws, maxLoad L
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	d := len(o.buf)
-	if d == 2 && o.Alias == nil && !staged(len(loads)*int(unsafe.Sizeof(loads[0]))) {
+	if d == 2 && o.Alias == nil {
 		return twoChoiceFast(loads, r, count, o.Index, o.Distinct, maxLoad)
+	}
+	if d == 3 && o.Alias == nil {
+		return threeChoiceFast(loads, r, count, o, maxLoad)
 	}
 	if o.Alias == nil {
 		return dChoiceUniform(loads, r, count, o, maxLoad)
@@ -164,6 +166,36 @@ func twoChoiceFast[L Load](loads []L, r *PCG32, count uint64, index, distinct bo
 		li = min(li, lj) + 1
 		loads[i] = li
 		maxLoad = max(maxLoad, li)
+	}
+	r.state = s
+	return maxLoad
+}
+
+// threeChoiceFast is dChoiceUniform at d = 3 (the authors' Three-Choice),
+// the samples held in registers: the same draws and decisions.
+func threeChoiceFast[L Load](loads []L, r *PCG32, count uint64, o *Draws, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	idx, distinct := b2u(o.Index), o.Distinct
+	for ; count > 0; count-- {
+		s0 := s
+		var a, b, c uint32
+		s, a = boundedFast(s, inc, n)
+		s, b = boundedFast(s, inc, n)
+		s, c = boundedFast(s, inc, n)
+		la, lb, lc := loads[a], loads[b], loads[c]
+		best := choose(better(lb, la, b, a, idx), a, b)
+		bl := min(la, lb)
+		best = choose(better(lc, bl, c, best, idx), best, c)
+		bl = min(bl, lc)
+		if distinct && b2u(a == b)|b2u(a == c)|b2u(b == c) != 0 {
+			s = o.sample(s0, inc, n)
+			s, best = pick(o, s, inc, loads, 3)
+			bl = loads[best]
+		}
+		bl++
+		loads[best] = bl
+		maxLoad = max(maxLoad, bl)
 	}
 	r.state = s
 	return maxLoad
