@@ -175,11 +175,48 @@ func naiveTwoChoiceWeightedDistinct(loads []int, m int, w func(int) float64) {
 	}
 }
 
+// naiveQuantileDraws is naiveQuantile (naive_loops_test.go) with the
+// samples of draw, and with distinct a second sample equal to the first
+// drawn again.
+func naiveQuantileDraws(loads []int, m int, delta float64, draw func() int, distinct bool) {
+	n := len(loads)
+	k := int(math.Ceil(delta * float64(n)))
+	count := []int{n}
+	for range m {
+		i := draw()
+		above := 0
+		for v := loads[i] + 1; v < len(count); v++ {
+			above += count[v]
+		}
+		if e := count[loads[i]]; above < k && (above+e <= k || rand.IntN(e) < k-above) {
+			j := draw()
+			for distinct && j == i {
+				j = draw()
+			}
+			i = j
+		}
+		count[loads[i]]--
+		loads[i]++
+		if loads[i] == len(count) {
+			count = append(count, 0)
+		}
+		count[loads[i]]++
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 var samplingCases = []benchCase{
 	// The defaults, whose loops the options leave as they were.
 	{"two-choice", "two-choice", nil, func(l []int, m int) { naiveDChoice(l, m, 2) }, nil, nil},
 	{"d-choice-d3", "d-choice", map[string]string{"d": "3"}, func(l []int, m int) { naiveDChoice(l, m, 3) }, nil, nil},
 	{"one-plus-beta-0.5", "one-plus-beta", map[string]string{"beta": "0.5"}, func(l []int, m int) { naiveOnePlusBeta(l, m, 0.5) }, nil, nil},
+	{"quantile-0.5", "quantile", map[string]string{"delta": "0.5"}, func(l []int, m int) { naiveQuantile(l, m, 0.5) }, nil, nil},
 	{"two-choice-ties-index", "two-choice", map[string]string{"ties": "index"},
 		func(l []int, m int) { naiveTwoChoiceIndex(l, m) }, nil, nil},
 	{"one-plus-beta-0.5-ties-index", "one-plus-beta", map[string]string{"beta": "0.5", "ties": "index"},
@@ -198,6 +235,14 @@ var samplingCases = []benchCase{
 		func(l []int, m int) { naiveDChoiceWeighted(l, m, 3, zipfWeight(1)) }, nil, nil},
 	{"one-plus-beta-0.5-zipf1", "one-plus-beta", map[string]string{"beta": "0.5", "sampling": "zipf:1"},
 		func(l []int, m int) { naiveOnePlusBetaWeighted(l, m, 0.5, zipfWeight(1)) }, nil, nil},
+	{"quantile-0.5-distinct", "quantile", map[string]string{"delta": "0.5", "distinct": "true"},
+		func(l []int, m int) { naiveQuantileDraws(l, m, 0.5, func() int { return rand.IntN(len(l)) }, true) }, nil, nil},
+	// A law quantile keeps balanced: under zipf:1 the loads spread by m/n
+	// and the naive rank test's walk over the counts grows with them.
+	{"quantile-0.5-twoclass", "quantile", map[string]string{"delta": "0.5", "sampling": "twoclass:0.5,2"},
+		func(l []int, m int) {
+			naiveQuantileDraws(l, m, 0.5, newNaiveWeighted(len(l), func(i int) float64 { return float64(1 + b2i(i < len(l)/2)) }).draw, false)
+		}, nil, nil},
 	{"two-choice-zipf1-distinct", "two-choice", map[string]string{"sampling": "zipf:1", "distinct": "true"},
 		func(l []int, m int) { naiveTwoChoiceWeightedDistinct(l, m, zipfWeight(1)) }, nil, nil},
 }

@@ -466,3 +466,96 @@ func LevelsOnePlusBetaDistinct(lv *Levels, r *PCG32, count uint64, coin *Bernoul
 	}
 	r.state = s
 }
+
+// QuantileDraws is Quantile (quantile.go) with its two samples drawn by o:
+// by o.Alias, and with o.Distinct the second redrawn while it is the first.
+// Quantile never compares two loads, so o's tie rule is unused. Stream per
+// ball: the coin (Mixed-Quantile), the first sample, the second (and its
+// redraws), then Quantile's tie draw PCG32.Bounded(count(b)).
+func QuantileDraws[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, coin *Bernoulli, o *Draws, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	a, distinct := o.Alias, o.Distinct
+	k, b, above, lo := q.k, q.b, q.above, q.lo
+	cnt, mask := q.cnt, q.mask
+	atB := cnt[b&mask]
+	for ; count > 0; count-- {
+		var i, j, x uint32
+		use := uint64(1)
+		if coin != nil {
+			var u bool
+			s, u = coin.flip(s, inc)
+			use = uint64(b2u(u))
+		}
+		if a != nil {
+			s, i = a.drawFast(s, inc)
+			s, j = a.drawFast(s, inc)
+			for distinct && j == i {
+				s, j = a.drawFast(s, inc)
+			}
+		} else {
+			s, i = boundedFast(s, inc, n)
+			s, j = boundedFast(s, inc, n)
+			for distinct && j == i {
+				s, j = boundedFast(s, inc, n)
+			}
+		}
+		s, x = boundedFast(s, inc, atB)
+		v, w := uint64(loads[i]), uint64(loads[j])
+		// From here on Quantile's loop, line for line (see its comments).
+		gt := (b - v) >> 63
+		d := v ^ b
+		eq := 1 ^ (d|-d)>>63
+		lt := (uint64(x) - (k - above)) >> 63
+		pick := -((gt | eq&lt) & use)
+		i ^= (i ^ j) & uint32(pick)
+		v ^= (v ^ w) & pick
+		loads[i] = L(v + 1)
+		maxLoad = max(maxLoad, L(v+1))
+		if v+1-lo > mask {
+			q.lo = lo
+			q.grow(v + 1)
+			cnt, mask = q.cnt, q.mask
+		}
+		cnt[v&mask]--
+		cnt[(v+1)&mask]++
+		d = v ^ b
+		left := 1 ^ (d|-d)>>63
+		d = (v + 1) ^ b
+		atB += uint32(1^(d|-d)>>63) - uint32(left)
+		if above += left; above == k {
+			b++
+			atB = cnt[b&mask]
+			above = k - uint64(atB)
+		}
+		if v == lo && cnt[v&mask] == 0 {
+			lo++
+		}
+	}
+	r.state = s
+	q.b, q.above, q.lo = b, above, lo
+	return maxLoad
+}
+
+// LevelsQuantileDistinct is LevelsQuantile with the second rank redrawn
+// while it is the first: exact on level counts, as LevelsDChoiceDistinct.
+func LevelsQuantileDistinct(lv *Levels, r *PCG32, count uint64, k uint64, coin *Bernoulli) {
+	s, inc, n := r.state, r.inc(), lv.n
+	for ; count > 0; count-- {
+		var x, y uint64
+		use := true
+		if coin != nil {
+			s, use = coin.flip(s, inc)
+		}
+		s, x = rank(s, inc, n)
+		s, y = rank(s, inc, n)
+		for y == x {
+			s, y = rank(s, inc, n)
+		}
+		if use && x >= n-k {
+			x = y
+		}
+		lv.Move(lv.Level(x))
+	}
+	r.state = s
+}

@@ -284,3 +284,87 @@ func TestLevelsDistinctMatchReference(t *testing.T) {
 		}
 	}
 }
+
+// refQuantileDraws is refQuantile with the samples of refSamples (a law,
+// and a repeated second sample drawn again).
+func refQuantileDraws(loads []uint32, r *PCG32, count, k uint64, coin *Bernoulli, distinct bool, a *Alias) {
+	for range count {
+		b, above, at := refBoundary(loads, k)
+		use := coin == nil || coin.Flip(r)
+		s := refSamples(r, len(loads), 2, distinct, a)
+		i, j, x := s[0], s[1], r.Bounded(uint32(at))
+		if use && (loads[i] > b || (loads[i] == b && uint64(x) < k-above)) {
+			i = j
+		}
+		loads[i]++
+	}
+}
+
+// QuantileDraws against the literal loop, ball for ball; with uniform
+// samples with replacement it is Quantile itself.
+func TestQuantileDrawsMatchReference(t *testing.T) {
+	coin, err := NewBernoulli(0.6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{2, 3, 7, 50} {
+		for _, k := range []uint64{1, uint64(n) / 2, uint64(n)} {
+			for _, c := range drawsCases() {
+				if c.index || c.random {
+					continue // quantile compares no loads
+				}
+				for _, withCoin := range []bool{false, true} {
+					const m = 3000
+					var cf, cs *Bernoulli
+					if withCoin {
+						c1, c2 := coin, coin
+						cf, cs = &c1, &c2
+					}
+					a := c.alias(t, n)
+					fast, slow := make([]uint32, n), make([]uint32, n)
+					rf, rs := NewPCG32(uint64(n), k), NewPCG32(uint64(n), k)
+					q, o := NewQuantileCounts(uint64(n), k), NewDraws(2, false, false, c.distinct, a)
+					var maxLoad uint32
+					for done := uint64(0); done < m; done += 701 {
+						maxLoad = QuantileDraws(fast, &rf, min(701, m-done), q, cf, o, maxLoad)
+					}
+					refQuantileDraws(slow, &rs, m, k, cs, c.distinct, a)
+					if !slices.Equal(fast, slow) || rf != rs || maxLoad != slices.Max(slow) {
+						t.Fatalf("n=%d k=%d %v coin=%v: fast %v, slow %v", n, k, c, withCoin, fast, slow)
+					}
+				}
+			}
+		}
+	}
+	a, b := make([]uint32, 20), make([]uint32, 20)
+	ra, rb := NewPCG32(3, 4), NewPCG32(3, 4)
+	QuantileDraws(a, &ra, 5000, NewQuantileCounts(20, 7), nil, NewDraws(2, false, false, false, nil), 0)
+	Quantile(b, &rb, 5000, NewQuantileCounts(20, 7), nil, 0)
+	if !slices.Equal(a, b) || ra != rb {
+		t.Fatal("QuantileDraws with default options is not Quantile")
+	}
+}
+
+// LevelsQuantileDistinct against a literal loop.
+func TestLevelsQuantileDistinctMatchReference(t *testing.T) {
+	for _, n := range []uint64{2, 3, 10} {
+		for _, k := range []uint64{1, n / 2, n} {
+			fast, slow := NewLevels(n), NewLevels(n)
+			rf, rs := NewPCG32(n, k), NewPCG32(n, k)
+			LevelsQuantileDistinct(fast, &rf, 3000, k, nil)
+			for range 3000 {
+				x, y := rs.Bounded(uint32(n)), rs.Bounded(uint32(n))
+				for y == x {
+					y = rs.Bounded(uint32(n))
+				}
+				if uint64(x) >= n-k {
+					x = y
+				}
+				slow.Move(slow.Level(uint64(x)))
+			}
+			if !slices.Equal(levelsState(fast), levelsState(slow)) || rf != rs {
+				t.Fatalf("n=%d k=%d: fast %v, slow %v", n, k, levelsState(fast), levelsState(slow))
+			}
+		}
+	}
+}

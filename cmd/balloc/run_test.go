@@ -279,7 +279,7 @@ func TestRunHelpGroupsFlags(t *testing.T) {
 	})
 	for flag, want := range map[string]string{
 		"process": "Common flags:", "trials": "Common flags:", "plot": "Common flags:", "weights": "Common flags:", "help": "Common flags:",
-		"d": "Flags of d-choice (also two-choice, one-plus-beta, always-go-left, hypergraph, idea):", "g": "Flags of g-adv-comp (also g-myopic-comp):",
+		"d": "Flags of d-choice (also two-choice, one-plus-beta, always-go-left, quantile, mixed-quantile, hypergraph, idea):", "g": "Flags of g-adv-comp (also g-myopic-comp):",
 		"delay": "Flags of tau-delay:", "retries": "Flags of idea:", "graph-clean": "Flags of graphical (also hypergraph):",
 	} {
 		if groups[flag] != want {

@@ -523,3 +523,73 @@ func TestSamplingSpec(t *testing.T) {
 		}
 	}
 }
+
+// quantileWeighted is Quantile(δ) (k = ⌈δn⌉ heaviest, boundary ties in a
+// uniform order) with both samples drawn by p; with distinct the second is
+// drawn by p among the other bins.
+func quantileWeighted(p []float64, k int, distinct bool) transition {
+	return func(loads []int, _ int) []float64 {
+		n := len(loads)
+		out := make([]float64, n)
+		for i := range n {
+			a, e := 0, 0
+			for _, v := range loads {
+				if v > loads[i] {
+					a++
+				} else if v == loads[i] {
+					e++
+				}
+			}
+			h := math.Min(1, math.Max(0, float64(k-a)/float64(e)))
+			out[i] += p[i] * (1 - h)
+			for j := range n {
+				switch {
+				case !distinct:
+					out[j] += p[i] * h * p[j]
+				case j != i:
+					out[j] += p[i] * h * p[j] / (1 - p[i])
+				}
+			}
+		}
+		return out
+	}
+}
+
+// quantile and mixed-quantile with --sampling and --distinct: the exact
+// law on the direct engine, and for --distinct on the histogram engine,
+// each against its neighbour.
+func TestQuantileSamplingExactLaw(t *testing.T) {
+	const trials = 40000
+	z3, z4, u3 := zipfProbs(3, 1), zipfProbs(4, 1), probs(1, 1, 1)
+	cases := []tiesCase{
+		{"quantile", map[string]string{"delta": "0.5", "sampling": "zipf:1"}, 3, 6, 1, quantileWeighted(z3, 2, false), quantileWeighted(u3, 2, false)},
+		{"quantile", map[string]string{"delta": "0.5", "distinct": "true"}, 3, 6, 1, quantileWeighted(u3, 2, true), quantileWeighted(u3, 2, false)},
+		{"mixed-quantile", map[string]string{"delta": "0.5", "eta": "0.4", "sampling": "zipf:1", "distinct": "true"}, 4, 5, 1,
+			mix(0.4, weightedOne(z4), quantileWeighted(z4, 2, true)), mix(0.4, weightedOne(z4), quantileWeighted(z4, 2, false))},
+	}
+	for i, c := range cases {
+		t.Run(c.name(), func(t *testing.T) {
+			obs := simulateVectors(t, exactCase{c.process, c.params, c.n, c.m, nil}, trials, uint64(9900+i))
+			stat, limit, df := stattest.Law(exactLaw(c.n, c.m, c.law), obs, trials)
+			if stat > limit {
+				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
+			}
+			ws, wl, _ := stattest.Law(exactLaw(c.n, c.m, c.wrong), obs, trials)
+			if ws <= wl {
+				t.Errorf("passed as the neighbour: χ² = %.1f ≤ %.1f", ws, wl)
+			}
+			t.Logf("χ² = %.1f on %d df (limit %.1f); against the neighbour %.1f", stat, df, limit, ws)
+			if c.params["sampling"] != "" {
+				return
+			}
+			hobs := histogramVectors(t, c.process, c.params, c.n, c.m, trials, uint64(9950+i), 0)
+			hs, hl, hdf := stattest.Law(sortedLaw(exactLaw(c.n, c.m, c.law)), hobs, trials)
+			if hs > hl {
+				t.Errorf("histogram: χ² = %.1f on %d df exceeds %.1f", hs, hdf, hl)
+			}
+			if ws, wl, _ := stattest.Law(sortedLaw(exactLaw(c.n, c.m, c.wrong)), hobs, trials); ws <= wl {
+				t.Errorf("histogram passed as the neighbour: χ² = %.1f ≤ %.1f", ws, wl)
+			}
+		})
+	}
+}

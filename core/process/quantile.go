@@ -48,6 +48,8 @@ type Quantile struct {
 	k     uint64  // ⌈δn⌉
 	mixed bool
 	coin  *kernels.Bernoulli // mixed-quantile's η coin
+
+	Opt Sampling // --distinct, --sampling (sampling.go)
 }
 
 var quantileEntry = &Entry{
@@ -83,6 +85,7 @@ func (p *Quantile) Params() []*Param {
 			Listed().Need("a fraction δ in [0, 1]: a first bin among the ⌈δn⌉ heaviest passes the ball to a second"),
 		BatchParam(&p.Batch),
 	}
+	params = append(params, p.Opt.sampleParams()...)
 	if p.mixed {
 		params = append(params[:1], append([]*Param{
 			Real("eta", "mixed-quantile: the probability η of a quantile step (else one-choice), 0 ≤ η ≤ 1", &p.Eta,
@@ -95,6 +98,9 @@ func (p *Quantile) Params() []*Param {
 
 // Check computes k = ⌈δn⌉ exactly (δ is a dyadic rational).
 func (p *Quantile) Check(su *Setup) error {
+	if err := p.Opt.setBins(su); err != nil {
+		return err
+	}
 	if err := needBins(p, su); err != nil {
 		return err
 	}
@@ -115,7 +121,10 @@ func (p *Quantile) Check(su *Setup) error {
 		}
 		p.coin = &c
 	}
-	return checkBatch(p.Entry().Name, p.Batch, su, 1)
+	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
+		return err
+	}
+	return p.Opt.checkQuantile(su, p.batched())
 }
 
 // batched: the rank tests of a batch read the loads at its start
@@ -127,12 +136,13 @@ func (p *Quantile) HistogramWhy() string {
 	if p.batched() {
 		return "quantile in batches (--batch) runs on the direct engine"
 	}
-	return ""
+	return p.Opt.histogramWhy(false)
 }
 
 // Memory: the counts per load (a few levels), and in batches the frozen
 // loads and the pending list.
 func (p *Quantile) Memory(f *units.Footprint, m Mem) {
+	p.Opt.memory(f, m)
 	if p.batched() {
 		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
 	}
@@ -171,6 +181,9 @@ func (p *Quantile) coinCopy() *kernels.Bernoulli {
 }
 
 func quantileDirect[L kernels.Load](p *Quantile, tr *Trial) Stepper[L] {
+	if p.Opt.on() {
+		return quantileDrawsDirect[L](p, tr)
+	}
 	if p.k == 0 {
 		return oneChoiceLoop[L]{tr.Choices}
 	}
@@ -198,6 +211,9 @@ func (l quantileLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
 func (p *Quantile) Levels(tr *Trial) LevelStepper {
 	if p.k == 0 {
 		return oneChoiceLevels{tr.Choices}
+	}
+	if p.Opt.on() { // --distinct (histogramWhy refuses the rest)
+		return quantileDistinctLevels{tr.Choices, p.k, p.coinCopy()}
 	}
 	return quantileLevels{tr.Choices, p.k, p.coinCopy()}
 }

@@ -17,9 +17,11 @@ import (
 )
 
 // Sampling and tie options of the two-sample family: d-choice, two-choice
-// and one-plus-beta (issue 17 item 6). always-go-left has its own tie rule
-// (the leftmost group, Vöcking 2003) and quantile never compares two loads,
-// so neither takes --ties.
+// and one-plus-beta (issue 17 item 6); quantile and mixed-quantile take
+// --distinct and --sampling (both samples by the law; with --distinct the
+// second is another bin than the first), not --ties: Quantile never
+// compares two loads. always-go-left has its own tie rule (the leftmost
+// group, Vöcking 2003) and takes none of them.
 //
 // --ties random|first|index. random, the default, breaks ties between the
 // least loaded samples uniformly at random; the default loops keep the
@@ -214,13 +216,19 @@ func (o *Sampling) setBins(su *Setup) error {
 
 // params are the options' parameters, appended to the process's own.
 func (o *Sampling) params() []*Param {
-	return []*Param{
+	return append([]*Param{
 		Choice("ties", "d-choice, two-choice, one-plus-beta: ties between the least loaded samples: random (uniform; the default), "+
 			"first (the first sample drawn: the same law, the same loop), index (the lowest bin index, the authors' fixed order; direct engine only)",
 			&o.Ties, "random", "first", "index").Def("random").Listed().ShownWhen(func() bool { return o.Ties != "random" }),
-		Bool("distinct", "d-choice, two-choice, one-plus-beta: a ball's samples without replacement (d ≤ bins)", &o.Distinct).
+	}, o.sampleParams()...)
+}
+
+// sampleParams are --distinct and --sampling, which quantile takes too.
+func (o *Sampling) sampleParams() []*Param {
+	return []*Param{
+		Bool("distinct", "d-choice, two-choice, one-plus-beta, quantile, mixed-quantile: a ball's samples without replacement (d ≤ bins)", &o.Distinct).
 			Def("false").Listed().ShownWhen(func() bool { return o.Distinct }),
-		Custom("sampling", "d-choice, two-choice, one-plus-beta: the law of each sample: uniform (the default); twoclass:f,c "+
+		Custom("sampling", "d-choice, two-choice, one-plus-beta, quantile, mixed-quantile: the law of each sample: uniform (the default); twoclass:f,c "+
 			"(the first ⌈f·n⌉ bins c times as likely as the others: P(i) = c/(kc+n−k) for i < k = ⌈fn⌉, else 1/(kc+n−k)); "+
 			"zipf:s (P(i) ∝ 1/(i+1)^s); file:PATH (one non-negative weight a line, n lines); direct engine only",
 			func(v string) error {
@@ -411,6 +419,48 @@ func drawsDirect[L kernels.Load](o *Sampling, d int, coin *kernels.Bernoulli, b 
 }
 
 // The family's methods that the options add to.
+
+// quantileDraws is quantile's direct stepper with --distinct or --sampling.
+type quantileDraws[L kernels.Load] struct {
+	r    *kernels.PCG32
+	q    *kernels.QuantileCounts
+	coin *kernels.Bernoulli
+	o    *kernels.Draws
+}
+
+func (l quantileDraws[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.QuantileDraws(loads, l.r, c, l.q, l.coin, l.o, maxLoad)
+}
+
+// quantileDrawsDirect: δ = 0 (or η = 0) is one sample by the law.
+func quantileDrawsDirect[L kernels.Load](p *Quantile, tr *Trial) Stepper[L] {
+	if p.k == 0 {
+		return drawsLoop[L]{tr.Choices, p.Opt.draws(1), nil}
+	}
+	return quantileDraws[L]{tr.Choices, kernels.NewQuantileCounts(tr.Bins, p.k), p.coinCopy(), p.Opt.draws(2)}
+}
+
+type quantileDistinctLevels struct {
+	r    *kernels.PCG32
+	k    uint64
+	coin *kernels.Bernoulli
+}
+
+func (l quantileDistinctLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
+	c := min(want, Chunk)
+	kernels.LevelsQuantileDistinct(lv, l.r, c, l.k, l.coin)
+	return c
+}
+
+// checkQuantile: batches of quantile sample uniformly with replacement.
+func (o *Sampling) checkQuantile(su *Setup, batched bool) error {
+	if o.on() && batched {
+		return fmt.Errorf("%s: quantile in batches (--batch) samples uniformly with replacement", o.culprit())
+	}
+	return o.check(su, 2, 1)
+}
+
+func (p *Quantile) Content() (map[string]string, []string) { return p.Opt.content() }
 
 // Content: a --sampling file's weights stand for its value in the spec's hash.
 func (p *DChoice) Content() (map[string]string, []string)     { return p.Opt.content() }
