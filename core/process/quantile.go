@@ -39,6 +39,9 @@ import (
 // authors' mixed_quantile, Dim131/Batched-23): a Quantile(δ) step with
 // probability η, else One-Choice — the first bin is kept. The same loops,
 // with an η coin flipped first every ball; η = 1 is Quantile(δ) in law.
+//
+// --distinct and --sampling (sampling.go) run kernels.QuantileDraws; the
+// defaults run the loops above.
 
 // Quantile is Quantile(δ).
 type Quantile struct {
