@@ -1,7 +1,7 @@
 package kernels
 
 // Sampling and tie options of the two-sample family (d-choice, two-choice,
-// (1+β)): how a ball draws its samples and which of the least loaded ones
+// (1+β); quantile's samples in QuantileDraws): how a ball draws its samples and which of the least loaded ones
 // it takes. The default (uniform samples with replacement, the first least
 // loaded sample) runs the loops of dchoice.go, oneplusbeta.go and batch.go,
 // untouched; these loops run every other combination. They do not stage
@@ -12,7 +12,8 @@ package kernels
 // samples are exchangeable (dchoice.go): i.i.d. samples from any law, and
 // uniform samples without replacement. Index keeps the least loaded sample
 // of lowest bin index: the rule of the authors' d_choice and one_plus_beta
-// (Dim131/Batched-22, src/batched_spaa_22.cc), which return the largest
+// (Dim131/Batched-22 src/batched_spaa_22.cc, Batched-23
+// src/batched_spaa_23.cc), which return the largest
 // sampled position of a load vector sorted heaviest first, so ties go to a
 // fixed order of the bins; SPAA'22 (Los and Sauerwald, "Balanced
 // allocations in batches: simplified and generalized") Fig. 8.4 sets it

@@ -593,3 +593,34 @@ func TestQuantileSamplingExactLaw(t *testing.T) {
 		})
 	}
 }
+
+// SPAA'22 Fig. 8.4's mechanism at scale: in the first batch every load is
+// 0, so under index ties a ball goes to bin i with probability
+// (2(n−i) − 1)/n² (the lower of two uniform indices), under random ties
+// uniformly; bin 0's load after one batch of b is Binomial(b, (2n−1)/n²)
+// or Binomial(b, 1/n). Its mean over trials is tested within 4.5 standard
+// errors of the one and must be far from the other.
+func TestTiesIndexFirstBatch(t *testing.T) {
+	const n, b, trials = 100, 2500, 400
+	for _, ties := range []string{"random", "index"} {
+		s, err := core.NewSpec("d-choice", map[string]string{"d": "2", "batch": fmt.Sprint(b), "ties": ties},
+			core.Common{Bins: n, Balls: b, Trials: trials, Seed: 4, Alpha: 1, Engine: core.EngineDirect, KeepLoads: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for k := range trials {
+			sum += RunTrial(s, uint64(k), nil).Loads[0]
+		}
+		mean := sum / trials
+		pIndex, pRandom := float64(2*n-1)/(n*n), 1.0/n
+		p, q := pRandom, pIndex
+		if ties == "index" {
+			p, q = pIndex, pRandom
+		}
+		se := math.Sqrt(b * p * (1 - p) / trials)
+		if math.Abs(mean-b*p) > 4.5*se || math.Abs(mean-b*q) < 10*se {
+			t.Errorf("--ties %s: bin 0 holds %.2f on average after one batch, want %.2f ± %.2f (the other rule: %.2f)", ties, mean, b*p, 4.5*se, b*q)
+		}
+	}
+}

@@ -28,19 +28,21 @@ import (
 // first least loaded sample drawn, which is the same in law because the
 // samples are exchangeable (kernels/dchoice.go). first names that rule and
 // runs the same loops, so its results are random's bit for bit. index gives
-// the ball to the least loaded sample of lowest bin index: a fixed order of
-// the bins, which is what the authors' code does (Dim131/Batched-22,
-// src/batched_spaa_22.cc: d_choice and one_plus_beta return the largest
+// the ball to the least loaded sample of lowest bin index, a fixed order of
+// the bins: what the authors' code does for its Three-Choice and (1+β) rows
+// (Dim131/Batched-22 src/batched_spaa_22.cc and Batched-23
+// src/batched_spaa_23.cc: d_choice and one_plus_beta return the largest
 // sampled position of the load vector sorted heaviest first, so among equal
-// loads a fixed position wins; their two_choice_with_random_tie_breaking
-// keeps the first sample). Los and Sauerwald, "Balanced allocations in
-// batches: simplified and generalized", SPAA 2022, Fig. 8.4, compare the
-// two in the b-Batch setting at b = 25n, where index ties raise the gap:
-// every ball of a batch sees the same frozen loads, and a fixed order sends
-// them to the same few bins of the lightest level. Without batches the law
-// of the sorted load vector is the same under either rule (the bins of one
-// load are interchangeable once it is the least), but the labelled vector's
-// is not: index is run on the direct engine only.
+// loads a fixed position wins; two_choice_with_random_tie_breaking keeps
+// the first sample). Los and Sauerwald, "Balanced allocations in batches:
+// simplified and generalized", SPAA 2022, Fig. 8.4, compare the two for
+// Two-Choice in batches of b = 25n: every ball of a batch sees the same
+// frozen loads, and a fixed order sends them to the same few bins of the
+// lightest level (from the empty start the largest gap after one batch is
+// 41 against 18). Without batches the law of the sorted load vector is the
+// same under either rule (the bins of one load are interchangeable once it
+// is the least), but the labelled vector's is not: index runs on the direct
+// engine only.
 
 // --distinct draws a ball's samples without replacement: a sample that
 // repeats one of the ball's is drawn again, so the k-th (k = 0, 1, …) is
