@@ -266,6 +266,11 @@ func reportCPU(b *testing.B, start time.Duration) {
 	}
 }
 
+// The default rows (two-choice, d-choice-d3, one-plus-beta-0.5, quantile-0.5)
+// run the loops the options leave untouched: to compare before and after a
+// change, build this file's test binary in both trees (go test -c) and run
+// them in turn, -test.bench 'Sampling/(two-choice|d-choice-d3|one-plus-beta-0.5)/direct'.
+
 // BenchmarkSampling runs each option on the direct engine (and --distinct
 // on the histogram engine) and its naive loop, at n = 10^4, interleaved.
 func BenchmarkSampling(b *testing.B) {
