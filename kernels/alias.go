@@ -16,13 +16,22 @@ type Alias struct {
 // NewAlias builds the table for weights with a positive sum and fewer than
 // 2^32 entries.
 func NewAlias(weights []uint64) (*Alias, error) {
+	f := make([]float64, len(weights))
+	for i, w := range weights {
+		f[i] = float64(w)
+	}
+	return NewAliasFloat(f)
+}
+
+// NewAliasFloat is NewAlias for finite non-negative real weights.
+func NewAliasFloat(weights []float64) (*Alias, error) {
 	n := len(weights)
 	if n == 0 || uint64(n) > MaxBins {
 		return nil, fmt.Errorf("kernels: alias table of %d outcomes", n)
 	}
 	total := 0.0
 	for _, w := range weights {
-		total += float64(w)
+		total += w
 	}
 	if total <= 0 {
 		return nil, fmt.Errorf("kernels: alias table with zero total weight")
@@ -31,7 +40,7 @@ func NewAlias(weights []uint64) (*Alias, error) {
 	scaled := make([]float64, n)
 	var small, large []int
 	for i, w := range weights {
-		scaled[i] = float64(w) * float64(n) / total
+		scaled[i] = w * float64(n) / total
 		if scaled[i] < 1 {
 			small = append(small, i)
 		} else {
@@ -71,4 +80,27 @@ func (a *Alias) draw(s, inc uint64) (uint64, uint32) {
 		return s, i
 	}
 	return s, a.alias[i]
+}
+
+// Len is the number of outcomes.
+func (a *Alias) Len() int { return len(a.prob) }
+
+// Support counts the outcomes a draw can return.
+func (a *Alias) Support() int {
+	can := make([]bool, len(a.prob))
+	for i := range a.prob {
+		if a.keep[i] || a.prob[i] > 0 {
+			can[i] = true
+		}
+		if !a.keep[i] { // a uniform of 2^32 − 1 is never below prob[i]
+			can[a.alias[i]] = true
+		}
+	}
+	k := 0
+	for _, c := range can {
+		if c {
+			k++
+		}
+	}
+	return k
 }

@@ -136,8 +136,10 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	if !fl.Changed("process") {
 		return nil, fmt.Errorf("--process is required (see balloc run --help)")
 	}
-	// A graph fixes the bins, and so does a file of hyperedges or of initial loads.
-	fileBins := strings.HasPrefix(*f.params["hyperedges"], "file:") || strings.HasPrefix(*f.params["initial"], "file:")
+	// A graph fixes the bins, and so does a file of hyperedges, of initial
+	// loads or of sampling weights.
+	fileBins := strings.HasPrefix(*f.params["hyperedges"], "file:") || strings.HasPrefix(*f.params["initial"], "file:") ||
+		strings.HasPrefix(*f.params["sampling"], "file:")
 	if !fl.Changed("bins") && !fl.Changed("graph") && !fileBins {
 		return nil, fmt.Errorf("--bins is required (see balloc run --help)")
 	}

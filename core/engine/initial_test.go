@@ -545,3 +545,75 @@ func TestInitialMemoryExactLawHasPower(t *testing.T) {
 		t.Errorf("a cache keeping the most loaded passes: χ² = %.1f ≤ %.1f", stat, limit)
 	}
 }
+
+// The sampling options from --initial: quantile with --distinct ranks the
+// start (kernels.StartQuantile on its counts), and d-choice with --ties
+// index in batches freezes it for the first batch — against the exact law
+// of the process started there, and the literal rule ball for ball.
+func TestInitialSamplingOptions(t *testing.T) {
+	const trials = 30000
+	// --distinct: the second sample is another bin than the first.
+	distinctQuantile := func(n int) transition {
+		return func(loads []int, _ int) []float64 {
+			p := make([]float64, n)
+			sorted := slices.Clone(loads)
+			slices.Sort(sorted)
+			k := (n + 1) / 2 // ⌈n/2⌉ heaviest, δ = ½
+			bound := sorted[n-k]
+			above, at := 0, 0
+			for _, v := range loads {
+				if v > bound {
+					above++
+				} else if v == bound {
+					at++
+				}
+			}
+			for i, v := range loads {
+				heavy := 0.0
+				switch {
+				case v > bound:
+					heavy = 1
+				case v == bound:
+					heavy = float64(k-above) / float64(at)
+				}
+				p[i] += (1 - heavy) / float64(n)
+				for j := range loads {
+					if j != i {
+						p[j] += heavy / float64(n) / float64(n-1)
+					}
+				}
+			}
+			return p
+		}
+	}
+	law := exactLawFrom([]int{3, 0, 0, 0}, 4, distinctQuantile(4))
+	s := mustSpec(t, "quantile", map[string]string{"delta": "0.5", "distinct": "true", "initial": "spike:3"},
+		core.Common{Bins: 4, Balls: 4, Trials: trials, Seed: 13, Engine: core.EngineDirect, KeepLoads: true})
+	if stat, limit, df := stattest.Law(law, tally(t, s, trials), trials); stat > limit {
+		t.Errorf("quantile --distinct from spike:3: χ² = %.1f on %d df exceeds %.1f", stat, df, limit)
+	}
+	// --ties index in batches: the batch's balls compare the frozen start.
+	const n, m, b = 6, 300, 3 // b < n: the frozen loads follow the batches' bins
+	s = mustSpec(t, "d-choice", map[string]string{"d": "2", "batch": fmt.Sprint(b), "ties": "index", "initial": "spike:5"},
+		core.Common{Bins: n, Balls: m, Seed: 14, KeepLoads: true})
+	got := RunTrial(s, 0, nil).Loads
+	loads := make([]uint64, n)
+	loads[0] = 5
+	frozen := slices.Clone(loads)
+	r := kernels.TrialStream(14, 0, kernels.LaneChoices)
+	for ball := uint64(0); ball < m; ball++ {
+		if ball%b == 0 {
+			copy(frozen, loads)
+		}
+		i, j := r.Bounded(n), r.Bounded(n)
+		if frozen[j] < frozen[i] || (frozen[j] == frozen[i] && j < i) {
+			i = j
+		}
+		loads[i]++
+	}
+	for i := range loads {
+		if got[i] != float64(loads[i]) {
+			t.Fatalf("--ties index --batch %d: bin %d holds %v, the literal rule %d", b, i, got[i], loads[i])
+		}
+	}
+}

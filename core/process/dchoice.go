@@ -19,6 +19,9 @@ import (
 // PCG32.Bounded(n) per ball; d = 1 is One-Choice's loop, which draws the
 // same stream. Histogram engine: exact level batches (hist.Advance), ball
 // by ball on ranks (kernels.LevelsDChoice) when n is small.
+//
+// Sampling and tie options (--ties, …): sampling.go, which runs the
+// options' own loops; the defaults run the loops above.
 
 // DChoice is d-Choice.
 type DChoice struct {
@@ -28,7 +31,8 @@ type DChoice struct {
 	Batch     uint64 // balls per batch (b-Batch's setting); 1: none
 	alias     bool
 
-	Delayed Delayed // τ-Delay's setting (delayparam.go); τ = 0: none
+	Delayed Delayed  // τ-Delay's setting (delayparam.go); τ = 0: none
+	Opt     Sampling // --ties, --distinct, --sampling (sampling.go)
 }
 
 var dChoiceEntry = &Entry{
@@ -62,14 +66,14 @@ func (p *DChoice) Entry() *Entry {
 
 func (p *DChoice) Params() []*Param {
 	if p.alias {
-		return p.Delayed.params("two-choice")
+		return append(p.Delayed.params("two-choice"), p.Opt.params()...)
 	}
 	return append([]*Param{
 		DParam(&p.D, "samples per ball, 1 ≤ d ≤ bins"),
 		DimsParam(&p.Dims),
 		PopulatedParam(&p.Populated, func() bool { return p.Dims > 1 }),
 		BatchParam(&p.Batch),
-	}, p.Delayed.params("d-choice")...)
+	}, append(p.Delayed.params("d-choice"), p.Opt.params()...)...)
 }
 
 // DParam is --d, samples per ball (or groups), for the processes that take it.
@@ -90,6 +94,9 @@ func PopulatedParam(dst *int, vector func() bool) *Param {
 }
 
 func (p *DChoice) Check(su *Setup) error {
+	if err := p.Opt.setBins(su); err != nil {
+		return err
+	}
 	if err := needBins(p, su); err != nil {
 		return err
 	}
@@ -108,21 +115,28 @@ func (p *DChoice) Check(su *Setup) error {
 	if p.Delayed.on() && p.Dims > 1 {
 		return fmt.Errorf("--tau: delayed reads run with scalar balls, not --dims %d", p.Dims)
 	}
-	return nil
+	if err := p.Opt.check(su, p.D, p.Dims); err != nil {
+		return err
+	}
+	return p.Opt.notWithDelay(&p.Delayed)
 }
 
 // delayed reports whether loads are read with a delay (one-choice reads
 // none).
 func (p *DChoice) delayed() bool { return p.Delayed.on() && p.D > 1 }
 
+// HistogramWhy: delays, and the options that tell bins apart, run on the
+// direct engine.
 func (p *DChoice) HistogramWhy() string {
 	if p.delayed() {
 		return p.Delayed.histogramWhy(p.Entry().Name)
 	}
-	return ""
+	return p.Opt.histogramWhy(p.batched())
 }
 
-func (p *DChoice) Content() (map[string]string, []string) { return p.Delayed.content() }
+// Content: a replay file's ages or a --sampling file's weights stand for
+// their values in the spec's hash.
+func (p *DChoice) Content() (map[string]string, []string) { return bothContent(&p.Delayed, &p.Opt) }
 
 // batched reports whether balls come in batches whose decisions read loads
 // (one-choice in batches is one-choice).
@@ -137,6 +151,7 @@ func (p *DChoice) Vector(uint64) (VectorRun, bool) {
 // Memory: a vector trial holds a load per bin and dimension, and the
 // measuring copies.
 func (p *DChoice) Memory(f *units.Footprint, m Mem) {
+	p.Opt.memory(f, m)
 	if D := uint64(p.Dims); D > 1 {
 		f.Add(fmt.Sprintf("--dims %d", p.Dims), "lower --dims or --bins", units.Mul(m.Bins, D*8+8+8))
 	}
@@ -195,12 +210,18 @@ func (p *DChoice) Direct32(tr *Trial) Stepper[uint32] {
 	if p.delayed() {
 		return delayedDirect[uint32](&p.Delayed, p.D, nil, tr)
 	}
+	if p.Opt.on() {
+		return drawsDirect[uint32](&p.Opt, p.D, nil, p.Batch, tr)
+	}
 	return dChoiceDirect[uint32](p.D, p.Batch, tr)
 }
 
 func (p *DChoice) Direct64(tr *Trial) Stepper[uint64] {
 	if p.delayed() {
 		return delayedDirect[uint64](&p.Delayed, p.D, nil, tr)
+	}
+	if p.Opt.on() {
+		return drawsDirect[uint64](&p.Opt, p.D, nil, p.Batch, tr)
 	}
 	return dChoiceDirect[uint64](p.D, p.Batch, tr)
 }
@@ -235,6 +256,9 @@ func (l dChoiceLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
 }
 
 func (p *DChoice) Levels(tr *Trial) LevelStepper {
+	if p.Opt.on() {
+		return p.Opt.levels(p.D, nil, tr)
+	}
 	if p.D == 1 {
 		return oneChoiceLevels{tr.Choices}
 	}
@@ -255,6 +279,9 @@ func levelCost(n, m float64, batchUs, perBallNs float64) float64 {
 }
 
 func (p *DChoice) HistogramSeconds(n, m, k uint64) float64 {
+	if p.Opt.on() {
+		return p.Opt.histogramSeconds(m, p.D)
+	}
 	if p.D == 1 {
 		return (&OneChoice{}).HistogramSeconds(n, m, k)
 	}
@@ -265,6 +292,9 @@ func (p *DChoice) HistogramSeconds(n, m, k uint64) float64 {
 }
 
 func (p *DChoice) DirectFactor() float64 {
+	if p.Opt.on() {
+		return p.Opt.directFactor(p.D)
+	}
 	if p.D == 1 {
 		return (&OneChoice{}).DirectFactor()
 	}

@@ -24,6 +24,9 @@ import (
 // (kernels.LevelsOnePlusBeta) when n is small. Fluid limit, below.
 // balloc concurrent: ShapeCoin.
 //
+// Sampling and tie options (--ties, …): sampling.go, which runs the
+// options' own loops; the defaults run the loops above.
+//
 // This file is the worked example of docs/ARCHITECTURE.md.
 
 // OnePlusBeta is the (1+β) process.
@@ -32,7 +35,8 @@ type OnePlusBeta struct {
 	Batch uint64  // balls per batch (b-Batch's setting, SPAA'22 §8); 1: none
 	coin  kernels.Bernoulli
 
-	Delayed Delayed // τ-Delay's setting (delayparam.go); τ = 0: none
+	Delayed Delayed  // τ-Delay's setting (delayparam.go); τ = 0: none
+	Opt     Sampling // --ties, --distinct, --sampling (sampling.go)
 }
 
 var onePlusBetaEntry = &Entry{
@@ -47,8 +51,8 @@ func init() { Register(onePlusBetaEntry) }
 func (*OnePlusBeta) Entry() *Entry { return onePlusBetaEntry }
 
 func (p *OnePlusBeta) Params() []*Param {
-	return append([]*Param{BetaParam(&p.Beta, "probability β of a two-choice step, 0 ≤ β ≤ 1"), BatchParam(&p.Batch)},
-		p.Delayed.params("one-plus-beta")...)
+	return append(append([]*Param{BetaParam(&p.Beta, "probability β of a two-choice step, 0 ≤ β ≤ 1"), BatchParam(&p.Batch)},
+		p.Delayed.params("one-plus-beta")...), p.Opt.params()...)
 }
 
 // BetaParam is --beta, the probability of a two-choice step.
@@ -58,6 +62,9 @@ func BetaParam(dst *float64, usage string) *Param {
 }
 
 func (p *OnePlusBeta) Check(su *Setup) error {
+	if err := p.Opt.setBins(su); err != nil {
+		return err
+	}
 	if err := needBins(p, su); err != nil {
 		return err
 	}
@@ -69,20 +76,30 @@ func (p *OnePlusBeta) Check(su *Setup) error {
 	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
 		return err
 	}
-	return p.Delayed.check(p.Entry().Name, su, delayRule{batch: p.Batch})
+	if err := p.Delayed.check(p.Entry().Name, su, delayRule{batch: p.Batch}); err != nil {
+		return err
+	}
+	if err := p.Opt.check(su, 2, 1); err != nil {
+		return err
+	}
+	return p.Opt.notWithDelay(&p.Delayed)
 }
 
 // delayed reports whether the two-choice steps read loads with a delay.
 func (p *OnePlusBeta) delayed() bool { return p.Delayed.on() && p.Beta > 0 }
 
+// HistogramWhy: delays, and the options that tell bins apart, run on the
+// direct engine.
 func (p *OnePlusBeta) HistogramWhy() string {
 	if p.delayed() {
 		return p.Delayed.histogramWhy(p.Entry().Name)
 	}
-	return ""
+	return p.Opt.histogramWhy(p.batched())
 }
 
-func (p *OnePlusBeta) Content() (map[string]string, []string) { return p.Delayed.content() }
+// Content: a replay file's ages or a --sampling file's weights stand for
+// their values in the spec's hash.
+func (p *OnePlusBeta) Content() (map[string]string, []string) { return bothContent(&p.Delayed, &p.Opt) }
 
 // batched reports whether balls come in batches whose decisions read
 // loads: every ball of a batch compares the loads at the batch's start
@@ -128,6 +145,8 @@ func (l *onePlusBetaBatched[L]) Start(loads []L) { l.batch.Start(loads) }
 
 func onePlusBetaDirect[L kernels.Load](p *OnePlusBeta, tr *Trial) Stepper[L] {
 	switch {
+	case p.Opt.on():
+		return drawsDirect[L](&p.Opt, 2, &p.coin, p.Batch, tr)
 	case p.Beta == 0:
 		return oneChoiceLoop[L]{tr.Choices}
 	case p.delayed() && p.Beta == 1:
@@ -158,6 +177,9 @@ func (l *onePlusBetaLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
 }
 
 func (p *OnePlusBeta) Levels(tr *Trial) LevelStepper {
+	if p.Opt.on() {
+		return p.Opt.levels(2, &p.coin, tr)
+	}
 	if q := p.degenerate(); q != nil {
 		return q.Levels(tr)
 	}
@@ -170,6 +192,9 @@ func (p *OnePlusBeta) Levels(tr *Trial) LevelStepper {
 // HistogramSeconds: a level batch costs about 5.5 µs, a ball on ranks
 // 10.6 ns (core/choose.go).
 func (p *OnePlusBeta) HistogramSeconds(n, m, k uint64) float64 {
+	if p.Opt.on() {
+		return p.Opt.histogramSeconds(m, 2)
+	}
 	if q := p.degenerate(); q != nil {
 		return q.HistogramSeconds(n, m, k)
 	}
@@ -181,6 +206,9 @@ func (p *OnePlusBeta) HistogramSeconds(n, m, k uint64) float64 {
 
 // DirectFactor: 6.27 ns a ball against two-choice's 5.46 at n = 10^6.
 func (p *OnePlusBeta) DirectFactor() float64 {
+	if p.Opt.on() {
+		return p.Opt.directFactor(2)
+	}
 	if q := p.degenerate(); q != nil {
 		return q.DirectFactor()
 	}
@@ -218,6 +246,7 @@ func (p *OnePlusBeta) Concurrent() Rule { return Rule{Shape: ShapeCoin, Beta: p.
 
 // Memory: the frozen loads and the pending list of a batched run.
 func (p *OnePlusBeta) Memory(f *units.Footprint, m Mem) {
+	p.Opt.memory(f, m)
 	if p.batched() {
 		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
 	}

@@ -39,6 +39,9 @@ import (
 // authors' mixed_quantile, Dim131/Batched-23): a Quantile(δ) step with
 // probability η, else One-Choice — the first bin is kept. The same loops,
 // with an η coin flipped first every ball; η = 1 is Quantile(δ) in law.
+//
+// --distinct and --sampling (sampling.go) run kernels.QuantileDraws; the
+// defaults run the loops above.
 
 // Quantile is Quantile(δ).
 type Quantile struct {
@@ -49,7 +52,8 @@ type Quantile struct {
 	mixed bool
 	coin  *kernels.Bernoulli // mixed-quantile's η coin
 
-	Delayed Delayed // τ-Delay's setting, --delay fixed (delayparam.go); τ = 0: none
+	Delayed Delayed  // τ-Delay's setting, --delay fixed (delayparam.go); τ = 0: none
+	Opt     Sampling // --distinct, --sampling (sampling.go)
 }
 
 var quantileEntry = &Entry{
@@ -86,6 +90,7 @@ func (p *Quantile) Params() []*Param {
 		BatchParam(&p.Batch),
 	}
 	params = append(params, p.Delayed.params(p.Entry().Name)...)
+	params = append(params, p.Opt.sampleParams()...)
 	if p.mixed {
 		params = append(params[:1], append([]*Param{
 			Real("eta", "mixed-quantile: the probability η of a quantile step (else one-choice), 0 ≤ η ≤ 1", &p.Eta,
@@ -98,6 +103,9 @@ func (p *Quantile) Params() []*Param {
 
 // Check computes k = ⌈δn⌉ exactly (δ is a dyadic rational).
 func (p *Quantile) Check(su *Setup) error {
+	if err := p.Opt.setBins(su); err != nil {
+		return err
+	}
 	if err := needBins(p, su); err != nil {
 		return err
 	}
@@ -121,14 +129,20 @@ func (p *Quantile) Check(su *Setup) error {
 	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
 		return err
 	}
-	return p.Delayed.check(p.Entry().Name, su, delayRule{fixedOnly: true, batch: p.Batch})
+	if err := p.Delayed.check(p.Entry().Name, su, delayRule{fixedOnly: true, batch: p.Batch}); err != nil {
+		return err
+	}
+	if err := p.Opt.checkQuantile(su, p.batched()); err != nil {
+		return err
+	}
+	return p.Opt.notWithDelay(&p.Delayed)
 }
 
 // delayed: the rank tests read the vector τ balls ago
 // (kernels.DelayedQuantile).
 func (p *Quantile) delayed() bool { return p.Delayed.on() && p.k > 0 }
 
-func (p *Quantile) Content() (map[string]string, []string) { return p.Delayed.content() }
+func (p *Quantile) Content() (map[string]string, []string) { return bothContent(&p.Delayed, &p.Opt) }
 
 // batched: the rank tests of a batch read the loads at its start
 // (kernels.BatchedQuantile).
@@ -142,12 +156,13 @@ func (p *Quantile) HistogramWhy() string {
 	if p.delayed() {
 		return p.Delayed.histogramWhy(p.Entry().Name)
 	}
-	return ""
+	return p.Opt.histogramWhy(false)
 }
 
 // Memory: the counts per load (a few levels), and in batches the frozen
 // loads and the pending list.
 func (p *Quantile) Memory(f *units.Footprint, m Mem) {
+	p.Opt.memory(f, m)
 	if p.batched() {
 		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
 	}
@@ -198,6 +213,9 @@ func (p *Quantile) coinCopy() *kernels.Bernoulli {
 }
 
 func quantileDirect[L kernels.Load](p *Quantile, tr *Trial) Stepper[L] {
+	if p.Opt.on() {
+		return quantileDrawsDirect[L](p, tr)
+	}
 	if p.k == 0 {
 		return oneChoiceLoop[L]{tr.Choices}
 	}
@@ -228,6 +246,9 @@ func (l quantileLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
 func (p *Quantile) Levels(tr *Trial) LevelStepper {
 	if p.k == 0 {
 		return oneChoiceLevels{tr.Choices}
+	}
+	if p.Opt.on() { // --distinct (histogramWhy refuses the rest)
+		return quantileDistinctLevels{tr.Choices, p.k, p.coinCopy()}
 	}
 	return quantileLevels{tr.Choices, p.k, p.coinCopy()}
 }
