@@ -34,6 +34,7 @@ type Result struct {
 	SpecHash    string         `json:"spec_hash,omitempty"` // sweeps: the grid point (core.Spec.Hash)
 	Retries     *Retries       `json:"retries,omitempty"`   // idea: rounds of d draws per ball
 	Estimates   *Estimates     `json:"estimates,omitempty"` // idea: the bins' estimated averages
+	Dynamic     *Dynamic       `json:"dynamic,omitempty"`   // balls that leave (dynamic.go)
 }
 
 // Checkpoint is the state after Balls balls.
