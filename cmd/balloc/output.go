@@ -34,7 +34,7 @@ type writer struct {
 	kept     [][]*result.Result // by spec, for --plot
 	profiles []*theory.Profile  // fluid limits, computed on first use
 	count    int
-	ideaCSV  bool // an idea process is in the run: csv carries its columns
+	ideaCSV  bool                // an idea process is in the run: csv carries its columns
 	dyn      [][]*result.Dynamic // by spec: balls that leave (dynamic.go)
 }
 
