@@ -95,12 +95,7 @@ func (t *Tally) Top() int { return len(t.S) - 2 }
 func (t *Tally) up(k uint64) {
 	j := k + 1
 	if j == uint64(len(t.S)-1) { // j was the zero above the top: a new top level
-		t.S = append(t.S, 0)
-		if len(t.Acc) < len(t.S) {
-			t.Acc = append(t.Acc, 0)
-			t.since = append(t.since, 0)
-		}
-		t.MaxEver = max(t.MaxEver, j)
+		t.grow()
 	}
 	t.Acc[j] += float64(t.S[j]) * float64(t.Event-t.since[j])
 	t.since[j] = t.Event
@@ -197,10 +192,20 @@ func SupermarketDirect[L Load](loads []L, r *PCG32, count uint64, sm *Supermarke
 // the bin of rank x has load ℓ(x) = #{k ≥ 1 : S_k > x}; the least loaded of
 // D samples is the one of largest rank. This is exact for the symmetric
 // placements: the next state depends on the loads' multiset alone.
+//
+// The loop keeps the tally's slices and counters in locals (the tally is
+// written back at the end) and leaves the rare new top level to grow.
 func SupermarketLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+	if t.S[0] > MaxBins {
+		supermarketLevelsWide(r, count, sm, t)
+		return
+	}
 	s, inc := r.state, r.inc()
-	n := t.S[0]
-	arriveHi := sm.arrive.hi
+	n := uint32(t.S[0])
+	S, acc, since := t.S, t.Acc, t.since
+	ev, arrivals, departures := t.Event, t.Arrivals, t.Departures
+	arriveHi, betaHi := sm.arrive.hi, sm.beta.hi
+	d, one, mixed := sm.d, sm.one, sm.mixed
 	for ; count > 0; count-- {
 		var c uint32
 		s, c = step(s, inc)
@@ -208,10 +213,71 @@ func SupermarketLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 		if c == arriveHi {
 			s, arrival = sm.arrive.flipTail(s, inc)
 		}
-		var x uint64
+		var x uint32
 		if !arrival {
-			s, x = rank(s, inc, n)
-			if k := levelOf(t.S, x); k > 0 {
+			s, x = boundedFast(s, inc, n)
+			if k := levelOf(S, uint64(x)); k > 0 {
+				acc[k] += float64(S[k]) * float64(ev-since[k])
+				since[k] = ev
+				S[k]--
+				departures++
+				if S[k] == 0 { // k was the top: it is now the zero above it
+					S = S[:k+1]
+				}
+			}
+			ev++
+			continue
+		}
+		two := !one
+		if mixed {
+			s, c = step(s, inc)
+			two = c < betaHi
+			if c == betaHi {
+				s, two = sm.beta.flipTail(s, inc)
+			}
+		}
+		s, x = boundedFast(s, inc, n)
+		if two {
+			for k := 1; k < d; k++ {
+				var y uint32
+				s, y = boundedFast(s, inc, n)
+				x = max(x, y)
+			}
+		}
+		k := levelOf(S, uint64(x)) + 1
+		if k == uint64(len(S)-1) { // a new top level
+			t.S, t.Event = S, ev
+			t.grow()
+			S, acc, since = t.S, t.Acc, t.since
+		}
+		acc[k] += float64(S[k]) * float64(ev-since[k])
+		since[k] = ev
+		S[k]++
+		arrivals++
+		ev++
+	}
+	r.state = s
+	t.S, t.Event, t.Arrivals, t.Departures = S, ev, arrivals, departures
+	t.Total = arrivals - departures
+}
+
+// grow opens a new top level above the current one (S gains the zero above it).
+func (t *Tally) grow() {
+	t.S = append(t.S, 0)
+	if len(t.Acc) < len(t.S) {
+		t.Acc = append(t.Acc, 0)
+		t.since = append(t.since, 0)
+	}
+	t.MaxEver = max(t.MaxEver, uint64(len(t.S)-2))
+}
+
+// supermarketLevelsWide is SupermarketLevels beyond 2^32 bins: ranks are
+// PCG32.Bounded64 draws, and the tally's methods keep it.
+func supermarketLevelsWide(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+	n := t.S[0]
+	for ; count > 0; count-- {
+		if !sm.arrive.Flip(r) {
+			if k := levelOf(t.S, r.Bounded64(n)); k > 0 {
 				t.down(k)
 			}
 			t.Event++
@@ -219,20 +285,17 @@ func SupermarketLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 		}
 		two := !sm.one
 		if sm.mixed {
-			s, two = sm.beta.flip(s, inc)
+			two = sm.beta.Flip(r)
 		}
-		s, x = rank(s, inc, n)
+		x := r.Bounded64(n)
 		if two {
 			for k := 1; k < sm.d; k++ {
-				var y uint64
-				s, y = rank(s, inc, n)
-				x = max(x, y)
+				x = max(x, r.Bounded64(n))
 			}
 		}
 		t.up(levelOf(t.S, x))
 		t.Event++
 	}
-	r.state = s
 }
 
 // levelOf is the load of the bin of rank x: the largest k with S_k > x
