@@ -141,9 +141,6 @@ func (s *Spec) checkDynamic() error {
 	if s.Weights.Kind != process.WeightsUnit {
 		return fmt.Errorf("--weights %s: balls that leave are unit balls", s.Weights)
 	}
-	if s.KeepLoads {
-		return fmt.Errorf("--loads: not kept for runs where balls leave")
-	}
 	if d.Deletions() {
 		if why := DeleteProbRule(d.DeleteProb); why != "" {
 			return fmt.Errorf("--delete-prob %v: %s", d.DeleteProb, why)

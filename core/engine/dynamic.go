@@ -99,18 +99,15 @@ func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.R
 
 	var run func(count uint64)
 	var measure func() result.Snapshot
+	var kept func() []float64 // the direct engine's loads
 	switch {
 	case s.ResolvedEngine() == core.EngineHistogram:
 		run = func(c uint64) { kernels.SupermarketLevels(&rng, c, sm, t) }
 		measure = func() result.Snapshot { return measureTally(t, s.Alpha) }
 	case E <= math.MaxUint32:
-		loads := make([]uint32, s.Bins)
-		run = func(c uint64) { kernels.SupermarketDirect(loads, &rng, c, sm, t) }
-		measure = func() result.Snapshot { return result.MeasureUnit(loads, t.Total, 1, s.Alpha, uint32(t.Top())) }
+		run, measure, kept = supermarketDirect[uint32](s, &rng, sm, t)
 	default:
-		loads := make([]uint64, s.Bins)
-		run = func(c uint64) { kernels.SupermarketDirect(loads, &rng, c, sm, t) }
-		measure = func() result.Snapshot { return result.MeasureUnit(loads, t.Total, 1, s.Alpha, uint64(t.Top())) }
+		run, measure, kept = supermarketDirect[uint64](s, &rng, sm, t)
 	}
 
 	res := &result.Result{}
@@ -157,7 +154,28 @@ func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.R
 	}
 	dy.Sojourn, dy.SojournSE = dy.MeanQueue/d.ArrivalRate, dy.MeanQueueSE/d.ArrivalRate
 	res.Dynamic = dy
+	if s.KeepLoads && kept != nil {
+		res.Loads = kept()
+	}
 	return res
+}
+
+// supermarketDirect is the direct engine's event loop, its measure, and
+// its loads for --loads, on a load array of L.
+func supermarketDirect[L kernels.Load](s *core.Spec, rng *kernels.PCG32, sm *kernels.Supermarket, t *kernels.Tally) (func(uint64), func() result.Snapshot, func() []float64) {
+	loads := make([]L, s.Bins)
+	run := func(c uint64) { kernels.SupermarketDirect(loads, rng, c, sm, t) }
+	measure := func() result.Snapshot { return result.MeasureUnit(loads, t.Total, 1, s.Alpha, L(t.Top())) }
+	return run, measure, func() []float64 { return keptLoads(loads) }
+}
+
+// keptLoads copies the loads for Result.Loads (--loads).
+func keptLoads[L kernels.Load](loads []L) []float64 {
+	out := make([]float64, len(loads))
+	for i, v := range loads {
+		out[i] = float64(v)
+	}
+	return out
 }
 
 // batchMeans sets the time averages and their batch-means standard errors
@@ -326,6 +344,9 @@ func runDeletionsDirect[L kernels.Load](s *core.Spec, trial uint64, progress fun
 	}
 	progress(pending)
 	d.result(res)
+	if s.KeepLoads {
+		res.Loads = keptLoads(loads)
+	}
 	return res
 }
 
