@@ -64,14 +64,16 @@ func NewSupermarket(lambda float64, pl Placement) (*Supermarket, error) {
 // event costs O(1) whatever the number of levels; Flush brings all of them
 // up to date.
 //
-// The time averages are over the states the chain holds between events:
-// the state after event j holds for the time to event j+1, whose mean,
-// 1/(n(1+λ)), is the same for every j and independent of the jumps, so the
-// average over events weighs every state by its expected holding time and
-// is an unbiased estimate of the time average over the same stretch.
+// Acc[k] sums S_k over the states after each event: a value set at event
+// e0 and changed at event e1 held in the states after events e0+1 … e1.
+// The time averages are over these states: the state after event j holds
+// for the time to event j+1, whose mean, 1/(n(1+λ)), is the same for every
+// j and independent of the jumps, so the average over events weighs every
+// state by its expected holding time and is an unbiased estimate of the
+// time average over the same stretch.
 type Tally struct {
 	S     []uint64  // S[k] = bins with load ≥ k; S[Top()+1] = 0 always
-	Acc   []float64 // Σ of S[k] over the events since the last Flush
+	Acc   []float64 // Σ of S[k] over the states after the events since the last TakeAcc
 	since []uint64  // the event from which S[k] is not yet in Acc[k]
 	Event uint64    // events run
 	Total uint64    // balls in the bins
@@ -411,16 +413,16 @@ func (lv *Levels) MoveDown(i int) {
 			lv.guide[b]++
 		}
 		lv.guide[0] = 0 // rank 0 is the new level's one bin
-		return
+	} else {
+		c := lv.cum[lv.head:]
+		v := c[i-1]
+		c[i-1]++
+		// Rank v now lies in level i−1; only the block starting at v can move.
+		if v&(1<<lv.shift-1) == 0 && v < lv.n {
+			lv.guide[v>>lv.shift] = int32(i - 1)
+		}
 	}
-	c := lv.cum[lv.head:]
-	v := c[i-1]
-	c[i-1]++
-	// Rank v now lies in level i−1; only the block starting at v can move.
-	if v&(1<<lv.shift-1) == 0 && v < lv.n {
-		lv.guide[v>>lv.shift] = int32(i - 1)
-	}
-	if top := len(c) - 1; top > 0 && c[top-1] == lv.n { // the top level emptied
+	if c := lv.cum[lv.head:]; len(c) > 1 && c[len(c)-2] == lv.n { // the top level emptied
 		lv.cum = lv.cum[:len(lv.cum)-1]
 	}
 }
