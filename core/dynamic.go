@@ -181,6 +181,9 @@ func (s *Spec) checkDynamic() error {
 	if w := d.WarmupEvents(s.Bins); w >= d.Events {
 		return fmt.Errorf("--warmup %v: want less than the run (%g time units, %d events)", d.Warmup, float64(d.Events)/rate, d.Events)
 	}
+	if s.Checkpoints > d.Events {
+		return fmt.Errorf("--checkpoints %d: want at most the run's %d events", s.Checkpoints, d.Events)
+	}
 	s.Balls = d.Events
 	return nil
 }
