@@ -246,7 +246,11 @@ func SupermarketTheory(s *Spec) ([]float64, string) {
 	case pl.D == 1 || pl.Beta == 0:
 		return theory.JSQFixedPoint(s.Dynamic.ArrivalRate, 1, len(pi)), "M/M/1 queues, π_i = λ^i"
 	case pl.Beta == 1:
-		return theory.JSQFixedPoint(s.Dynamic.ArrivalRate, pl.D, len(pi)), fmt.Sprintf("JSQ(%d), π_i = λ^((%d^i − 1)/%d)", pl.D, pl.D, pl.D-1)
+		exp := fmt.Sprintf("(%d^i − 1)/%d", pl.D, pl.D-1)
+		if pl.D == 2 {
+			exp = "2^i − 1"
+		}
+		return theory.JSQFixedPoint(s.Dynamic.ArrivalRate, pl.D, len(pi)), fmt.Sprintf("JSQ(%d), π_i = λ^(%s)", pl.D, exp)
 	}
 	return pi, fmt.Sprintf("the mean-field ODE ds_i/dt = λ(f(s_{i−1}) − f(s_i)) − (s_i − s_{i+1}), f(x) = %g·x + %g·x^%d, at rest: π_i = λ·f(π_{i−1})", 1-pl.Beta, pl.Beta, pl.D)
 }
