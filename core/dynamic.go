@@ -22,7 +22,8 @@ import (
 // is the expected time of the last event; the time actually reached is
 // Gamma(E, n(1+λ)), within a relative 1/√E of T. --warmup W (time units, 0
 // by default) leaves the first round(n(1+λ)·W) events out of the time
-// averages. --balls is not a supermarket setting.
+// averages. --balls is not a supermarket setting. --update-period T makes
+// the arrivals decide on loads up to T old (the periodic update board).
 //
 // Deletions in the heavily loaded case (--delete-prob p, 0 ≤ p < 1): each
 // step inserts a ball by the process with probability 1 − p, else removes
@@ -39,6 +40,12 @@ type Dynamic struct {
 	Time        float64 // --time T; 0 when --events was given
 	Events      uint64  // --events E; set from Time by NewSpec otherwise
 	Warmup      float64 // --warmup W, in time units
+	// UpdatePeriod > 0: arrivals decide on a board of the loads refreshed
+	// every T time units (--update-period T; Mitzenmacher's periodic update
+	// model), every round(n(1+λ)·T) events in the fixed-events convention;
+	// the board starts as the empty start. The direct engine only: on level
+	// counts the state would be the joint law of (board, real) loads.
+	UpdatePeriod float64
 	// DeleteProb > 0, or Delete set, makes the run the deletions model.
 	DeleteProb float64
 	Delete     string // ball or bin; "" for ball
@@ -59,6 +66,12 @@ func (d Dynamic) EventRate(bins uint64) float64 { return float64(bins) * (1 + d.
 // WarmupEvents is the events --warmup leaves out of the time averages.
 func (d Dynamic) WarmupEvents(bins uint64) uint64 {
 	return uint64(math.Round(d.Warmup * d.EventRate(bins)))
+}
+
+// BoardEvents is the events between refreshes of the periodic board (0:
+// no board).
+func (d Dynamic) BoardEvents(bins uint64) uint64 {
+	return uint64(math.Round(d.UpdatePeriod * d.EventRate(bins)))
 }
 
 // DeleteMode is --delete with its default.
@@ -111,11 +124,11 @@ func DeleteRule(m string) string {
 // common settings, and sets Balls (the supermarket's events) and Events.
 func (s *Spec) checkDynamic() error {
 	d := &s.Dynamic
-	if !d.Supermarket() && (d.Time != 0 || d.Events != 0 || d.Warmup != 0) {
+	if !d.Supermarket() && (d.Time != 0 || d.Events != 0 || d.Warmup != 0 || d.UpdatePeriod != 0) {
 		for _, c := range []struct {
 			flag string
 			set  bool
-		}{{"--time", d.Time != 0}, {"--events", d.Events != 0}, {"--warmup", d.Warmup != 0}} {
+		}{{"--time", d.Time != 0}, {"--events", d.Events != 0}, {"--warmup", d.Warmup != 0}, {"--update-period", d.UpdatePeriod != 0}} {
 			if c.set {
 				return fmt.Errorf("%s: it sets the length of a supermarket run; add --arrival-rate λ", c.flag)
 			}
@@ -181,6 +194,17 @@ func (s *Spec) checkDynamic() error {
 	if w := d.WarmupEvents(s.Bins); w >= d.Events {
 		return fmt.Errorf("--warmup %v: want less than the run (%g time units, %d events)", d.Warmup, float64(d.Events)/rate, d.Events)
 	}
+	if d.UpdatePeriod != 0 {
+		if why := TimeRule(d.UpdatePeriod); why != "" {
+			return fmt.Errorf("--update-period %v: %s", d.UpdatePeriod, why)
+		}
+		if d.BoardEvents(s.Bins) == 0 {
+			return fmt.Errorf("--update-period %v: shorter than one event (%g events per unit time)", d.UpdatePeriod, rate)
+		}
+		if s.Engine == EngineHistogram {
+			return fmt.Errorf("--update-period: the periodic board runs on the direct engine only (on level counts the state would be the joint law of board and real loads); use --engine direct or auto")
+		}
+	}
 	if s.Checkpoints > d.Events {
 		return fmt.Errorf("--checkpoints %d: want at most the run's %d events", s.Checkpoints, d.Events)
 	}
@@ -195,6 +219,9 @@ func (s *Spec) dynamicEngine() error {
 	switch s.Engine {
 	case EngineAuto, "":
 		s.engine, s.engineWhy = EngineHistogram, "balls that leave run on level counts: an event touches O(1) memory, not a random bin"
+		if s.Dynamic.UpdatePeriod != 0 {
+			s.engine, s.engineWhy = EngineDirect, "the periodic board needs every bin's board and real load"
+		}
 	case EngineDirect:
 		if s.Bins > kernels.MaxBins {
 			return fmt.Errorf("--bins %d: the direct engine holds at most %d bins; use --engine histogram (or auto)", s.Bins, uint64(kernels.MaxBins))
@@ -224,6 +251,9 @@ func (s *Spec) dynamicParams(m map[string]any) map[string]any {
 		if d.Warmup != 0 {
 			m["warmup"] = d.Warmup
 		}
+		if d.UpdatePeriod != 0 {
+			m["update_period"] = d.UpdatePeriod
+		}
 	case d.Deletions():
 		m["delete_prob"] = d.DeleteProb
 		m["delete"] = d.DeleteMode()
@@ -242,6 +272,10 @@ func SupermarketTheory(s *Spec) ([]float64, string) {
 	if err != nil {
 		panic("core: " + err.Error()) // checkDynamic checked λ
 	}
+	if s.Dynamic.UpdatePeriod != 0 {
+		fresh, model := s.withoutBoard()
+		return fresh, "with fresh loads (no board: the cost of the board's staleness is the gap to it): " + model
+	}
 	switch {
 	case pl.D == 1 || pl.Beta == 0:
 		return theory.JSQFixedPoint(s.Dynamic.ArrivalRate, 1, len(pi)), "M/M/1 queues, π_i = λ^i"
@@ -253,4 +287,11 @@ func SupermarketTheory(s *Spec) ([]float64, string) {
 		return theory.JSQFixedPoint(s.Dynamic.ArrivalRate, pl.D, len(pi)), fmt.Sprintf("JSQ(%d), π_i = λ^(%s)", pl.D, exp)
 	}
 	return pi, fmt.Sprintf("the mean-field ODE ds_i/dt = λ(f(s_{i−1}) − f(s_i)) − (s_i − s_{i+1}), f(x) = %g·x + %g·x^%d, at rest: π_i = λ·f(π_{i−1})", 1-pl.Beta, pl.Beta, pl.D)
+}
+
+// withoutBoard is SupermarketTheory of s with fresh loads.
+func (s *Spec) withoutBoard() ([]float64, string) {
+	c := *s
+	c.Dynamic.UpdatePeriod = 0
+	return SupermarketTheory(&c)
 }

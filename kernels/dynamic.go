@@ -188,6 +188,58 @@ func SupermarketDirect[L Load](loads []L, r *PCG32, count uint64, sm *Supermarke
 	r.state = s
 }
 
+// SupermarketBoard is SupermarketDirect deciding on a bulletin board: an
+// arrival samples as Placement says and takes the sample whose load on the
+// board is least (the first such, as the i.i.d. samples make it a uniform
+// one in law), then joins that bin's real queue. The caller refreshes the
+// board (Mitzenmacher, "How useful is old information?", IEEE TPDS 11(1),
+// 2000: the periodic update model). The stream is SupermarketDirect's, so a
+// board refreshed after every event is that run, draw for draw.
+func SupermarketBoard[L Load](loads, board []L, r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	arriveHi := sm.arrive.hi
+	for ; count > 0; count-- {
+		var c uint32
+		s, c = step(s, inc)
+		arrival := c < arriveHi
+		if c == arriveHi {
+			s, arrival = sm.arrive.flipTail(s, inc)
+		}
+		if !arrival {
+			var i uint32
+			s, i = boundedFast(s, inc, n)
+			if l := loads[i]; l > 0 {
+				loads[i] = l - 1
+				t.down(uint64(l))
+			}
+			t.Event++
+			continue
+		}
+		two := !sm.one
+		if sm.mixed {
+			s, two = sm.beta.flip(s, inc)
+		}
+		var best uint32
+		s, best = boundedFast(s, inc, n)
+		bb := board[best]
+		if two {
+			for k := 1; k < sm.d; k++ {
+				var j uint32
+				s, j = boundedFast(s, inc, n)
+				if bj := board[j]; bj < bb {
+					best, bb = j, bj
+				}
+			}
+		}
+		l := loads[best]
+		loads[best] = l + 1
+		t.up(uint64(l))
+		t.Event++
+	}
+	r.state = s
+}
+
 // SupermarketLevels runs count events of the supermarket model on the
 // tally alone: the histogram engine's state is S. A sampled bin is a
 // uniform rank x in [0, n), the bins ordered by load from the heaviest, so

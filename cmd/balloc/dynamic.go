@@ -19,6 +19,7 @@ import (
 
 type dynamicFlags struct {
 	arrivalRate, time, events, warmup string
+	updatePeriod                      string
 	deleteProb, delete                string
 }
 
@@ -27,6 +28,7 @@ func addDynamicFlags(fl *pflag.FlagSet, f *dynamicFlags) {
 	fl.StringVar(&f.time, "time", "", "with --arrival-rate: run time T, as round(n(1+λ)·T) events")
 	fl.StringVar(&f.events, "events", "", "with --arrival-rate: run E events (arrivals and potential departures) instead of --time")
 	fl.StringVar(&f.warmup, "warmup", "", "with --arrival-rate: time left out of the time averages (default 0)")
+	fl.StringVar(&f.updatePeriod, "update-period", "", "with --arrival-rate: arrivals decide on a board of the loads refreshed every T time units (the periodic update model; direct engine)")
 	fl.StringVar(&f.deleteProb, "delete-prob", "", "deletions: each of --balls steps removes a ball with probability p (0 ≤ p < 1), else inserts by the process")
 	fl.StringVar(&f.delete, "delete", "", "with --delete-prob: ball (a uniformly random ball, the default) or bin (one ball of a uniformly random non-empty bin)")
 }
@@ -77,6 +79,11 @@ func parseDynamic(fl *pflag.FlagSet, f *dynamicFlags, com *core.Common) error {
 			return err
 		}
 	}
+	if fl.Changed("update-period") {
+		if err := real("update-period", f.updatePeriod, &d.UpdatePeriod, positive); err != nil {
+			return err
+		}
+	}
 	if fl.Changed("delete-prob") {
 		if err := real("delete-prob", f.deleteProb, &d.DeleteProb, core.DeleteProbRule); err != nil {
 			return err
@@ -92,7 +99,7 @@ func parseDynamic(fl *pflag.FlagSet, f *dynamicFlags, com *core.Common) error {
 		d.Delete = f.delete
 	}
 	if !d.Supermarket() {
-		for _, name := range []string{"time", "events", "warmup"} {
+		for _, name := range []string{"time", "events", "warmup", "update-period"} {
 			if fl.Changed(name) {
 				return fmt.Errorf("--%s: it sets the length of a supermarket run; add --arrival-rate λ", name)
 			}

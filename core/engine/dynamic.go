@@ -101,6 +101,10 @@ func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.R
 	var measure func() result.Snapshot
 	var kept func() []float64 // the direct engine's loads
 	switch {
+	case d.UpdatePeriod != 0 && E <= math.MaxUint32:
+		run, measure, kept = supermarketBoard[uint32](s, &rng, sm, t)
+	case d.UpdatePeriod != 0:
+		run, measure, kept = supermarketBoard[uint64](s, &rng, sm, t)
 	case s.ResolvedEngine() == core.EngineHistogram:
 		run = func(c uint64) { kernels.SupermarketLevels(&rng, c, sm, t) }
 		measure = func() result.Snapshot { return measureTally(t, s.Alpha) }
@@ -165,6 +169,27 @@ func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.R
 func supermarketDirect[L kernels.Load](s *core.Spec, rng *kernels.PCG32, sm *kernels.Supermarket, t *kernels.Tally) (func(uint64), func() result.Snapshot, func() []float64) {
 	loads := make([]L, s.Bins)
 	run := func(c uint64) { kernels.SupermarketDirect(loads, rng, c, sm, t) }
+	measure := func() result.Snapshot { return result.MeasureUnit(loads, t.Total, 1, s.Alpha, L(t.Top())) }
+	return run, measure, func() []float64 { return keptLoads(loads) }
+}
+
+// supermarketBoard is supermarketDirect deciding on the periodic board:
+// the board is copied from the loads after every BoardEvents events.
+func supermarketBoard[L kernels.Load](s *core.Spec, rng *kernels.PCG32, sm *kernels.Supermarket, t *kernels.Tally) (func(uint64), func() result.Snapshot, func() []float64) {
+	loads, board := make([]L, s.Bins), make([]L, s.Bins)
+	every := s.Dynamic.BoardEvents(s.Bins)
+	next := every
+	run := func(c uint64) {
+		for c > 0 {
+			k := min(c, next-t.Event)
+			kernels.SupermarketBoard(loads, board, rng, k, sm, t)
+			c -= k
+			if t.Event == next {
+				copy(board, loads)
+				next += every
+			}
+		}
+	}
 	measure := func() result.Snapshot { return result.MeasureUnit(loads, t.Total, 1, s.Alpha, L(t.Top())) }
 	return run, measure, func() []float64 { return keptLoads(loads) }
 }

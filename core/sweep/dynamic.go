@@ -14,9 +14,10 @@ import (
 //	arrival_rate = 0.9      # the supermarket model; then time or events, not balls
 //	time         = 1000
 //	warmup       = 100
+//	update_period = 2       # the periodic update board
 //	delete_prob  = 0.25     # deletions; balls counts steps
 //	delete       = "ball"
-var dynamicKeys = []string{"arrival_rate", "time", "events", "warmup", "delete_prob", "delete"}
+var dynamicKeys = []string{"arrival_rate", "time", "events", "warmup", "update_period", "delete_prob", "delete"}
 
 // readDynamic sets com.Dynamic from the file's dynamic keys: one reads a
 // key's single value (def when absent), bad names the key.
@@ -47,6 +48,9 @@ func readDynamic(raw map[string]any, one func(key, def string) (string, error), 
 		return err
 	}
 	if err := real("warmup", &d.Warmup, core.TimeRule); err != nil {
+		return err
+	}
+	if err := real("update_period", &d.UpdatePeriod, core.TimeRule); err != nil {
 		return err
 	}
 	if err := real("delete_prob", &d.DeleteProb, core.DeleteProbRule); err != nil {
