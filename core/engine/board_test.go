@@ -83,7 +83,7 @@ func TestBoardMatchesExactLaw(t *testing.T) {
 	const trials = 40000
 	for i, c := range []struct {
 		n, d, events, every int
-		lambda             float64
+		lambda              float64
 	}{
 		{3, 2, 9, 3, 0.8},
 		{2, 2, 10, 4, 0.9},
