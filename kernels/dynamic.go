@@ -32,14 +32,28 @@ type Placement struct {
 	Beta float64
 }
 
+// placeRule is a Placement ready to draw: its β coin and its shape.
+type placeRule struct {
+	beta  Bernoulli
+	d     int
+	mixed bool // 0 < β < 1: a β coin per ball
+	one   bool // every ball is one uniform sample (D = 1 or β = 0)
+}
+
+func newPlaceRule(pl Placement) (placeRule, error) {
+	b, err := NewBernoulli(pl.Beta)
+	if err != nil {
+		return placeRule{}, err
+	}
+	one := pl.D == 1 || pl.Beta == 0
+	return placeRule{beta: b, d: pl.D, mixed: !one && pl.Beta < 1, one: one}, nil
+}
+
 // Supermarket holds an event loop's coins: arrivals with probability
-// λ/(1+λ), and the β of the placement.
+// λ/(1+λ), and the placement's.
 type Supermarket struct {
 	arrive Bernoulli
-	beta   Bernoulli
-	d      int
-	mixed  bool // 0 < β < 1: a β coin per arrival
-	one    bool // every arrival is one uniform sample (D = 1 or β = 0)
+	placeRule
 }
 
 // NewSupermarket returns the event loop's coins for arrival rate λ per bin
@@ -49,12 +63,45 @@ func NewSupermarket(lambda float64, pl Placement) (*Supermarket, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := NewBernoulli(pl.Beta)
+	rule, err := newPlaceRule(pl)
 	if err != nil {
 		return nil, err
 	}
-	one := pl.D == 1 || pl.Beta == 0
-	return &Supermarket{arrive: a, beta: b, d: pl.D, mixed: !one && pl.Beta < 1, one: one}, nil
+	return &Supermarket{arrive: a, placeRule: rule}, nil
+}
+
+// LevelPlacer places balls on the histogram engine's Levels by a
+// Placement, ball by ball on ranks: Levels orders the bins from the
+// lightest, so the least loaded of D samples is the least rank. Stream per
+// ball: the β coin (Bernoulli.Flip, when 0 < β < 1), then D rank draws (one
+// on a one-choice step; rank: Bounded, or Bounded64 beyond 2^32 bins).
+type LevelPlacer struct{ placeRule }
+
+// NewLevelPlacer returns the placer of pl.
+func NewLevelPlacer(pl Placement) (*LevelPlacer, error) {
+	rule, err := newPlaceRule(pl)
+	return &LevelPlacer{rule}, err
+}
+
+// Place puts count balls on lv.
+func (p *LevelPlacer) Place(lv *Levels, r *PCG32, count uint64) {
+	n := lv.n
+	for ; count > 0; count-- {
+		two := !p.one
+		if p.mixed {
+			two = p.beta.Flip(r)
+		}
+		var x uint64
+		r.state, x = rank(r.state, r.inc(), n)
+		if two {
+			for k := 1; k < p.d; k++ {
+				var y uint64
+				r.state, y = rank(r.state, r.inc(), n)
+				x = min(x, y)
+			}
+		}
+		lv.Move(lv.Level(x))
+	}
 }
 
 // Tally counts the bins at or above each level, S_k for k ≥ 1 (S[0] = n),
@@ -379,26 +426,36 @@ func levelOf(S []uint64, x uint64) uint64 {
 // chosen uniformly among the balls (ball: its bin is chosen with probability
 // proportional to its load) or from a uniformly random non-empty bin (bin).
 
-// deleteTries bounds the rejection draws of a deletion before it falls back
-// to an exact scan. The fallback keeps the law exact: the draws accepted
-// within the bound and the scan both pick from the target law, so their
-// mixture does too.
-const deleteTries = 64
+// deleteTries bounds the rejection draws of a deletion before it falls
+// back to an exact O(n) scan: 64 + 8·n·M/total for n bins, loads at most M
+// and total balls, eight times the expected draws of the rejection (whose
+// acceptance is at least total/(n·M) for either deletion: a non-empty bin
+// holds at most M balls), so the scan is rare and a deletion costs
+// O(1 + n·M/total) expected — O(1) in the heavily loaded case. The bound
+// is a function of the state, not of the draws, so the mixture is exact:
+// the draws accepted within it and the scan both pick from the target law.
+func deleteTries(n int, maxLoad, total uint64) uint64 {
+	return 64 + uint64(min(8*float64(n)*float64(maxLoad)/float64(total), 1<<40))
+}
 
 // DeleteBall removes one ball chosen uniformly among the total ≥ 1 balls of
-// the loads, and returns its bin's new load. maxLoad must bound every load
-// (the largest load the run has seen will do). Stream: pairs of a
-// PCG32.Bounded(n) bin and a PCG32.Bounded(maxLoad) acceptance draw
-// (accepted when below the bin's load), up to deleteTries pairs; then one
-// Bounded64(total) ball for a scan in bin order.
-func DeleteBall[L Load](loads []L, r *PCG32, maxLoad L, total uint64) L {
+// the loads. maxLoad must bound every load (the largest load the run has
+// seen will do). Stream: pairs of a PCG32.Bounded(n) bin and a
+// PCG32.Bounded(maxLoad) acceptance draw (accepted when below the bin's
+// load), up to deleteTries pairs; then one Bounded64(total) ball for a scan
+// in bin order.
+func DeleteBall[L Load](loads []L, r *PCG32, maxLoad L, total uint64) {
+	deleteBall(loads, r, maxLoad, total, deleteTries(len(loads), uint64(maxLoad), total))
+}
+
+func deleteBall[L Load](loads []L, r *PCG32, maxLoad L, total, tries uint64) {
 	n := uint32(len(loads))
 	if uint64(maxLoad) <= MaxBins {
-		for range deleteTries {
+		for range tries {
 			i := r.Bounded(n)
 			if l := loads[i]; r.Bounded(uint32(maxLoad)) < uint32(l) {
 				loads[i] = l - 1
-				return l - 1
+				return
 			}
 		}
 	}
@@ -406,23 +463,28 @@ func DeleteBall[L Load](loads []L, r *PCG32, maxLoad L, total uint64) L {
 	for i, l := range loads {
 		if x < uint64(l) {
 			loads[i] = l - 1
-			return l - 1
+			return
 		}
 		x -= uint64(l)
 	}
 	panic("kernels: DeleteBall: total exceeds the loads' sum")
 }
 
-// DeleteBin removes one ball from a uniformly random non-empty bin (there
-// must be one). Stream: PCG32.Bounded(n) until a non-empty bin, up to
-// deleteTries; then one PCG32.Bounded(non-empty) for a scan in bin order.
-func DeleteBin[L Load](loads []L, r *PCG32) L {
+// DeleteBin removes one ball from a uniformly random non-empty bin (total ≥
+// 1 balls, none above maxLoad). Stream: PCG32.Bounded(n) until a non-empty
+// bin, up to deleteTries; then one PCG32.Bounded(non-empty) for a scan in
+// bin order.
+func DeleteBin[L Load](loads []L, r *PCG32, maxLoad L, total uint64) {
+	deleteBin(loads, r, deleteTries(len(loads), uint64(maxLoad), total))
+}
+
+func deleteBin[L Load](loads []L, r *PCG32, tries uint64) {
 	n := uint32(len(loads))
-	for range deleteTries {
+	for range tries {
 		i := r.Bounded(n)
 		if l := loads[i]; l > 0 {
 			loads[i] = l - 1
-			return l - 1
+			return
 		}
 	}
 	busy := uint32(0)
@@ -436,7 +498,7 @@ func DeleteBin[L Load](loads []L, r *PCG32) L {
 		if l > 0 {
 			if x == 0 {
 				loads[i] = l - 1
-				return l - 1
+				return
 			}
 			x--
 		}

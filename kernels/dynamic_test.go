@@ -242,9 +242,11 @@ func TestDeletionsLaw(t *testing.T) {
 		name  string
 		loads []uint32
 		max   uint32
+		tries uint64 // 0: deleteTries
 	}{
-		{"rejection", []uint32{3, 0, 1, 5, 2}, 5},
-		{"fallback", append(make([]uint32, 4000), 1, 2), 1 << 20},
+		{"rejection", []uint32{3, 0, 1, 5, 2}, 5, 0},
+		{"sparse", append(make([]uint32, 4000), 1, 2), 2, 0},
+		{"fallback", append(make([]uint32, 4000), 1, 2), 1 << 20, 64},
 	}
 	for _, c := range cases {
 		for _, byBall := range []bool{true, false} {
@@ -261,10 +263,14 @@ func TestDeletionsLaw(t *testing.T) {
 				const trials = 20000
 				for range trials {
 					loads := slices.Clone(c.loads)
+					tries := c.tries
+					if tries == 0 {
+						tries = deleteTries(len(loads), uint64(c.max), uint64(total))
+					}
 					if byBall {
-						DeleteBall(loads, &r, c.max, uint64(total))
+						deleteBall(loads, &r, c.max, uint64(total), tries)
 					} else {
-						DeleteBin(loads, &r)
+						deleteBin(loads, &r, tries)
 					}
 					for i := range loads {
 						if loads[i] != c.loads[i] {

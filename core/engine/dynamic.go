@@ -342,7 +342,7 @@ func runDeletionsDirect[L kernels.Load](s *core.Spec, trial uint64, progress fun
 					if d.byBall {
 						kernels.DeleteBall(loads, &d.rng, maxLoad, d.present())
 					} else {
-						kernels.DeleteBin(loads, &d.rng)
+						kernels.DeleteBin(loads, &d.rng, maxLoad, d.present())
 					}
 					d.dels++
 				}
@@ -375,12 +375,22 @@ func runDeletionsDirect[L kernels.Load](s *core.Spec, trial uint64, progress fun
 	return res
 }
 
+// shortRun: runs of fewer insertions go ball by ball on ranks
+// (kernels.LevelPlacer) rather than through the process's level stepper,
+// whose batches pay off from about hist.MinBatch balls.
+const shortRun = 1024
+
 func runDeletionsLevels(s *core.Spec, trial uint64, progress func(uint64)) *result.Result {
 	res := &result.Result{}
 	lv := kernels.NewLevels(s.Bins)
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
 	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
 	st := s.Proc.(process.Histogram).Levels(trialOf(s, trial, &rng, &noise))
+	pl, _ := s.Proc.(process.Placer).Placement()
+	short, err := kernels.NewLevelPlacer(pl)
+	if err != nil {
+		panic("core: " + err.Error())
+	}
 	d := newDeletions(s, trial)
 	if s.Checkpoints > 0 {
 		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints)
@@ -389,6 +399,15 @@ func runDeletionsLevels(s *core.Spec, trial uint64, progress func(uint64)) *resu
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for d.steps < target {
 			run, del := d.next(target - d.steps)
+			if run < shortRun && !d.never {
+				// A short run ball by ball on ranks: the level stepper's
+				// setup costs microseconds a call (same law, another
+				// stream use; p = 0 never comes here).
+				short.Place(lv, &rng, run)
+				d.ins += run
+				d.steps += run
+				run = 0
+			}
 			for run > 0 {
 				c := st.Step(lv, d.ins, run)
 				run -= c
