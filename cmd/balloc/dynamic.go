@@ -134,6 +134,12 @@ func (w *writer) dynamicTable() {
 		mx := mean(func(d *result.Dynamic) float64 { return d.MaxEver })
 		fmt.Fprintf(w.w, "  mean queue length %s ± %.2g, mean sojourn time (Little: queue/λ) %s ± %.2g, largest load seen %s (mean over trials)\n",
 			g(q), qse, g(so), qse/s.Dynamic.ArrivalRate, g(mx))
+		for _, r := range rs {
+			if limit := 2 / math.Sqrt(float64(r.Batches)); r.Batches > 1 && r.BatchLag1 > limit {
+				fmt.Fprintf(w.w, "  warning: the batch means are correlated (lag-1 autocorrelation %.2f > 2/√%d): the batches are shorter than the relaxation time and the standard errors understated; lengthen --time\n", r.BatchLag1, r.Batches)
+				break
+			}
+		}
 		fp, model := core.SupermarketTheory(s)
 		levels := 0
 		for _, r := range rs {

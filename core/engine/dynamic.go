@@ -244,6 +244,16 @@ func batchMeans(dy *result.Dynamic, sums [][]float64, lengths []uint64, n float6
 		dy.MeanQueue += a
 	}
 	dy.MeanQueueSE = stdErr(queue, qm)
+	num, den := 0.0, 0.0
+	for b, q := range queue {
+		den += (q - qm) * (q - qm)
+		if b > 0 {
+			num += (q - qm) * (queue[b-1] - qm)
+		}
+	}
+	if den > 0 {
+		dy.BatchLag1 = num / den
+	}
 }
 
 // stdErr is the standard error of the mean of xs (their mean given), 0 for

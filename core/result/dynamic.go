@@ -33,6 +33,11 @@ type Dynamic struct {
 	// MeanQueue/λ; each with its batch-means standard error.
 	MeanQueue   float64 `json:"mean_queue,omitempty"`
 	MeanQueueSE float64 `json:"mean_queue_se,omitempty"`
+	// BatchLag1 is the lag-1 autocorrelation of the batches' mean queue
+	// lengths: near 0 when the batches are much longer than the relaxation
+	// time, as the standard errors assume; beyond 2/√Batches they are
+	// understated.
+	BatchLag1 float64 `json:"batch_lag1"`
 	Sojourn     float64 `json:"sojourn,omitempty"`
 	SojournSE   float64 `json:"sojourn_se,omitempty"`
 	// MaxEver is the largest load any bin held during the run.
