@@ -38,8 +38,8 @@ type Dynamic struct {
 	// time, as the standard errors assume; beyond 2/√Batches they are
 	// understated.
 	BatchLag1 float64 `json:"batch_lag1"`
-	Sojourn     float64 `json:"sojourn,omitempty"`
-	SojournSE   float64 `json:"sojourn_se,omitempty"`
+	Sojourn   float64 `json:"sojourn,omitempty"`
+	SojournSE float64 `json:"sojourn_se,omitempty"`
 	// MaxEver is the largest load any bin held during the run.
 	MaxEver float64 `json:"max_ever,omitempty"`
 	// FixedPoint is the mean field's fixed point π_i beside AtLeast (with
