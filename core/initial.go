@@ -58,6 +58,9 @@ func (s *Spec) resolveInitial() error {
 	if s.Initial.IsZero() {
 		return nil
 	}
+	if s.Dynamic.On() {
+		return fmt.Errorf("--initial %s: balls that leave (--arrival-rate, --delete-prob) start from empty bins; leave --initial out", s.Initial.String())
+	}
 	if w, ok := s.Proc.(process.InitialWhy); ok && w.InitialWhy() != "" {
 		return fmt.Errorf("--initial %s: %s", s.Initial.String(), w.InitialWhy())
 	}

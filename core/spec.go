@@ -37,6 +37,9 @@ type Common struct {
 	// d-choice and (1+β) to this many balls (tests run the batched path on
 	// tiny n, where it would otherwise go ball by ball). No flag sets it.
 	LevelBatch uint64
+	// Dynamic: balls that leave (the supermarket model, deletions;
+	// core/dynamic.go). The zero value is the static process.
+	Dynamic Dynamic
 }
 
 // Spec is a validated experiment: one process with its parameters and the
@@ -125,6 +128,9 @@ func NewSpec(name string, set map[string]string, c Common, opts ...SpecOption) (
 	if err := s.perBin(); err != nil {
 		return nil, err
 	}
+	if err := s.checkDynamic(); err != nil {
+		return nil, err
+	}
 	if v, ok := s.Proc.(process.Vector); ok {
 		s.vector, s.isVector = v.Vector(s.Bins)
 	}
@@ -193,6 +199,9 @@ func (s *Spec) validate() error {
 	} else if s.Checkpoints > m {
 		return fmt.Errorf("--checkpoints %d: want at most --balls (%d), one checkpoint per ball at most", s.Checkpoints, m)
 	}
+	if s.Dynamic.On() {
+		return s.dynamicEngine()
+	}
 	if w := s.Weights; w.Kind != process.WeightsUnit && float64(m)*w.Mean() > 1e300 {
 		return fmt.Errorf("--weights %s: %s balls of mean weight %g weigh %g in all, beyond the 1e300 that float64 loads hold; lower the weights or --balls", w, units.FormatCount(m), w.Mean(), float64(m)*w.Mean())
 	}
@@ -257,7 +266,7 @@ func (s *Spec) EngineReason() string { return s.engineWhy }
 // ParamsMap returns the parameters the process uses, by name, for output:
 // those it shows (process.Param's rules), and the weights unless unit.
 func (s *Spec) ParamsMap() map[string]any {
-	m := process.Values(s.Proc, s.Weights)
+	m := s.dynamicParams(process.Values(s.Proc, s.Weights))
 	if !s.Initial.IsZero() {
 		m["initial"] = s.Initial.String()
 	}

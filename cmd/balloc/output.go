@@ -34,9 +34,10 @@ type writer struct {
 	kept     [][]*result.Result // by spec, for --plot
 	profiles []*theory.Profile  // fluid limits, computed on first use
 	count    int
-	ideaCSV  bool // an idea process is in the run: csv carries its columns
-	probeCSV bool // a process that reports probes is in the run: csv carries them
-	sampCSV  bool // a process reporting its samples is in the run: csv carries the column
+	ideaCSV  bool                // an idea process is in the run: csv carries its columns
+	probeCSV bool                // a process that reports probes is in the run: csv carries them
+	sampCSV  bool                // a process reporting its samples is in the run: csv carries the column
+	dyn      [][]*result.Dynamic // by spec: balls that leave (dynamic.go)
 }
 
 // summary is what the table reports of one spec's trials, accumulated.
@@ -81,7 +82,8 @@ func (st *stream) ci() (mean, half float64) {
 
 func newWriter(p *plan, out io.Writer) *writer {
 	w := &writer{p: p, w: bufio.NewWriter(out), sums: make([]*summary, len(p.specs)),
-		kept: make([][]*result.Result, len(p.specs)), profiles: make([]*theory.Profile, len(p.specs))}
+		kept: make([][]*result.Result, len(p.specs)), profiles: make([]*theory.Profile, len(p.specs)),
+		dyn: make([][]*result.Dynamic, len(p.specs))}
 	if p.format == "csv" {
 		w.csv = csv.NewWriter(w.w)
 		for _, s := range p.specs {
@@ -96,6 +98,9 @@ func newWriter(p *plan, out io.Writer) *writer {
 // profile is the fluid limit of spec, false when it has none (a mixed
 // --theory list: validate refused a list where no spec has one).
 func (w *writer) profile(spec int) (theory.Profile, bool) {
+	if w.p.specs[spec].Dynamic.On() {
+		return theory.Profile{}, false // the supermarket's fixed point is dynamic.go's
+	}
 	if w.profiles[spec] == nil {
 		prof, err := core.FluidOf(w.p.specs[spec])
 		if err != nil {
@@ -108,6 +113,9 @@ func (w *writer) profile(spec int) (theory.Profile, bool) {
 
 func (w *writer) add(spec int, r *result.Result) error {
 	s := w.p.specs[spec]
+	if w.p.theory && w.p.format != "table" && s.Dynamic.Supermarket() {
+		r.Dynamic.FixedPoint, _ = core.SupermarketTheory(s)
+	}
 	if w.p.theory && w.p.format != "table" {
 		if prof, ok := w.profile(spec); ok {
 			r.Theory = result.CompareTheory(prof, s.Bins, []result.Histogram{r.Histogram})
@@ -183,6 +191,9 @@ func (w *writer) summarize(spec int, r *result.Result) {
 	sm.addRBB(r)
 	sm.addProbes(r)
 	sm.addSamples(w.p.specs[spec], r)
+	if r.Dynamic != nil {
+		w.dyn[spec] = append(w.dyn[spec], r.Dynamic)
+	}
 }
 
 // plotted is what --plot reads of a result: the gaps, the average, the bins,
@@ -324,9 +335,17 @@ func (w *writer) table() {
 			break
 		}
 	}
-	fmt.Fprintf(w.w, "n = %s bins, m = %s balls (m/n = %s), %d trial(s) each, seed %d, engine %s, %d worker(s)\n\n",
-		units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), g(float64(s0.Balls)/float64(s0.Bins)),
-		s0.Trials, s0.Seed, engines, w.p.workers)
+	if d := s0.Dynamic; d.Supermarket() {
+		fmt.Fprintf(w.w, "n = %s bins, supermarket model: %s events from empty, %d trial(s) each, seed %d, engine %s, %d worker(s); the gap is max load − balls present/n, balls/s counts events\n\n",
+			units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), s0.Trials, s0.Seed, engines, w.p.workers)
+	} else if d.Deletions() {
+		fmt.Fprintf(w.w, "n = %s bins, %s steps (insertions and deletions), %d trial(s) each, seed %d, engine %s, %d worker(s); the gap is max load − balls present/n, balls/s counts steps\n\n",
+			units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), s0.Trials, s0.Seed, engines, w.p.workers)
+	} else {
+		fmt.Fprintf(w.w, "n = %s bins, m = %s balls (m/n = %s), %d trial(s) each, seed %d, engine %s, %d worker(s)\n\n",
+			units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), g(float64(s0.Balls)/float64(s0.Bins)),
+			s0.Trials, s0.Seed, engines, w.p.workers)
+	}
 	if why := autoReasons(w.p.specs); why != "" {
 		fmt.Fprintf(w.w, "auto engine: %s\n\n", why)
 	}
@@ -351,6 +370,7 @@ func (w *writer) table() {
 	w.rbbTable()
 	w.probesTable()
 	w.samplesTable()
+	w.dynamicTable()
 
 	if s0.Trials > 1 {
 		fmt.Fprintf(w.w, "\ngap: %% of trials\n")
@@ -365,6 +385,9 @@ func (w *writer) table() {
 	if w.p.theory {
 		for i, sm := range w.sums {
 			s := w.p.specs[i]
+			if s.Dynamic.Supermarket() {
+				continue // dynamicTable showed its fixed point
+			}
 			prof, ok := w.profile(i)
 			if !ok {
 				fmt.Fprintf(w.w, "\n%s: fluid limit –\n", strings.TrimSpace(s.Process.Name+" "+s.ParamsText()))

@@ -37,6 +37,7 @@ type runFlags struct {
 	plotX, plotY                  string
 	logX, logY, bands             bool
 	params                        map[string]*string
+	dyn                           dynamicFlags
 }
 
 func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -78,6 +79,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 			fl.Lookup(d.Name).NoOptDefVal = "true"
 		}
 	}
+	addDynamicFlags(fl, &f.dyn)
 	fl.StringVar(&f.trials, "trials", "1", "independent trials per process")
 	fl.StringVar(&f.seed, "seed", "1", "seed; trial k of every process uses stream (seed, k)")
 	fl.StringVar(&f.engine, "engine", "auto", "auto, direct or histogram")
@@ -143,13 +145,20 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	if !fl.Changed("bins") && !fl.Changed("graph") && !fileBins {
 		return nil, fmt.Errorf("--bins is required (see balloc run --help)")
 	}
+	var com core.Common
+	if err := parseDynamic(fl, &f.dyn, &com); err != nil {
+		return nil, err
+	}
 	switch {
 	case fl.Changed("balls") && fl.Changed("balls-per-bin"):
 		return nil, fmt.Errorf("--balls-per-bin: give --balls or --balls-per-bin, not both")
+	case com.Dynamic.Supermarket():
+		if fl.Changed("balls") || fl.Changed("balls-per-bin") {
+			return nil, fmt.Errorf("--balls: a supermarket run (--arrival-rate) is as long as --time T or --events E, not a number of balls")
+		}
 	case !fl.Changed("balls") && !fl.Changed("balls-per-bin"):
 		return nil, fmt.Errorf("--balls is required (or --balls-per-bin; see balloc run --help)")
 	}
-	var com core.Common
 	var err error
 	if fl.Changed("bins") {
 		if com.Bins, err = parseCountFlag("bins", f.bins); err != nil {
@@ -163,7 +172,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		if com.Balls, err = parseCountFlag("balls", f.balls); err != nil {
 			return nil, err
 		}
-	} else {
+	} else if !com.Dynamic.Supermarket() {
 		if com.BallsPerBin, err = parseCountFlag("balls-per-bin", f.ballsPerBin); err != nil {
 			return nil, err
 		}
@@ -312,7 +321,12 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 			if f.theory && s.Dims() > 1 {
 				return nil, fmt.Errorf("--theory: no fluid limit for balls of --dims 2 or more")
 			}
-			if f.theory {
+			switch {
+			case f.theory && s.Dynamic.Supermarket():
+				anyTheory = true // its fixed point (core.SupermarketTheory)
+			case f.theory && s.Dynamic.Deletions():
+				noTheory = cmp.Or(noTheory, fmt.Errorf("no fluid limit with deletions (--delete-prob)"))
+			case f.theory:
 				// A mixed list shows "–" for a process without a fluid
 				// limit; only a list where none has one is refused.
 				if _, err := core.FluidOf(s); err != nil {

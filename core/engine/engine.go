@@ -16,10 +16,12 @@ func RunTrial(s *core.Spec, trial uint64, progress func(balls uint64)) *result.R
 	}
 	start := time.Now()
 	var res *result.Result
-	switch s.ResolvedEngine() {
-	case core.EngineDirect:
+	switch {
+	case s.Dynamic.On(): // balls that leave (dynamic.go)
+		res = runDynamic(s, trial, progress)
+	case s.ResolvedEngine() == core.EngineDirect:
 		res = runDirect(s, trial, progress)
-	case core.EngineHistogram:
+	case s.ResolvedEngine() == core.EngineHistogram:
 		res = runHistogram(s, trial, progress)
 	default:
 		panic("core: unresolved engine " + string(s.ResolvedEngine()))
@@ -29,6 +31,9 @@ func RunTrial(s *core.Spec, trial uint64, progress func(balls uint64)) *result.R
 	res.Bins, res.Balls, res.Trial, res.Seed = s.Bins, s.Balls, trial, s.Seed
 	if _, conserving := s.Proc.(core.Conserving); !conserving {
 		res.InitialBalls = s.InitialBalls()
+	}
+	if d := res.Dynamic; d != nil {
+		res.Balls = d.Arrivals - d.Departures // the balls present; s.Balls counts events or steps
 	}
 	res.Engine = string(s.ResolvedEngine())
 	res.ElapsedS = time.Since(start).Seconds()

@@ -308,6 +308,9 @@ func (e *Entry) Capabilities() string {
 	if _, ok := p.(Concurrent); ok {
 		text += " · concurrent"
 	}
+	if _, ok := p.(Placer); ok {
+		text += " · balls leave" // --arrival-rate, --delete-prob (dynamic.go)
+	}
 	return text
 }
 

@@ -41,6 +41,8 @@ type Result struct {
 	// RBB is repeated balls-into-bins' rounds (rbb.go).
 	RBB    *Rounds `json:"rbb,omitempty"`
 	Probes *Probes `json:"probes,omitempty"` // threshold, adaptive: load reads per ball
+	// Dynamic is the balls-that-leave summary (dynamic.go).
+	Dynamic *Dynamic `json:"dynamic,omitempty"`
 }
 
 // Checkpoint is the state after Balls balls.

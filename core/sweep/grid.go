@@ -46,7 +46,7 @@ type Grid struct {
 }
 
 // gridKeys are the top-level keys of a sweep file.
-var gridKeys = []string{"process", "processes", "bins", "balls", "balls_per_bin", "trials", "seed", "checkpoints", "engine", "alpha", "params"}
+var gridKeys = append([]string{"process", "processes", "bins", "balls", "balls_per_bin", "trials", "seed", "checkpoints", "engine", "alpha", "params"}, dynamicKeys...)
 
 // keyLines maps "key" and "params.key" to the line they are set on.
 func keyLines(text string) map[string]int {
@@ -245,6 +245,8 @@ func ReadGrid(path string) (*Grid, error) {
 		if perBin, err = counts("balls_per_bin"); err != nil {
 			return nil, err
 		}
+	case raw["arrival_rate"] != nil:
+		balls = []uint64{0} // a supermarket run is as long as time or events
 	default:
 		return nil, fmt.Errorf("%s: no balls: set balls = [...] or balls_per_bin = [...]", path)
 	}
@@ -284,6 +286,9 @@ func ReadGrid(path string) (*Grid, error) {
 	}
 	if why := core.AlphaRule(com.Alpha); why != "" {
 		return nil, bad("alpha", "%s", why)
+	}
+	if err := readDynamic(raw, one, bad, &com); err != nil {
+		return nil, err
 	}
 
 	params := map[string][]string{}
@@ -387,6 +392,9 @@ func ReadGrid(path string) (*Grid, error) {
 									key = "params." + k
 								}
 							}
+						}
+						if k := dynamicKey(err.Error()); k != "" {
+							key = k
 						}
 						if (key == "balls" || strings.Contains(err.Error(), "--balls-per-bin")) && perBin != nil {
 							key = "balls_per_bin"

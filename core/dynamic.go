@@ -1,0 +1,297 @@
+package core
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/kernels"
+)
+
+// Dynamic holds the settings of the models where balls leave (issue 18),
+// one convention for balloc run and sweep files (keys arrival_rate, time,
+// events, warmup, delete_prob, delete).
+//
+// The supermarket model (--arrival-rate λ, 0 < λ < 1): n queues, arrivals at
+// rate λn placed by the process, each non-empty queue serving at rate 1,
+// simulated exactly at the events of its uniformization (kernels/dynamic.go).
+// Every trial starts empty. Its length is --time T (continuous time) or
+// --events E, and the two are tied by the events' rate n(1+λ): --time T
+// runs E = round(n(1+λ)·T) events, a fixed number (not a Poisson one), so T
+// is the expected time of the last event; the time actually reached is
+// Gamma(E, n(1+λ)), within a relative 1/√E of T. --warmup W (time units, 0
+// by default) leaves the first round(n(1+λ)·W) events out of the time
+// averages. --balls is not a supermarket setting. --update-period T makes
+// the arrivals decide on loads up to T old (the periodic update board).
+//
+// Deletions in the heavily loaded case (--delete-prob p, 0 ≤ p < 1): each
+// step inserts a ball by the process with probability 1 − p, else removes
+// one: --delete ball (the default) a ball chosen uniformly among those
+// present (its bin with probability ∝ load), --delete bin one ball of a
+// uniformly random non-empty bin. A deletion step with no ball present
+// removes nothing. --balls M counts steps, insertions and deletions
+// together, so --checkpoints are evenly spaced steps; the gap is max load −
+// (balls present)/n. At p = 0 every step inserts and the run is the static
+// process, draw for draw. Phases of insertions then deletions (--phases)
+// are not built.
+type Dynamic struct {
+	ArrivalRate float64 // λ; > 0 makes the run the supermarket model
+	Time        float64 // --time T; 0 when --events was given
+	Events      uint64  // --events E; set from Time by NewSpec otherwise
+	Warmup      float64 // --warmup W, in time units
+	// UpdatePeriod > 0: arrivals decide on a board of the loads refreshed
+	// every T time units (--update-period T; Mitzenmacher's periodic update
+	// model), every round(n(1+λ)·T) events in the fixed-events convention;
+	// the board starts as the empty start. The direct engine only: on level
+	// counts the state would be the joint law of (board, real) loads.
+	UpdatePeriod float64
+	// DeleteProb > 0, or Delete set, makes the run the deletions model.
+	DeleteProb float64
+	Delete     string // ball or bin; "" for ball
+}
+
+// Supermarket reports whether the run is the supermarket model.
+func (d Dynamic) Supermarket() bool { return d.ArrivalRate > 0 }
+
+// Deletions reports whether the run is the deletions model.
+func (d Dynamic) Deletions() bool { return d.DeleteProb > 0 || d.Delete != "" }
+
+// On reports whether balls leave in this run.
+func (d Dynamic) On() bool { return d.Supermarket() || d.Deletions() }
+
+// EventRate is the supermarket's events per unit time, n(1+λ).
+func (d Dynamic) EventRate(bins uint64) float64 { return float64(bins) * (1 + d.ArrivalRate) }
+
+// WarmupEvents is the events --warmup leaves out of the time averages.
+func (d Dynamic) WarmupEvents(bins uint64) uint64 {
+	return uint64(math.Round(d.Warmup * d.EventRate(bins)))
+}
+
+// BoardEvents is the events between refreshes of the periodic board (0:
+// no board).
+func (d Dynamic) BoardEvents(bins uint64) uint64 {
+	return uint64(math.Round(d.UpdatePeriod * d.EventRate(bins)))
+}
+
+// DeleteMode is --delete with its default.
+func (d Dynamic) DeleteMode() string {
+	if d.Delete == "" {
+		return "ball"
+	}
+	return d.Delete
+}
+
+// maxEvents bounds a dynamic run's events (and event indices).
+const maxEvents = 1 << 62
+
+// The rules for the dynamic settings, shared by flags and sweep files: each
+// says why a value is refused ("" when it is not).
+
+// ArrivalRateRule says why an arrival rate is refused.
+func ArrivalRateRule(l float64) string {
+	if !(l > 0 && l < 1) {
+		return "want an arrival rate per bin λ with 0 < λ < 1 (the queues are stable only then)"
+	}
+	return ""
+}
+
+// TimeRule says why a --time or --warmup is refused.
+func TimeRule(t float64) string {
+	if !(t >= 0 && t <= 1e15) {
+		return "want a time in [0, 1e15]"
+	}
+	return ""
+}
+
+// DeleteProbRule says why a deletion probability is refused.
+func DeleteProbRule(p float64) string {
+	if !(p >= 0 && p < 1) {
+		return "want a probability with 0 ≤ p < 1"
+	}
+	return ""
+}
+
+// DeleteRule says why a --delete mode is refused.
+func DeleteRule(m string) string {
+	if m != "ball" && m != "bin" {
+		return "want ball (a uniformly random ball) or bin (a uniformly random non-empty bin)"
+	}
+	return ""
+}
+
+// checkDynamic validates the dynamic settings against the process and the
+// common settings, and sets Balls (the supermarket's events) and Events.
+func (s *Spec) checkDynamic() error {
+	d := &s.Dynamic
+	if !d.Supermarket() && (d.Time != 0 || d.Events != 0 || d.Warmup != 0 || d.UpdatePeriod != 0) {
+		for _, c := range []struct {
+			flag string
+			set  bool
+		}{{"--time", d.Time != 0}, {"--events", d.Events != 0}, {"--warmup", d.Warmup != 0}, {"--update-period", d.UpdatePeriod != 0}} {
+			if c.set {
+				return fmt.Errorf("%s: it sets the length of a supermarket run; add --arrival-rate λ", c.flag)
+			}
+		}
+	}
+	if !d.On() {
+		return nil
+	}
+	if d.Supermarket() && d.Deletions() {
+		return fmt.Errorf("--delete-prob: the supermarket model (--arrival-rate) has its own departures; give one of them")
+	}
+	pl, ok := s.Proc.(process.Placer)
+	flag := "--arrival-rate"
+	if d.Deletions() {
+		flag = "--delete-prob"
+	}
+	if !ok {
+		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under one-choice, d-choice, two-choice and one-plus-beta)", flag, s.Process.Name)
+	}
+	if _, why := pl.Placement(); why != "" {
+		return fmt.Errorf("%s: %s", flag, why)
+	}
+	if s.Weights.Kind != process.WeightsUnit {
+		return fmt.Errorf("--weights %s: balls that leave are unit balls", s.Weights)
+	}
+	if d.Deletions() {
+		if why := DeleteProbRule(d.DeleteProb); why != "" {
+			return fmt.Errorf("--delete-prob %v: %s", d.DeleteProb, why)
+		}
+		if why := DeleteRule(d.DeleteMode()); why != "" {
+			return fmt.Errorf("--delete %q: %s", d.Delete, why)
+		}
+		return nil
+	}
+	if why := ArrivalRateRule(d.ArrivalRate); why != "" {
+		return fmt.Errorf("--arrival-rate %v: %s", d.ArrivalRate, why)
+	}
+	if s.Balls != 0 {
+		return fmt.Errorf("--balls: a supermarket run is as long as --time T or --events E, not a number of balls")
+	}
+	rate := d.EventRate(s.Bins)
+	switch {
+	case d.Time != 0 && d.Events != 0:
+		return fmt.Errorf("--events: give --time or --events, not both")
+	case d.Time == 0 && d.Events == 0:
+		return fmt.Errorf("--time is required with --arrival-rate (or --events E)")
+	case d.Time != 0:
+		if why := TimeRule(d.Time); why != "" || d.Time*rate >= maxEvents {
+			return fmt.Errorf("--time %v: want 0 < T with T·n(1+λ) < 2^62 events", d.Time)
+		}
+		d.Events = uint64(math.Round(d.Time * rate))
+		if d.Events == 0 {
+			return fmt.Errorf("--time %v: shorter than one event (%g events per unit time)", d.Time, rate)
+		}
+	default:
+		if d.Events > maxEvents {
+			return fmt.Errorf("--events %d: want at most 2^62", d.Events)
+		}
+	}
+	if why := TimeRule(d.Warmup); why != "" {
+		return fmt.Errorf("--warmup %v: %s", d.Warmup, why)
+	}
+	if w := d.WarmupEvents(s.Bins); w >= d.Events {
+		return fmt.Errorf("--warmup %v: want less than the run (%g time units, %d events)", d.Warmup, float64(d.Events)/rate, d.Events)
+	}
+	if d.UpdatePeriod != 0 {
+		if why := TimeRule(d.UpdatePeriod); why != "" {
+			return fmt.Errorf("--update-period %v: %s", d.UpdatePeriod, why)
+		}
+		if d.BoardEvents(s.Bins) == 0 {
+			return fmt.Errorf("--update-period %v: shorter than one event (%g events per unit time)", d.UpdatePeriod, rate)
+		}
+		if s.Engine == EngineHistogram {
+			return fmt.Errorf("--update-period: the periodic board runs on the direct engine only (on level counts the state would be the joint law of board and real loads); use --engine direct or auto")
+		}
+	}
+	if s.Checkpoints > d.Events {
+		return fmt.Errorf("--checkpoints %d: want at most the run's %d events", s.Checkpoints, d.Events)
+	}
+	s.Balls = d.Events
+	return nil
+}
+
+// dynamicEngine resolves the engine of a dynamic run: the histogram engine
+// unless the user named direct — every Placer is symmetric, and on level
+// counts an event touches O(1) memory instead of a random bin of n.
+func (s *Spec) dynamicEngine() error {
+	switch s.Engine {
+	case EngineAuto, "":
+		s.engine, s.engineWhy = EngineHistogram, "balls that leave run on level counts: an event touches O(1) memory, not a random bin"
+		if s.Dynamic.UpdatePeriod != 0 {
+			s.engine, s.engineWhy = EngineDirect, "the periodic board needs every bin's board and real load"
+		}
+	case EngineDirect:
+		if s.Bins > kernels.MaxBins {
+			return fmt.Errorf("--bins %d: the direct engine holds at most %d bins; use --engine histogram (or auto)", s.Bins, uint64(kernels.MaxBins))
+		}
+		s.engine = EngineDirect
+	case EngineHistogram:
+		s.engine = EngineHistogram
+	default:
+		return fmt.Errorf("--engine %q: want auto, direct or histogram", s.Engine)
+	}
+	return nil
+}
+
+// dynamicParams adds the dynamic settings to a spec's parameters, for
+// output and the spec's hash (nothing when balls do not leave, so static
+// specs hash as they always did).
+func (s *Spec) dynamicParams(m map[string]any) map[string]any {
+	d := s.Dynamic
+	switch {
+	case d.Supermarket():
+		m["arrival_rate"] = d.ArrivalRate
+		if d.Time != 0 {
+			m["time"] = d.Time
+		} else {
+			m["events"] = d.Events
+		}
+		if d.Warmup != 0 {
+			m["warmup"] = d.Warmup
+		}
+		if d.UpdatePeriod != 0 {
+			m["update_period"] = d.UpdatePeriod
+		}
+	case d.Deletions():
+		m["delete_prob"] = d.DeleteProb
+		m["delete"] = d.DeleteMode()
+	}
+	return m
+}
+
+// SupermarketTheory is the mean field's fixed point of a supermarket spec,
+// π_i for i = 1 … (core/theory/supermarket.go), and its model in words:
+// JSQ(d)'s closed form, else the fixed point of the mean-field ODE from the
+// process's level law.
+func SupermarketTheory(s *Spec) ([]float64, string) {
+	pl, _ := s.Proc.(process.Placer).Placement()
+	law := theory.SupermarketLaw{D: pl.D, Beta: pl.Beta}
+	pi, err := theory.SupermarketFixedPoint(s.Dynamic.ArrivalRate, law)
+	if err != nil {
+		panic("core: " + err.Error()) // checkDynamic checked λ
+	}
+	if s.Dynamic.UpdatePeriod != 0 {
+		fresh, model := s.withoutBoard()
+		return fresh, "with fresh loads (no board: the cost of the board's staleness is the gap to it): " + model
+	}
+	switch {
+	case pl.D == 1 || pl.Beta == 0:
+		return theory.JSQFixedPoint(s.Dynamic.ArrivalRate, 1, len(pi)), "M/M/1 queues, π_i = λ^i"
+	case pl.Beta == 1:
+		exp := fmt.Sprintf("(%d^i − 1)/%d", pl.D, pl.D-1)
+		if pl.D == 2 {
+			exp = "2^i − 1"
+		}
+		return theory.JSQFixedPoint(s.Dynamic.ArrivalRate, pl.D, len(pi)), fmt.Sprintf("JSQ(%d), π_i = λ^(%s)", pl.D, exp)
+	}
+	return pi, fmt.Sprintf("the mean-field ODE ds_i/dt = λ(f(s_{i−1}) − f(s_i)) − (s_i − s_{i+1}), f(x) = %g·x + %g·x^%d, at rest: π_i = λ·f(π_{i−1})", 1-pl.Beta, pl.Beta, pl.D)
+}
+
+// withoutBoard is SupermarketTheory of s with fresh loads.
+func (s *Spec) withoutBoard() ([]float64, string) {
+	c := *s
+	c.Dynamic.UpdatePeriod = 0
+	return SupermarketTheory(&c)
+}

@@ -1,0 +1,122 @@
+package theory
+
+import (
+	"fmt"
+	"math"
+)
+
+// The supermarket model's mean field (Vvedenskaya, Dobrushin, Karpelevich,
+// "Queueing system with selection of the shortest of two queues: an
+// asymptotic approach", Problems Inform. Transmission 32, 1996;
+// Mitzenmacher, "The power of two choices in randomized load balancing",
+// IEEE TPDS 12(10), 2001, §3). s_i is the fraction of bins (queues) with at
+// least i balls (jobs), s_0 = 1. Balls arrive at rate λn; a placement puts
+// a ball on a bin of load ≥ i with probability p_i = f(s_i), where f is
+// the process's level law, the same one its static fluid limit uses
+// (core/hist's levelLaw, FluidDChoice): f(x) = (1−β)·x + β·x^d for "the
+// least loaded of d samples with probability β, else one sample"
+// (one-choice d = 1; d-choice β = 1; (1+β) d = 2). A ball placed on a bin of
+// load exactly i−1 raises s_i, and a bin of load exactly i serves at rate
+// 1, so as n → ∞
+//
+//	ds_i/dt = λ·(f(s_{i−1}) − f(s_i)) − (s_i − s_{i+1}),   i ≥ 1.
+//
+// Its fixed point: summing the right-hand sides from i up (with s_j → 0)
+// telescopes to λ·f(s_{i−1}) − s_i, so at rest s_i = λ·f(s_{i−1}) exactly —
+// the rate a bin of load ≥ i starts serving equals the rate balls join bins
+// of load ≥ i−1. For JSQ(d) (β = 1) this is π_i = λ^((d^i − 1)/(d − 1)), and
+// for one-choice (M/M/1 queues) π_i = λ^i.
+
+// SupermarketLaw is a placement's level law f(x) = (1−β)·x + β·x^d.
+type SupermarketLaw struct {
+	D    int
+	Beta float64
+}
+
+// F is the probability that the ball lands on a bin of load ≥ i when a
+// fraction x of the bins have load ≥ i.
+func (l SupermarketLaw) F(x float64) float64 {
+	return (1-l.Beta)*x + l.Beta*math.Pow(x, float64(l.D))
+}
+
+// FixedPointTail is where the fixed point stops: the first level whose
+// fraction falls below it is the last one returned.
+const FixedPointTail = 1e-12
+
+// SupermarketFixedPoint returns π_1, π_2, … — the fraction of bins with at
+// least i balls at the mean field's fixed point — down to the first value
+// below FixedPointTail, by s_i = λ·f(s_{i−1}) (exact at the fixed point,
+// see above). 0 < λ < 1.
+func SupermarketFixedPoint(lambda float64, law SupermarketLaw) ([]float64, error) {
+	if !(lambda > 0 && lambda < 1) {
+		return nil, fmt.Errorf("theory: arrival rate %v outside (0, 1)", lambda)
+	}
+	var pi []float64
+	for s := 1.0; ; {
+		s = lambda * law.F(s)
+		pi = append(pi, s)
+		if s < FixedPointTail || len(pi) >= 1<<20 {
+			return pi, nil
+		}
+	}
+}
+
+// JSQFixedPoint is JSQ(d)'s closed form, π_i = λ^((d^i − 1)/(d − 1))
+// (d = 1: λ^i), for i = 1 … levels.
+func JSQFixedPoint(lambda float64, d, levels int) []float64 {
+	pi := make([]float64, levels)
+	for i := range pi {
+		e := float64(i + 1)
+		if d > 1 {
+			e = (math.Pow(float64(d), float64(i+1)) - 1) / float64(d-1)
+		}
+		pi[i] = math.Pow(lambda, e)
+	}
+	return pi
+}
+
+// SupermarketODE integrates the mean field from s (s[i−1] = s_i, levels
+// beyond len(s) held at 0) for time T by RK4 steps of dt, and returns s(T).
+func SupermarketODE(lambda float64, law SupermarketLaw, s []float64, T, dt float64) []float64 {
+	L := len(s)
+	x := append([]float64(nil), s...)
+	k := make([][]float64, 4)
+	for j := range k {
+		k[j] = make([]float64, L)
+	}
+	tmp := make([]float64, L)
+	at := func(v []float64, i int) float64 { // s_i, i ≥ 0
+		switch {
+		case i == 0:
+			return 1
+		case i > L:
+			return 0
+		}
+		return v[i-1]
+	}
+	rhs := func(v, dst []float64) {
+		for i := 1; i <= L; i++ {
+			dst[i-1] = lambda*(law.F(at(v, i-1))-law.F(at(v, i))) - (at(v, i) - at(v, i+1))
+		}
+	}
+	for t := 0.0; t < T; t += dt {
+		h := min(dt, T-t)
+		rhs(x, k[0])
+		for i := range tmp {
+			tmp[i] = x[i] + h/2*k[0][i]
+		}
+		rhs(tmp, k[1])
+		for i := range tmp {
+			tmp[i] = x[i] + h/2*k[1][i]
+		}
+		rhs(tmp, k[2])
+		for i := range tmp {
+			tmp[i] = x[i] + h*k[2][i]
+		}
+		rhs(tmp, k[3])
+		for i := range x {
+			x[i] += h / 6 * (k[0][i] + 2*k[1][i] + 2*k[2][i] + k[3][i])
+		}
+	}
+	return x
+}
