@@ -146,10 +146,14 @@ func (s *Spec) checkDynamic() error {
 		flag = "--delete-prob"
 	}
 	if !ok {
-		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under one-choice, d-choice, two-choice and one-plus-beta)", flag, s.Process.Name)
+		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under one-choice, d-choice, two-choice, one-plus-beta, quantile and mixed-quantile)", flag, s.Process.Name)
 	}
-	if _, why := pl.Placement(); why != "" {
+	place, why := pl.Placement()
+	if why != "" {
 		return fmt.Errorf("%s: %s", flag, why)
+	}
+	if d.UpdatePeriod != 0 && place.Heavy > 0 {
+		return fmt.Errorf("--update-period: the periodic board is read by the least of D samples; %s's rank test on a board is not built", s.Process.Name)
 	}
 	if s.Weights.Kind != process.WeightsUnit {
 		return fmt.Errorf("--weights %s: balls that leave are unit balls", s.Weights)
@@ -268,6 +272,10 @@ func (s *Spec) dynamicParams(m map[string]any) map[string]any {
 func SupermarketTheory(s *Spec) ([]float64, string) {
 	pl, _ := s.Proc.(process.Placer).Placement()
 	law := theory.SupermarketLaw{D: pl.D, Beta: pl.Beta}
+	if pl.Heavy > 0 {
+		// δ as simulated: the ⌈δn⌉ heaviest of n bins.
+		law.Delta = float64(pl.Heavy) / float64(s.Bins)
+	}
 	pi, err := theory.SupermarketFixedPoint(s.Dynamic.ArrivalRate, law)
 	if err != nil {
 		panic("core: " + err.Error()) // checkDynamic checked λ
@@ -277,6 +285,8 @@ func SupermarketTheory(s *Spec) ([]float64, string) {
 		return fresh, "with fresh loads (no board: the cost of the board's staleness is the gap to it): " + model
 	}
 	switch {
+	case pl.Heavy > 0:
+		return pi, fmt.Sprintf("the mean-field ODE ds_i/dt = λ(f(s_{i−1}) − f(s_i)) − (s_i − s_{i+1}), f(x) = %g·x + %g·(%g·x + max(x − %g, 0)) (quantile's level law, δ = ⌈δn⌉/n), at rest: π_i = λ·f(π_{i−1})", 1-pl.Beta, pl.Beta, law.Delta, law.Delta)
 	case pl.D == 1 || pl.Beta == 0:
 		return theory.JSQFixedPoint(s.Dynamic.ArrivalRate, 1, len(pi)), "M/M/1 queues, π_i = λ^i"
 	case pl.Beta == 1:

@@ -27,17 +27,23 @@ package kernels
 // on the sampled loads alone: with probability Beta the least loaded of D
 // bins drawn uniformly with replacement (ties at random), else one uniform
 // bin. One-choice is {1, 1}, d-choice {d, 1}, (1+β) {2, β}.
+//
+// Heavy > 0 makes the step Quantile's instead (kernels/placer.go): the
+// first uniform bin is kept unless it is among the Heavy heaviest, then a
+// second uniform bin; Beta is then Mixed-Quantile's η and D is 2.
 type Placement struct {
-	D    int
-	Beta float64
+	D     int
+	Beta  float64
+	Heavy uint64
 }
 
 // placeRule is a Placement ready to draw: its β coin and its shape.
 type placeRule struct {
 	beta  Bernoulli
 	d     int
-	mixed bool // 0 < β < 1: a β coin per ball
-	one   bool // every ball is one uniform sample (D = 1 or β = 0)
+	mixed bool   // 0 < β < 1: a β coin per ball
+	one   bool   // every ball is one uniform sample (D = 1 or β = 0)
+	heavy uint64 // Quantile's k heaviest; 0: the least of D
 }
 
 func newPlaceRule(pl Placement) (placeRule, error) {
@@ -46,7 +52,7 @@ func newPlaceRule(pl Placement) (placeRule, error) {
 		return placeRule{}, err
 	}
 	one := pl.D == 1 || pl.Beta == 0
-	return placeRule{beta: b, d: pl.D, mixed: !one && pl.Beta < 1, one: one}, nil
+	return placeRule{beta: b, d: pl.D, mixed: !one && pl.Beta < 1, one: one, heavy: pl.Heavy}, nil
 }
 
 // Supermarket holds an event loop's coins: arrivals with probability
@@ -85,6 +91,10 @@ func NewLevelPlacer(pl Placement) (*LevelPlacer, error) {
 
 // Place puts count balls on lv.
 func (p *LevelPlacer) Place(lv *Levels, r *PCG32, count uint64) {
+	if p.heavy > 0 {
+		p.placeQuantile(lv, r, count)
+		return
+	}
 	n := lv.n
 	for ; count > 0; count-- {
 		two := !p.one
@@ -190,6 +200,10 @@ func (t *Tally) TakeAcc() []float64 {
 // 1 ≤ len(loads) ≤ MaxBins; the loads must hold every bin's load when t
 // counts them (both start empty).
 func SupermarketDirect[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+	if sm.heavy > 0 {
+		supermarketQuantileDirect(loads, r, count, sm, t)
+		return
+	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	arriveHi := sm.arrive.hi
@@ -297,6 +311,10 @@ func SupermarketBoard[L Load](loads, board []L, r *PCG32, count uint64, sm *Supe
 // The loop keeps the tally's slices and counters in locals (the tally is
 // written back at the end) and leaves the rare new top level to grow.
 func SupermarketLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+	if sm.heavy > 0 {
+		supermarketQuantileLevels(r, count, sm, t)
+		return
+	}
 	if t.S[0] > MaxBins {
 		supermarketLevelsWide(r, count, sm, t)
 		return
@@ -444,18 +462,19 @@ func deleteTries(n int, maxLoad, total uint64) uint64 {
 // PCG32.Bounded(maxLoad) acceptance draw (accepted when below the bin's
 // load), up to deleteTries pairs; then one Bounded64(total) ball for a scan
 // in bin order.
-func DeleteBall[L Load](loads []L, r *PCG32, maxLoad L, total uint64) {
-	deleteBall(loads, r, maxLoad, total, deleteTries(len(loads), uint64(maxLoad), total))
+// It returns the bin.
+func DeleteBall[L Load](loads []L, r *PCG32, maxLoad L, total uint64) int {
+	return deleteBall(loads, r, maxLoad, total, deleteTries(len(loads), uint64(maxLoad), total))
 }
 
-func deleteBall[L Load](loads []L, r *PCG32, maxLoad L, total, tries uint64) {
+func deleteBall[L Load](loads []L, r *PCG32, maxLoad L, total, tries uint64) int {
 	n := uint32(len(loads))
 	if uint64(maxLoad) <= MaxBins {
 		for range tries {
 			i := r.Bounded(n)
 			if l := loads[i]; r.Bounded(uint32(maxLoad)) < uint32(l) {
 				loads[i] = l - 1
-				return
+				return int(i)
 			}
 		}
 	}
@@ -463,7 +482,7 @@ func deleteBall[L Load](loads []L, r *PCG32, maxLoad L, total, tries uint64) {
 	for i, l := range loads {
 		if x < uint64(l) {
 			loads[i] = l - 1
-			return
+			return i
 		}
 		x -= uint64(l)
 	}
@@ -473,18 +492,18 @@ func deleteBall[L Load](loads []L, r *PCG32, maxLoad L, total, tries uint64) {
 // DeleteBin removes one ball from a uniformly random non-empty bin (total ≥
 // 1 balls, none above maxLoad). Stream: PCG32.Bounded(n) until a non-empty
 // bin, up to deleteTries; then one PCG32.Bounded(non-empty) for a scan in
-// bin order.
-func DeleteBin[L Load](loads []L, r *PCG32, maxLoad L, total uint64) {
-	deleteBin(loads, r, deleteTries(len(loads), uint64(maxLoad), total))
+// bin order. It returns the bin.
+func DeleteBin[L Load](loads []L, r *PCG32, maxLoad L, total uint64) int {
+	return deleteBin(loads, r, deleteTries(len(loads), uint64(maxLoad), total))
 }
 
-func deleteBin[L Load](loads []L, r *PCG32, tries uint64) {
+func deleteBin[L Load](loads []L, r *PCG32, tries uint64) int {
 	n := uint32(len(loads))
 	for range tries {
 		i := r.Bounded(n)
 		if l := loads[i]; l > 0 {
 			loads[i] = l - 1
-			return
+			return int(i)
 		}
 	}
 	busy := uint32(0)
@@ -498,7 +517,7 @@ func deleteBin[L Load](loads []L, r *PCG32, tries uint64) {
 		if l > 0 {
 			if x == 0 {
 				loads[i] = l - 1
-				return
+				return i
 			}
 			x--
 		}

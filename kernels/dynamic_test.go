@@ -61,8 +61,8 @@ func atLeast(loads []int) []uint64 {
 
 func literalCases() []literalPlacement {
 	return []literalPlacement{
-		{0.5, Placement{1, 1}}, {0.9, Placement{2, 1}}, {0.95, Placement{3, 1}},
-		{0.8, Placement{2, 0.5}}, {0.7, Placement{2, 0}}, {0.99, Placement{2, 1}},
+		{0.5, Placement{D: 1, Beta: 1}}, {0.9, Placement{D: 2, Beta: 1}}, {0.95, Placement{D: 3, Beta: 1}},
+		{0.8, Placement{D: 2, Beta: 0.5}}, {0.7, Placement{D: 2, Beta: 0}}, {0.99, Placement{D: 2, Beta: 1}},
 	}
 }
 

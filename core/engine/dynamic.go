@@ -330,6 +330,7 @@ func runDeletionsDirect[L kernels.Load](s *core.Spec, trial uint64, progress fun
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
 	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
 	st := stepper[L](s.Proc, trialOf(s, trial, &rng, &noise))
+	left, _ := st.(process.Leaver[L]) // a stepper whose state follows the loads
 	d := newDeletions(s, trial)
 	var maxLoad L // bounds every load: deletions never lower it
 	if s.Checkpoints > 0 {
@@ -349,10 +350,14 @@ func runDeletionsDirect[L kernels.Load](s *core.Spec, trial uint64, progress fun
 			}
 			if del {
 				if d.present() > 0 {
+					var i int
 					if d.byBall {
-						kernels.DeleteBall(loads, &d.rng, maxLoad, d.present())
+						i = kernels.DeleteBall(loads, &d.rng, maxLoad, d.present())
 					} else {
-						kernels.DeleteBin(loads, &d.rng, maxLoad, d.present())
+						i = kernels.DeleteBin(loads, &d.rng, maxLoad, d.present())
+					}
+					if left != nil {
+						left.Left(loads[i] + 1)
 					}
 					d.dels++
 				}

@@ -26,6 +26,13 @@ type Placer interface {
 	Placement() (kernels.Placement, string)
 }
 
+// Leaver is a direct stepper whose state follows the loads (quantile's
+// counts per load): the deletions model tells it of every ball it removes,
+// from a bin whose load was v.
+type Leaver[L kernels.Load] interface {
+	Left(v L)
+}
+
 func (*OneChoice) Placement() (kernels.Placement, string) {
 	return kernels.Placement{D: 1, Beta: 1}, ""
 }

@@ -27,15 +27,25 @@ import (
 // of load ≥ i−1. For JSQ(d) (β = 1) this is π_i = λ^((d^i − 1)/(d − 1)), and
 // for one-choice (M/M/1 queues) π_i = λ^i.
 
-// SupermarketLaw is a placement's level law f(x) = (1−β)·x + β·x^d.
+// SupermarketLaw is a placement's level law f(x) = (1−β)·x + β·g(x): g(x) =
+// x^d for the least of d samples, and for Quantile(δ) (Delta > 0; Los and
+// Sauerwald, ITCS 2022) g(x) = δ·x + max(x − δ, 0) — the first sample's
+// position u from the heaviest is uniform, a ball lands at load ≥ i when
+// δ ≤ u < x (a light first bin kept) or when u < δ and the second sample
+// has load ≥ i; the static fluid limit's level law (core/process/quantile.go
+// Fluid: ds_i/dt = g(s_{i−1}) − g(s_i)). Mixed-Quantile's η is β.
 type SupermarketLaw struct {
-	D    int
-	Beta float64
+	D     int
+	Beta  float64
+	Delta float64
 }
 
 // F is the probability that the ball lands on a bin of load ≥ i when a
 // fraction x of the bins have load ≥ i.
 func (l SupermarketLaw) F(x float64) float64 {
+	if l.Delta > 0 {
+		return (1-l.Beta)*x + l.Beta*(l.Delta*x+max(x-l.Delta, 0))
+	}
 	return (1-l.Beta)*x + l.Beta*math.Pow(x, float64(l.D))
 }
 

@@ -36,10 +36,10 @@ func TestSupermarketODEReachesFixedPoint(t *testing.T) {
 		law    SupermarketLaw
 		T      float64
 	}{
-		{0.9, SupermarketLaw{2, 1}, 300},
-		{0.8, SupermarketLaw{2, 0.5}, 300},
-		{0.95, SupermarketLaw{3, 1}, 300},
-		{0.5, SupermarketLaw{1, 1}, 300},
+		{0.9, SupermarketLaw{D: 2, Beta: 1}, 300},
+		{0.8, SupermarketLaw{D: 2, Beta: 0.5}, 300},
+		{0.95, SupermarketLaw{D: 3, Beta: 1}, 300},
+		{0.5, SupermarketLaw{D: 1, Beta: 1}, 300},
 	} {
 		pi, _ := SupermarketFixedPoint(c.lambda, c.law)
 		s := SupermarketODE(c.lambda, c.law, make([]float64, len(pi)+5), c.T, 0.05)
@@ -50,7 +50,7 @@ func TestSupermarketODEReachesFixedPoint(t *testing.T) {
 			}
 		}
 		// A neighbouring β is another fixed point: the comparison can fail.
-		other, _ := SupermarketFixedPoint(c.lambda, SupermarketLaw{c.law.D, c.law.Beta * 0.9})
+		other, _ := SupermarketFixedPoint(c.lambda, SupermarketLaw{D: c.law.D, Beta: c.law.Beta * 0.9})
 		if c.law.D > 1 && math.Abs(other[1]-pi[1]) < 1e-3 {
 			t.Errorf("%+v: β·0.9 moves π_2 by only %v", c.law, math.Abs(other[1]-pi[1]))
 		}

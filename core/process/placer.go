@@ -1,0 +1,36 @@
+package process
+
+import (
+	"github.com/balloc/balloc/kernels"
+)
+
+// The Placer capability (dynamic.go) of the processes beyond the least of
+// D samples: each reads the current loads only, so the models where balls
+// leave run it on the loads present (kernels/placer.go has the loops).
+
+// Placement: Quantile(δ) on the loads present — the first bin passes the
+// ball on when it is among the ⌈δn⌉ heaviest of the n bins now, ties in a
+// uniformly random order (the static rule, read on the current loads);
+// mixed-quantile takes that step with probability η. δ = 0 (or η = 0) is
+// one-choice's placement. The direct engine's deletions tell its counts
+// per load of every ball removed (quantileLoop.Left).
+func (p *Quantile) Placement() (kernels.Placement, string) {
+	switch {
+	case p.batched():
+		return kernels.Placement{}, "--batch: batches read frozen loads, which departures would change under them"
+	case p.delayed():
+		return kernels.Placement{}, "--tau: delayed rank tests have no dynamic reading here (their record of past loads would need the departures)"
+	case p.Opt.on():
+		return kernels.Placement{}, "--distinct and --sampling are static options of quantile; balls leave with uniform samples"
+	case p.k == 0:
+		return kernels.Placement{D: 1, Beta: 1}, ""
+	}
+	eta := 1.0
+	if p.mixed {
+		eta = p.Eta
+	}
+	return kernels.Placement{D: 2, Beta: eta, Heavy: p.k}, ""
+}
+
+// Left: a ball left a bin of load l (the deletions model, direct engine).
+func (l quantileLoop[L]) Left(v L) { l.q.Down(uint64(v)) }

@@ -1,0 +1,140 @@
+package kernels
+
+// Quantile's placement in the models where balls leave (kernels/dynamic.go
+// has the event loops of the placements by the least of D samples; these
+// are Quantile's, dispatched from them when Placement.Heavy > 0).
+//
+// Quantile(δ) (Los and Sauerwald, ITCS 2022) reads the current loads only:
+// a ball's first uniform bin passes it to a second uniform bin when it is
+// among the k = ⌈δn⌉ heaviest, ties at the boundary in a uniformly random
+// order (kernels/quantile.go). With departures the rule is the same on the
+// loads present: the k heaviest of the n bins now. Mixed-Quantile (SPAA
+// 2023) takes the quantile step with probability η, else keeps the first
+// bin; η is Placement.Beta.
+//
+// Stream per arrival: the η coin (Bernoulli.Flip, when 0 < η < 1), the
+// first bin (PCG32.Bounded(n)); on a quantile step the tie draw
+// PCG32.Bounded(E) only when the first bin's load ties the boundary (A
+// heavier bins and E at its load with A < k < A + E), then the second bin
+// PCG32.Bounded(n) only when the first is heavy. On level counts a uniform
+// rank is a uniform bin with ties in a uniform order, so the test is the
+// rank's alone and there is no tie draw: rank (Bounded, or Bounded64 beyond
+// 2^32 bins) of the first, and of the second when the first is heavy.
+
+// heavy reports whether a bin of load v is among the k heaviest, ties
+// ranked at random: A = S_{v+1} bins are heavier and E = S_v − A tie with
+// it; heavy for sure when A + E ≤ k, never when A ≥ k, else with
+// probability (k − A)/E (one Bounded(E) draw). E ≤ n ≤ MaxBins.
+func (t *Tally) heavy(v, k uint64, r *PCG32) bool {
+	above := t.S[v+1]
+	if above >= k {
+		return false
+	}
+	eq := t.S[v] - above
+	if above+eq <= k {
+		return true
+	}
+	return uint64(r.Bounded(uint32(eq))) < k-above
+}
+
+// supermarketQuantileDirect is SupermarketDirect for Quantile's placement.
+// The tally's S_k give every bin's rank test in O(1).
+func supermarketQuantileDirect[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+	n := uint32(len(loads))
+	for ; count > 0; count-- {
+		if !sm.arrive.Flip(r) {
+			if i := r.Bounded(n); loads[i] > 0 {
+				l := loads[i]
+				loads[i] = l - 1
+				t.down(uint64(l))
+			}
+			t.Event++
+			continue
+		}
+		step := !sm.one
+		if sm.mixed {
+			step = sm.beta.Flip(r)
+		}
+		i := r.Bounded(n)
+		if step && t.heavy(uint64(loads[i]), sm.heavy, r) {
+			i = r.Bounded(n)
+		}
+		l := loads[i]
+		loads[i] = l + 1
+		t.up(uint64(l))
+		t.Event++
+	}
+}
+
+// supermarketQuantileLevels is SupermarketLevels for Quantile's placement:
+// ranks count from the heaviest (a bin of rank x has load ℓ(x) = #{k ≥ 1 :
+// S_k > x}), so the k heaviest positions are the ranks below k.
+func supermarketQuantileLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+	n := t.S[0]
+	for ; count > 0; count-- {
+		var x uint64
+		if !sm.arrive.Flip(r) {
+			r.state, x = rank(r.state, r.inc(), n)
+			if k := levelOf(t.S, x); k > 0 {
+				t.down(k)
+			}
+			t.Event++
+			continue
+		}
+		step := !sm.one
+		if sm.mixed {
+			step = sm.beta.Flip(r)
+		}
+		r.state, x = rank(r.state, r.inc(), n)
+		if step && x < sm.heavy {
+			r.state, x = rank(r.state, r.inc(), n)
+		}
+		t.up(levelOf(t.S, x))
+		t.Event++
+	}
+}
+
+// placeQuantile is LevelPlacer.Place for Quantile's placement: Levels ranks
+// count from the lightest, so the k heaviest positions are the ranks ≥ n − k.
+func (p *LevelPlacer) placeQuantile(lv *Levels, r *PCG32, count uint64) {
+	n := lv.n
+	for ; count > 0; count-- {
+		step := !p.one
+		if p.mixed {
+			step = p.beta.Flip(r)
+		}
+		var x uint64
+		r.state, x = rank(r.state, r.inc(), n)
+		if step && x >= n-p.heavy {
+			r.state, x = rank(r.state, r.inc(), n)
+		}
+		lv.Move(lv.Level(x))
+	}
+}
+
+// Down moves one bin of load v ≥ 1 to v − 1 (a ball left it: the deletions
+// model), keeping the counts, the boundary load b and the bins above it.
+// A bin leaving b+1 joins b; one leaving b may leave fewer than k at b and
+// above, and then the boundary moves down to b − 1, where the bin went.
+func (q *QuantileCounts) Down(v uint64) {
+	if v-1 < q.lo {
+		if q.cnt[(v-1)&q.mask] != 0 { // the ring's slot holds load v−1+size: double it
+			size := 2 * uint64(len(q.cnt))
+			c := make([]uint32, size)
+			for u := q.lo; u < q.lo+uint64(len(q.cnt)); u++ {
+				c[u&(size-1)] = q.cnt[u&q.mask]
+			}
+			q.cnt, q.mask = c, size-1
+		}
+		q.lo = v - 1
+	}
+	q.cnt[v&q.mask]--
+	q.cnt[(v-1)&q.mask]++
+	switch {
+	case v == q.b+1:
+		q.above--
+	case v == q.b && q.above+uint64(q.cnt[v&q.mask]) < q.k:
+		q.b--
+		q.above += uint64(q.cnt[v&q.mask])
+	}
+}
