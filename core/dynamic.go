@@ -33,8 +33,11 @@ import (
 // removes nothing. --balls M counts steps, insertions and deletions
 // together, so --checkpoints are evenly spaced steps; the gap is max load −
 // (balls present)/n. At p = 0 every step inserts and the run is the static
-// process, draw for draw. Phases of insertions then deletions (--phases)
-// are not built.
+// process, draw for draw. A process that reads the average t/n
+// (two-thinning, k-thinning) reads it as (balls present)/n in both models:
+// its steppers get t = the balls present, which is the static t while no
+// ball has left. Phases of insertions then deletions (--phases) are not
+// built.
 type Dynamic struct {
 	ArrivalRate float64 // λ; > 0 makes the run the supermarket model
 	Time        float64 // --time T; 0 when --events was given
@@ -146,14 +149,17 @@ func (s *Spec) checkDynamic() error {
 		flag = "--delete-prob"
 	}
 	if !ok {
-		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under one-choice, d-choice, two-choice, one-plus-beta, quantile and mixed-quantile)", flag, s.Process.Name)
+		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under one-choice, d-choice, two-choice, one-plus-beta, quantile, mixed-quantile, two-thinning and k-thinning)", flag, s.Process.Name)
 	}
 	place, why := pl.Placement()
 	if why != "" {
 		return fmt.Errorf("%s: %s", flag, why)
 	}
-	if d.UpdatePeriod != 0 && place.Heavy > 0 {
-		return fmt.Errorf("--update-period: the periodic board is read by the least of D samples; %s's rank test on a board is not built", s.Process.Name)
+	if d.UpdatePeriod != 0 && (place.Heavy > 0 || len(place.Thetas) > 0) {
+		return fmt.Errorf("--update-period: the periodic board is read by the least of D samples; %s on a board is not built", s.Process.Name)
+	}
+	if len(place.Thetas) > 0 && !kernels.ThinningFits(s.Bins, place.Thetas) {
+		return fmt.Errorf("%s: with balls leaving the thresholds are compared exactly in integers, which wants |θ|·n ≤ 2^61 (θ = %v, n = %d)", flag, place.Thetas, s.Bins)
 	}
 	if s.Weights.Kind != process.WeightsUnit {
 		return fmt.Errorf("--weights %s: balls that leave are unit balls", s.Weights)
@@ -271,6 +277,9 @@ func (s *Spec) dynamicParams(m map[string]any) map[string]any {
 // process's level law.
 func SupermarketTheory(s *Spec) ([]float64, string) {
 	pl, _ := s.Proc.(process.Placer).Placement()
+	if len(pl.Thetas) > 0 && s.Dynamic.UpdatePeriod == 0 {
+		return thinningTheory(s.Dynamic.ArrivalRate, pl.Thetas)
+	}
 	law := theory.SupermarketLaw{D: pl.D, Beta: pl.Beta}
 	if pl.Heavy > 0 {
 		// δ as simulated: the ⌈δn⌉ heaviest of n bins.
@@ -304,4 +313,16 @@ func (s *Spec) withoutBoard() ([]float64, string) {
 	c := *s
 	c.Dynamic.UpdatePeriod = 0
 	return SupermarketTheory(&c)
+}
+
+// thinningTheory is SupermarketTheory for thinning's thresholds (the ODE's
+// rest point, its levels enough for the tail to fall below
+// theory.FixedPointTail at rate λ a level, at most 2000).
+func thinningTheory(lambda float64, thetas []float64) ([]float64, string) {
+	levels := int(min(max(math.Ceil(math.Log(theory.FixedPointTail)/math.Log(lambda))+8, 32), 2000))
+	pi, err := theory.SupermarketThinningFixedPoint(lambda, thetas, levels)
+	if err != nil {
+		return nil, "none: " + err.Error()
+	}
+	return pi, fmt.Sprintf("the mean-field ODE ds_i/dt = λ(f_{i−1}(s) − f_i(s)) − (s_i − s_{i+1}), sample j kept below μ + θ_j (θ = %v, μ = Σ s_i the balls present / n), integrated from empty to rest: π_i = λ·f_{i−1}(π)", thetas)
 }

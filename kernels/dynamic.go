@@ -31,19 +31,27 @@ package kernels
 // Heavy > 0 makes the step Quantile's instead (kernels/placer.go): the
 // first uniform bin is kept unless it is among the Heavy heaviest, then a
 // second uniform bin; Beta is then Mixed-Quantile's η and D is 2.
+//
+// Thetas non-empty makes it thinning's (kernels/placer.go): up to
+// len(Thetas)+1 uniform samples, sample j kept when its load is below
+// (balls present)/Bins + Thetas[j], the last whatever its load; D and Beta
+// are then unused, and Bins must be set.
 type Placement struct {
-	D     int
-	Beta  float64
-	Heavy uint64
+	D      int
+	Beta   float64
+	Heavy  uint64
+	Thetas []float64
+	Bins   uint64
 }
 
 // placeRule is a Placement ready to draw: its β coin and its shape.
 type placeRule struct {
 	beta  Bernoulli
 	d     int
-	mixed bool   // 0 < β < 1: a β coin per ball
-	one   bool   // every ball is one uniform sample (D = 1 or β = 0)
-	heavy uint64 // Quantile's k heaviest; 0: the least of D
+	mixed bool    // 0 < β < 1: a β coin per ball
+	one   bool    // every ball is one uniform sample (D = 1 or β = 0)
+	heavy uint64  // Quantile's k heaviest; 0: the least of D
+	thin  []int64 // thinning's ⌈n·θ_j⌉; nil: not thinning
 }
 
 func newPlaceRule(pl Placement) (placeRule, error) {
@@ -52,7 +60,13 @@ func newPlaceRule(pl Placement) (placeRule, error) {
 		return placeRule{}, err
 	}
 	one := pl.D == 1 || pl.Beta == 0
-	return placeRule{beta: b, d: pl.D, mixed: !one && pl.Beta < 1, one: one, heavy: pl.Heavy}, nil
+	rule := placeRule{beta: b, d: pl.D, mixed: !one && pl.Beta < 1, one: one, heavy: pl.Heavy}
+	if len(pl.Thetas) > 0 {
+		if rule.thin, err = thinConstants(pl.Bins, pl.Thetas); err != nil {
+			return placeRule{}, err
+		}
+	}
+	return rule, nil
 }
 
 // Supermarket holds an event loop's coins: arrivals with probability
@@ -91,6 +105,9 @@ func NewLevelPlacer(pl Placement) (*LevelPlacer, error) {
 
 // Place puts count balls on lv.
 func (p *LevelPlacer) Place(lv *Levels, r *PCG32, count uint64) {
+	if p.thin != nil {
+		panic("kernels: LevelPlacer: thinning reads the balls present; place through the process's level stepper")
+	}
 	if p.heavy > 0 {
 		p.placeQuantile(lv, r, count)
 		return
@@ -200,8 +217,12 @@ func (t *Tally) TakeAcc() []float64 {
 // 1 ≤ len(loads) ≤ MaxBins; the loads must hold every bin's load when t
 // counts them (both start empty).
 func SupermarketDirect[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket, t *Tally) {
-	if sm.heavy > 0 {
+	switch {
+	case sm.heavy > 0:
 		supermarketQuantileDirect(loads, r, count, sm, t)
+		return
+	case sm.thin != nil:
+		supermarketThinDirect(loads, r, count, sm, t)
 		return
 	}
 	s, inc := r.state, r.inc()
@@ -311,8 +332,12 @@ func SupermarketBoard[L Load](loads, board []L, r *PCG32, count uint64, sm *Supe
 // The loop keeps the tally's slices and counters in locals (the tally is
 // written back at the end) and leaves the rare new top level to grow.
 func SupermarketLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
-	if sm.heavy > 0 {
+	switch {
+	case sm.heavy > 0:
 		supermarketQuantileLevels(r, count, sm, t)
+		return
+	case sm.thin != nil:
+		supermarketThinLevels(r, count, sm, t)
 		return
 	}
 	if t.S[0] > MaxBins {

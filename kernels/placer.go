@@ -1,5 +1,11 @@
 package kernels
 
+import (
+	"fmt"
+	"math/big"
+	"math/bits"
+)
+
 // Quantile's placement in the models where balls leave (kernels/dynamic.go
 // has the event loops of the placements by the least of D samples; these
 // are Quantile's, dispatched from them when Placement.Heavy > 0).
@@ -136,5 +142,114 @@ func (q *QuantileCounts) Down(v uint64) {
 	case v == q.b && q.above+uint64(q.cnt[v&q.mask]) < q.k:
 		q.b--
 		q.above += uint64(q.cnt[v&q.mask])
+	}
+}
+
+// Thinning's placement in the models where balls leave: Two-Thinning
+// (Feldheim and Gurel-Gurevich 2021) and K-Thinning with thresholds compare
+// a sample's load with t/n + θ, t the balls placed; with departures balloc
+// reads t as the balls present (the current average is present/n, which
+// is t/n of the static process while no ball has left). A ball takes up to
+// K = len(Thetas)+1 uniform samples; sample j < K is kept when its load is
+// below present/n + θ_j, the K-th whatever its load. For integer loads
+// load < present/n + θ ⇔ n·load < present + n·θ ⇔ n·load < present + c,
+// c = ⌈n·θ⌉ (n·load − present is an integer), exact in integers.
+//
+// Stream per arrival: the samples one at a time (PCG32.Bounded(n); ranks on
+// level counts, Bounded or Bounded64), the next only when the last was
+// refused.
+
+// thinConstants returns c_j = ⌈n·θ_j⌉, exactly (θ is a dyadic rational),
+// or an error when one is beyond ±2^61 (then present + c would not fit).
+func thinConstants(n uint64, thetas []float64) ([]int64, error) {
+	cs := make([]int64, len(thetas))
+	bound := new(big.Int).Lsh(big.NewInt(1), 61)
+	for j, th := range thetas {
+		x := new(big.Rat).SetFloat64(th)
+		if x == nil {
+			return nil, fmt.Errorf("kernels: threshold %v is not finite", th)
+		}
+		x.Mul(x, new(big.Rat).SetInt(new(big.Int).SetUint64(n)))
+		c := new(big.Int).Div(x.Num(), x.Denom()) // floor (Euclidean, positive denominator)
+		if !x.IsInt() {
+			c.Add(c, big.NewInt(1))
+		}
+		if new(big.Int).Abs(c).Cmp(bound) > 0 {
+			return nil, fmt.Errorf("kernels: |⌈n·θ⌉| = |⌈%d·%v⌉| exceeds 2^61", n, th)
+		}
+		cs[j] = c.Int64()
+	}
+	return cs, nil
+}
+
+// ThinningFits reports whether thresholds θ on n bins fit the exact integer
+// test (|⌈n·θ⌉| ≤ 2^61).
+func ThinningFits(n uint64, thetas []float64) bool {
+	_, err := thinConstants(n, thetas)
+	return err == nil
+}
+
+// thinKeep: a sample of load v is kept when n·v < present + c. present ≤
+// 2^62 and |c| ≤ 2^61, so present + c fits; n·v is 128-bit.
+func thinKeep(n, v, present uint64, c int64) bool {
+	x := int64(present) + c
+	if x <= 0 {
+		return false
+	}
+	hi, lo := bits.Mul64(n, v)
+	return hi == 0 && lo < uint64(x)
+}
+
+// supermarketThinDirect is SupermarketDirect for thinning's placement.
+func supermarketThinDirect[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+	n := uint32(len(loads))
+	for ; count > 0; count-- {
+		if !sm.arrive.Flip(r) {
+			if i := r.Bounded(n); loads[i] > 0 {
+				l := loads[i]
+				loads[i] = l - 1
+				t.down(uint64(l))
+			}
+			t.Event++
+			continue
+		}
+		i := r.Bounded(n)
+		for _, c := range sm.thin {
+			if thinKeep(uint64(n), uint64(loads[i]), t.Total, c) {
+				break
+			}
+			i = r.Bounded(n)
+		}
+		l := loads[i]
+		loads[i] = l + 1
+		t.up(uint64(l))
+		t.Event++
+	}
+}
+
+// supermarketThinLevels is SupermarketLevels for thinning's placement.
+func supermarketThinLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+	n := t.S[0]
+	for ; count > 0; count-- {
+		var x uint64
+		if !sm.arrive.Flip(r) {
+			r.state, x = rank(r.state, r.inc(), n)
+			if k := levelOf(t.S, x); k > 0 {
+				t.down(k)
+			}
+			t.Event++
+			continue
+		}
+		r.state, x = rank(r.state, r.inc(), n)
+		v := levelOf(t.S, x)
+		for _, c := range sm.thin {
+			if thinKeep(n, v, t.Total, c) {
+				break
+			}
+			r.state, x = rank(r.state, r.inc(), n)
+			v = levelOf(t.S, x)
+		}
+		t.up(v)
+		t.Event++
 	}
 }

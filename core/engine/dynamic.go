@@ -88,6 +88,7 @@ func supermarketStops(E, W, B, checkpoints uint64) []stop {
 func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.Result {
 	d := s.Dynamic
 	pl, _ := s.Proc.(process.Placer).Placement() // checkDynamic checked both
+	pl.Bins = s.Bins
 	sm, err := kernels.NewSupermarket(d.ArrivalRate, pl)
 	if err != nil {
 		panic("core: " + err.Error())
@@ -342,7 +343,7 @@ func runDeletionsDirect[L kernels.Load](s *core.Spec, trial uint64, progress fun
 			run, del := d.next(target - d.steps)
 			for run > 0 {
 				var c uint64
-				c, maxLoad = st.Step(loads, d.ins, min(run, unitChunk), maxLoad)
+				c, maxLoad = st.Step(loads, d.present(), min(run, unitChunk), maxLoad)
 				run -= c
 				d.ins += c
 				d.steps += c
@@ -402,7 +403,9 @@ func runDeletionsLevels(s *core.Spec, trial uint64, progress func(uint64)) *resu
 	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
 	st := s.Proc.(process.Histogram).Levels(trialOf(s, trial, &rng, &noise))
 	pl, _ := s.Proc.(process.Placer).Placement()
+	pl.Bins = s.Bins
 	short, err := kernels.NewLevelPlacer(pl)
+	byShort := len(pl.Thetas) == 0 // thinning's limits move with the balls present: its own stepper
 	if err != nil {
 		panic("core: " + err.Error())
 	}
@@ -414,7 +417,7 @@ func runDeletionsLevels(s *core.Spec, trial uint64, progress func(uint64)) *resu
 	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
 		for d.steps < target {
 			run, del := d.next(target - d.steps)
-			if run < shortRun && !d.never {
+			if run < shortRun && !d.never && byShort {
 				// A short run ball by ball on ranks: the level stepper's
 				// setup costs microseconds a call (same law, another
 				// stream use; p = 0 never comes here).
@@ -424,7 +427,7 @@ func runDeletionsLevels(s *core.Spec, trial uint64, progress func(uint64)) *resu
 				run = 0
 			}
 			for run > 0 {
-				c := st.Step(lv, d.ins, run)
+				c := st.Step(lv, d.present(), run)
 				run -= c
 				d.ins += c
 				d.steps += c

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"testing"
 
 	"github.com/balloc/balloc/core"
@@ -255,8 +256,12 @@ func TestPlacerRefusals(t *testing.T) {
 		{"quantile", map[string]string{"delta": "0.5", "batch": "10"}},
 		{"quantile", map[string]string{"delta": "0.5", "distinct": "true"}},
 		{"quantile", map[string]string{"delta": "0.5", "tau": "3"}},
+		{"two-thinning", map[string]string{"threshold": "0.5", "batch": "10"}},
+		{"two-thinning", map[string]string{"threshold": "0.5", "tau": "3"}},
+		{"two-thinning", map[string]string{"threshold": "1e15"}}, // |θ|·n beyond 2^61
+		{"k-thinning", map[string]string{"k": "3", "thresholds": "quantile"}},
 	} {
-		_, err := core.NewSpec(c.process, c.params, core.Common{Bins: 100, Trials: 1, Alpha: 1, Dynamic: core.Dynamic{ArrivalRate: 0.5, Time: 1}})
+		_, err := core.NewSpec(c.process, c.params, core.Common{Bins: 1e4, Trials: 1, Alpha: 1, Dynamic: core.Dynamic{ArrivalRate: 0.5, Time: 1}})
 		if err == nil {
 			t.Errorf("%s%v ran in the supermarket model", c.process, c.params)
 		} else if !testing.Short() {
@@ -264,7 +269,226 @@ func TestPlacerRefusals(t *testing.T) {
 		}
 	}
 	board := core.Dynamic{ArrivalRate: 0.5, Time: 1, UpdatePeriod: 0.5}
-	if _, err := core.NewSpec("quantile", map[string]string{"delta": "0.5"}, core.Common{Bins: 100, Trials: 1, Alpha: 1, Dynamic: board}); err == nil {
-		t.Error("quantile ran on the periodic board")
+	for _, p := range []struct {
+		process string
+		params  map[string]string
+	}{{"quantile", map[string]string{"delta": "0.5"}}, {"two-thinning", map[string]string{"threshold": "0.5"}}} {
+		if _, err := core.NewSpec(p.process, p.params, core.Common{Bins: 100, Trials: 1, Alpha: 1, Dynamic: board}); err == nil {
+			t.Errorf("%s ran on the periodic board", p.process)
+		}
+	}
+}
+
+// presentThinning is K-Thinning with t read as the balls present (their
+// sum): sample j < K kept when its load < present/n + θ_j, compared in
+// rationals, else the next uniform sample; the K-th kept. readAt fixes the
+// average's balls instead (for the power check: −1 reads the present ones).
+func presentThinning(n int, thetas []float64, readAt int) transition {
+	ths := make([]*big.Rat, len(thetas))
+	for j, th := range thetas {
+		ths[j] = new(big.Rat).SetFloat64(th)
+	}
+	return func(loads []int, _ int) []float64 {
+		present := readAt
+		if readAt < 0 {
+			present = 0
+			for _, l := range loads {
+				present += l
+			}
+		}
+		p := make([]float64, n)
+		reach := 1.0 // the chance that sample j is drawn
+		for _, th := range ths {
+			x := new(big.Rat).Add(big.NewRat(int64(present), int64(n)), th)
+			refused := 0.0
+			for i := range n {
+				if new(big.Rat).SetInt64(int64(loads[i])).Cmp(x) < 0 {
+					p[i] += reach / float64(n)
+				} else {
+					refused += 1 / float64(n)
+				}
+			}
+			reach *= refused
+		}
+		for i := range n {
+			p[i] += reach / float64(n)
+		}
+		return p
+	}
+}
+
+func thinningCases() []dynamicCase {
+	return []dynamicCase{
+		supermarketCase("two-thinning", map[string]string{"threshold": "0.5"}, 3, 8, 0.8, presentThinning(3, []float64{0.5}, -1)),
+		supermarketCase("two-thinning", map[string]string{"threshold": "0"}, 4, 7, 0.9, presentThinning(4, []float64{0}, -1)),
+		supermarketCase("k-thinning", map[string]string{"k": "3", "thresholds": "0,1.25"}, 3, 8, 0.85, presentThinning(3, []float64{0, 1.25}, -1)),
+		deletionCase("two-thinning", map[string]string{"threshold": "0.5"}, 3, 9, 0.3, "ball", presentThinning(3, []float64{0.5}, -1)),
+		deletionCase("two-thinning", map[string]string{"threshold": "-0.25"}, 4, 8, 0.35, "bin", presentThinning(4, []float64{-0.25}, -1)),
+		deletionCase("k-thinning", map[string]string{"k": "3", "thresholds": "0.5,1"}, 3, 9, 0.4, "ball", presentThinning(3, []float64{0.5, 1}, -1)),
+	}
+}
+
+func TestThinningPlacerMatchesExactLaw(t *testing.T) {
+	const trials = 40000
+	for i, c := range thinningCases() {
+		law := dynamicLaw(c.n, c.events, c.a, c.law, c.dep)
+		for _, engine := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
+			t.Run(fmt.Sprintf("%s%v/%+v/%s", c.process, c.params, c.dyn, engine), func(t *testing.T) {
+				want := law
+				if engine == core.EngineHistogram {
+					want = sortedLaw(law)
+				}
+				obs := simulateDynamic(t, c, engine, trials, uint64(4100+i))
+				stat, limit, df := stattest.Law(want, obs, trials)
+				if stat > limit {
+					t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
+				}
+			})
+		}
+	}
+}
+
+// Power: the average read as 0 (the limit of the empty start, never
+// moving) and a neighbouring threshold are told apart, in both models.
+func TestThinningPlacerExactLawHasPower(t *testing.T) {
+	const trials = 40000
+	sm := supermarketCase("two-thinning", map[string]string{"threshold": "0.5"}, 3, 8, 0.8, nil)
+	del := deletionCase("two-thinning", map[string]string{"threshold": "0.5"}, 3, 9, 0.3, "ball", nil)
+	wrong := []struct {
+		name string
+		c    dynamicCase
+		law  map[vec]float64
+	}{
+		{"average 0", sm, dynamicLaw(3, 8, sm.a, presentThinning(3, []float64{0.5}, 0), uniformBin)},
+		{"θ = 1", sm, dynamicLaw(3, 8, sm.a, presentThinning(3, []float64{1}, -1), uniformBin)},
+		{"deletions: average 0", del, dynamicLaw(3, 9, del.a, presentThinning(3, []float64{0.5}, 0), uniformBall)},
+	}
+	for _, w := range wrong {
+		for _, engine := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
+			law := w.law
+			if engine == core.EngineHistogram {
+				law = sortedLaw(law)
+			}
+			obs := simulateDynamic(t, w.c, engine, trials, 79)
+			if stat, limit, _ := stattest.Law(law, obs, trials); stat <= limit {
+				t.Errorf("%s on %s passed: χ² = %.1f ≤ %.1f", w.name, engine, stat, limit)
+			}
+		}
+	}
+}
+
+// Thinning's mean-field rest point (theory.SupermarketThinningFixedPoint)
+// against simulation at n = 10^4, batches of 50 time units, and a
+// neighbouring θ fails it. The rest point depends on θ only through the
+// limits ⌈μ + θ_j⌉ (θ = 0.4 and 0.5 give the same one at λ = 0.9, μ =
+// 2.93), so the neighbour is one that moves a limit.
+func TestSupermarketThinningFixedPoint(t *testing.T) {
+	for i, c := range []struct {
+		process      string
+		params       map[string]string
+		thetas, near []float64
+		lambda       float64
+	}{
+		{"two-thinning", map[string]string{"threshold": "0.5"}, []float64{0.5}, []float64{0}, 0.9},
+		{"k-thinning", map[string]string{"k": "3", "thresholds": "0,1"}, []float64{0, 1}, []float64{0, 0.5}, 0.9},
+		{"two-thinning", map[string]string{"threshold": "-0.5"}, []float64{-0.5}, []float64{0.5}, 0.7},
+	} {
+		t.Run(fmt.Sprintf("%s%v", c.process, c.params), func(t *testing.T) {
+			d := supermarketRun(t, c.process, c.params, 1e4, core.Dynamic{ArrivalRate: c.lambda, Time: 1700, Warmup: 100}, core.EngineHistogram, uint64(70+i)).Dynamic
+			pi, err := theory.SupermarketThinningFixedPoint(c.lambda, c.thetas, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			z, lv := worstZ(d, pi)
+			if z > zMax {
+				t.Errorf("level %d: |sim − π|/se = %.2f > %v (sim %v, π %v)", lv, z, zMax, d.AtLeast[lv-1], pi[lv-1])
+			}
+			near, err := theory.SupermarketThinningFixedPoint(c.lambda, c.near, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			zn, _ := worstZ(d, near)
+			if zn <= zMax {
+				t.Errorf("passed against θ = %v too (z ≤ %.2f)", c.near, zn)
+			}
+			t.Logf("worst |z| %.2f (level %d); against θ = %v: %.1f; lag-1 %.2f", z, lv, c.near, zn, d.BatchLag1)
+		})
+	}
+}
+
+func TestSupermarketThinningHistogramVsDirect(t *testing.T) {
+	for _, c := range []struct {
+		process string
+		params  map[string]string
+	}{
+		{"two-thinning", map[string]string{"threshold": "0.5"}},
+		{"k-thinning", map[string]string{"k": "4", "thresholds": "0,0.5,1"}},
+	} {
+		t.Run(fmt.Sprintf("%s%v", c.process, c.params), func(t *testing.T) {
+			dyn := core.Dynamic{ArrivalRate: 0.9, Time: 1600, Warmup: 100}
+			a := supermarketRun(t, c.process, c.params, 1e4, dyn, core.EngineDirect, 25).Dynamic
+			b := supermarketRun(t, c.process, c.params, 1e4, dyn, core.EngineHistogram, 26).Dynamic
+			for k := range min(len(a.AtLeast), len(b.AtLeast)) {
+				if a.AtLeast[k] < 1e-3 {
+					break
+				}
+				se := math.Hypot(a.AtLeastSE[k], b.AtLeastSE[k])
+				if z := math.Abs(a.AtLeast[k]-b.AtLeast[k]) / se; z > zMax {
+					t.Errorf("level %d: direct %v, histogram %v, z = %.2f", k+1, a.AtLeast[k], b.AtLeast[k], z)
+				}
+			}
+		})
+	}
+}
+
+// Deletions of thinning, direct against histogram (the max − min load
+// after 40n steps at p = 0.3 over trials), and at p = 0 the static process
+// draw for draw (t = the balls present = the balls placed).
+func TestDeletionsThinning(t *testing.T) {
+	const trials = 3000
+	for _, c := range []struct {
+		process string
+		params  map[string]string
+		mode    string
+	}{
+		{"two-thinning", map[string]string{"threshold": "0.5"}, "ball"},
+		{"k-thinning", map[string]string{"k": "3", "thresholds": "0,1"}, "bin"},
+	} {
+		t.Run(fmt.Sprintf("%s%v/%s", c.process, c.params, c.mode), func(t *testing.T) {
+			maxes := [2]map[int]int{{}, {}}
+			for e, engine := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
+				com := core.Common{Bins: 64, Balls: 64 * 40, Trials: trials, Seed: uint64(31 + e), Alpha: 1, Engine: engine,
+					Dynamic: core.Dynamic{DeleteProb: 0.3, Delete: c.mode}}
+				s, err := core.NewSpec(c.process, c.params, com)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for k := range trials {
+					r := RunTrial(s, uint64(k), nil)
+					maxes[e][int(r.MaxLoad)-int(r.MinLoad)]++
+				}
+			}
+			if stat, limit, df := stattest.TwoSample(maxes[0], maxes[1]); stat > limit {
+				t.Errorf("max − min load: direct %v, histogram %v: χ² = %.1f on %d df > %.1f", maxes[0], maxes[1], stat, df, limit)
+			}
+			for _, engine := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
+				com := core.Common{Bins: 1000, Balls: 40000, Trials: 1, Seed: 9, Alpha: 0.5, Engine: engine, Checkpoints: 7}
+				static, err := core.NewSpec(c.process, c.params, com)
+				if err != nil {
+					t.Fatal(err)
+				}
+				com.Dynamic = core.Dynamic{DeleteProb: 0, Delete: c.mode}
+				dyn, err := core.NewSpec(c.process, c.params, com)
+				if err != nil {
+					t.Fatal(err)
+				}
+				a, b := RunTrial(static, 2, nil), RunTrial(dyn, 2, nil)
+				a.ElapsedS, a.BallsPerS, b.ElapsedS, b.BallsPerS = 0, 0, 0, 0
+				b.Dynamic, a.Params, b.Params = nil, nil, nil
+				if fmt.Sprintf("%+v", *a) != fmt.Sprintf("%+v", *b) {
+					t.Errorf("%s: static and p = 0 differ:\n%+v\n%+v", engine, *a, *b)
+				}
+			}
+		})
 	}
 }

@@ -180,6 +180,7 @@ type thinCursor struct {
 	th          Thinning
 	n           uint64
 	limit, last uint64
+	from        uint64 // a t known to hold the limit; below it, At again (deletions lower t)
 	started     bool
 }
 
@@ -191,15 +192,16 @@ func newThinCursors(n uint64, thetas []float64) []thinCursor {
 	return cs
 }
 
-// at returns the limit for ball t+1 and the last t it holds for; t never
-// decreases between calls.
+// at returns the limit for ball t+1 and the last t it holds for. t may
+// decrease between calls only in the deletions model (t is the balls
+// present), where a t below the known stretch calls At afresh.
 func (c *thinCursor) at(t uint64) (limit, last uint64) {
-	if !c.started || t > c.last {
-		if c.started && t-c.last <= c.n && c.limit > 0 && c.limit < math.MaxUint64 && c.last <= math.MaxUint64-c.n {
-			c.limit, c.last = c.limit+1, c.last+c.n
+	if !c.started || t > c.last || t < c.from {
+		if c.started && t > c.last && t-c.last <= c.n && c.limit > 0 && c.limit < math.MaxUint64 && c.last <= math.MaxUint64-c.n {
+			c.limit, c.last, c.from = c.limit+1, c.last+c.n, c.last+1
 		} else {
 			c.limit, c.last = c.th.At(t)
-			c.started = true
+			c.from, c.started = t, true
 		}
 	}
 	return c.limit, c.last

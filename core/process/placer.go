@@ -34,3 +34,41 @@ func (p *Quantile) Placement() (kernels.Placement, string) {
 
 // Left: a ball left a bin of load l (the deletions model, direct engine).
 func (l quantileLoop[L]) Left(v L) { l.q.Down(uint64(v)) }
+
+// staticWhy is a process's reason to stay off the histogram engine where it
+// has one: the options that keep it there (batches' frozen loads, delays'
+// record of past loads) are the ones with no dynamic reading.
+func staticWhy(p any) string {
+	if h, ok := p.(HistogramWhy); ok {
+		return h.HistogramWhy()
+	}
+	return ""
+}
+
+// Placement: Two-Thinning with t read as the balls present — the first bin
+// is kept when its load is below (balls present)/n + θ, the current
+// average plus θ (kernels/placer.go), which is the static rule while no
+// ball has left. The deletions model passes the balls present as t to the
+// static steppers, so they run unchanged.
+func (p *TwoThinning) Placement() (kernels.Placement, string) {
+	switch {
+	case p.Batch > 1:
+		return kernels.Placement{}, "--batch: batches read frozen loads, which departures would change under them"
+	case p.Delayed.on():
+		return kernels.Placement{}, "--tau: delayed reads have no dynamic reading here (their record of past loads would need the departures)"
+	}
+	return kernels.Placement{D: 2, Beta: 1, Thetas: []float64{p.Threshold}}, ""
+}
+
+// Placement: K-Thinning with thresholds, t read as the balls present, as
+// Two-Thinning's. The quantile thresholds (positions of the sorted loads)
+// are not built here.
+func (p *KThinning) Placement() (kernels.Placement, string) {
+	if why := staticWhy(p); why != "" {
+		return kernels.Placement{}, why
+	}
+	if p.Thresholds.Quantile {
+		return kernels.Placement{}, "--thresholds quantile has no dynamic reading yet (give θ1,…,θ(K−1))"
+	}
+	return kernels.Placement{D: 2, Beta: 1, Thetas: append([]float64(nil), p.Thresholds.Theta...)}, ""
+}

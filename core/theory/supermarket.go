@@ -130,3 +130,108 @@ func SupermarketODE(lambda float64, law SupermarketLaw, s []float64, T, dt float
 	}
 	return x
 }
+
+// Thinning in the supermarket's mean field (Two-Thinning, K-Thinning with
+// thresholds; core/process/placer.go): sample j < K is kept when its load is
+// below μ + θ_j, μ = Σ_{i≥1} s_i the mean queue (balls present / n), i.e.
+// below L_j = ⌈μ + θ_j⌉; the K-th sample is kept whatever its load. The
+// ball lands on a bin of load ≥ i with probability
+//
+//	f_i(s) = Σ_{j<K} R_j·(s_i − s_{L_j})·[i < L_j] + R_K·s_i,   R_1 = 1, R_{j+1} = R_j·s_{L_j},
+//
+// s_k = 1 for k ≤ 0 (a limit ≤ 0 keeps nothing). f depends on the whole
+// profile through μ, so the rest point s_i = λ·f_{i−1}(s) (the same
+// telescoping as above, f_0 = 1) is found by integrating the ODE from
+// empty queues until it stops moving.
+
+// thinLaw is f_i(s) for thresholds θ on the profile s (s[k−1] = s_k).
+func thinLaw(thetas []float64, s []float64, mu float64, i int) float64 {
+	at := func(k int) float64 {
+		switch {
+		case k <= 0:
+			return 1
+		case k > len(s):
+			return 0
+		}
+		return s[k-1]
+	}
+	if i <= 0 {
+		return 1
+	}
+	f, R := 0.0, 1.0
+	for _, th := range thetas {
+		L := int(math.Ceil(mu + th))
+		if i < L {
+			f += R * (at(i) - at(L))
+		}
+		R *= at(L)
+	}
+	return f + R*at(i)
+}
+
+// SupermarketThinningFixedPoint returns π_1, π_2, … for thinning with
+// thresholds θ at arrival rate λ: the ODE ds_i/dt = λ(f_{i−1}(s) − f_i(s)) −
+// (s_i − s_{i+1}) integrated from empty queues (RK4, dt = 0.05, on
+// `levels` levels) until max |ds_i/dt| < 1e-11, down to the first value
+// below FixedPointTail. An error when it has not come to rest by time
+// 10^5 (a limit ⌈μ + θ⌉ sliding at an integer: then there is no rest point
+// of this ODE, only of its Filippov closure).
+func SupermarketThinningFixedPoint(lambda float64, thetas []float64, levels int) ([]float64, error) {
+	if !(lambda > 0 && lambda < 1) {
+		return nil, fmt.Errorf("theory: arrival rate %v outside (0, 1)", lambda)
+	}
+	x := make([]float64, levels)
+	rhs := func(v, dst []float64) float64 {
+		mu := 0.0
+		for _, a := range v {
+			mu += a
+		}
+		worst := 0.0
+		prev := thinLaw(thetas, v, mu, 0)
+		for i := 1; i <= levels; i++ {
+			fi := thinLaw(thetas, v, mu, i)
+			next := 0.0
+			if i < levels {
+				next = v[i]
+			}
+			dst[i-1] = lambda*(prev-fi) - (v[i-1] - next)
+			worst = max(worst, math.Abs(dst[i-1]))
+			prev = fi
+		}
+		return worst
+	}
+	k := make([][]float64, 4)
+	for j := range k {
+		k[j] = make([]float64, levels)
+	}
+	tmp := make([]float64, levels)
+	const h = 0.05
+	for step := 0; step < 2e6; step++ {
+		if rhs(x, k[0]) < 1e-11 {
+			var pi []float64
+			for _, s := range x {
+				pi = append(pi, s)
+				if s < FixedPointTail {
+					break
+				}
+			}
+			return pi, nil
+		}
+		for i := range tmp {
+			tmp[i] = x[i] + h/2*k[0][i]
+		}
+		rhs(tmp, k[1])
+		for i := range tmp {
+			tmp[i] = x[i] + h/2*k[1][i]
+		}
+		rhs(tmp, k[2])
+		for i := range tmp {
+			tmp[i] = x[i] + h*k[2][i]
+		}
+		rhs(tmp, k[3])
+		for i := range x {
+			x[i] += h / 6 * (k[0][i] + 2*k[1][i] + 2*k[2][i] + k[3][i])
+		}
+	}
+	return nil, fmt.Errorf("theory: thinning's mean field (θ = %v, λ = %v) did not come to rest by time 10^5 (a limit ⌈μ + θ⌉ sliding at an integer)", thetas, lambda)
+}
