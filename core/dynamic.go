@@ -149,7 +149,7 @@ func (s *Spec) checkDynamic() error {
 		flag = "--delete-prob"
 	}
 	if !ok {
-		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under one-choice, d-choice, two-choice, one-plus-beta, quantile, mixed-quantile, two-thinning and k-thinning)", flag, s.Process.Name)
+		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under one-choice, d-choice, two-choice, one-plus-beta, quantile, mixed-quantile, two-thinning, k-thinning and adaptive)", flag, s.Process.Name)
 	}
 	place, why := pl.Placement()
 	if why != "" {
@@ -278,7 +278,7 @@ func (s *Spec) dynamicParams(m map[string]any) map[string]any {
 func SupermarketTheory(s *Spec) ([]float64, string) {
 	pl, _ := s.Proc.(process.Placer).Placement()
 	if len(pl.Thetas) > 0 && s.Dynamic.UpdatePeriod == 0 {
-		return thinningTheory(s.Dynamic.ArrivalRate, pl.Thetas)
+		return thinningTheory(s.Dynamic.ArrivalRate, pl.Thetas, pl.Retry)
 	}
 	law := theory.SupermarketLaw{D: pl.D, Beta: pl.Beta}
 	if pl.Heavy > 0 {
@@ -318,11 +318,14 @@ func (s *Spec) withoutBoard() ([]float64, string) {
 // thinningTheory is SupermarketTheory for thinning's thresholds (the ODE's
 // rest point, its levels enough for the tail to fall below
 // theory.FixedPointTail at rate λ a level, at most 2000).
-func thinningTheory(lambda float64, thetas []float64) ([]float64, string) {
+func thinningTheory(lambda float64, thetas []float64, retry bool) ([]float64, string) {
 	levels := int(min(max(math.Ceil(math.Log(theory.FixedPointTail)/math.Log(lambda))+8, 32), 2000))
-	pi, err := theory.SupermarketThinningFixedPoint(lambda, thetas, levels)
+	pi, err := theory.SupermarketThinningFixedPoint(lambda, thetas, retry, levels)
 	if err != nil {
 		return nil, "none: " + err.Error()
+	}
+	if retry {
+		return pi, "the mean-field ODE ds_i/dt = λ(f_{i−1}(s) − f_i(s)) − (s_i − s_{i+1}), samples until one is below μ + 1 (μ = Σ s_i the balls present / n), f_i = (s_i − s_L)/(1 − s_L) for i < L = ⌈μ + 1⌉, integrated from empty to rest"
 	}
 	return pi, fmt.Sprintf("the mean-field ODE ds_i/dt = λ(f_{i−1}(s) − f_i(s)) − (s_i − s_{i+1}), sample j kept below μ + θ_j (θ = %v, μ = Σ s_i the balls present / n), integrated from empty to rest: π_i = λ·f_{i−1}(π)", thetas)
 }

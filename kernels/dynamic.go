@@ -42,6 +42,7 @@ type Placement struct {
 	Heavy  uint64
 	Thetas []float64
 	Bins   uint64
+	Retry  bool // Adaptive: samples until one is kept (Thetas {1}, ball i = present + 1)
 }
 
 // placeRule is a Placement ready to draw: its β coin and its shape.
@@ -52,6 +53,7 @@ type placeRule struct {
 	one   bool    // every ball is one uniform sample (D = 1 or β = 0)
 	heavy uint64  // Quantile's k heaviest; 0: the least of D
 	thin  []int64 // thinning's ⌈n·θ_j⌉; nil: not thinning
+	retry bool    // sample until kept (Adaptive)
 }
 
 func newPlaceRule(pl Placement) (placeRule, error) {
@@ -64,6 +66,10 @@ func newPlaceRule(pl Placement) (placeRule, error) {
 	if len(pl.Thetas) > 0 {
 		if rule.thin, err = thinConstants(pl.Bins, pl.Thetas); err != nil {
 			return placeRule{}, err
+		}
+		if pl.Retry { // ball i = present + 1: the limit (present + 1)/n + θ
+			rule.thin[0]++
+			rule.retry = true
 		}
 	}
 	return rule, nil

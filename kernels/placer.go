@@ -155,6 +155,12 @@ func (q *QuantileCounts) Down(v uint64) {
 // load < present/n + θ ⇔ n·load < present + n·θ ⇔ n·load < present + c,
 // c = ⌈n·θ⌉ (n·load − present is an integer), exact in integers.
 //
+// Retry (Adaptive, Berenbrink, Khodamoradi, Sauerwald, Stauffer, SPAA
+// 2013): uniform samples until one's load is below i/n + 1, ball i counted
+// from 1 — with balls leaving, i = present + 1, so n·load < present + n + 1:
+// Thetas {1} with c = n + 1, and no last sample kept whatever its load.
+// The least load is at most ⌊present/n⌋, below the limit, so a ball ends.
+//
 // Stream per arrival: the samples one at a time (PCG32.Bounded(n); ranks on
 // level counts, Bounded or Bounded64), the next only when the last was
 // refused.
@@ -214,8 +220,8 @@ func supermarketThinDirect[L Load](loads []L, r *PCG32, count uint64, sm *Superm
 			continue
 		}
 		i := r.Bounded(n)
-		for _, c := range sm.thin {
-			if thinKeep(uint64(n), uint64(loads[i]), t.Total, c) {
+		for j := 0; j < len(sm.thin) || sm.retry; j++ {
+			if thinKeep(uint64(n), uint64(loads[i]), t.Total, sm.thin[min(j, len(sm.thin)-1)]) {
 				break
 			}
 			i = r.Bounded(n)
@@ -242,8 +248,8 @@ func supermarketThinLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 		}
 		r.state, x = rank(r.state, r.inc(), n)
 		v := levelOf(t.S, x)
-		for _, c := range sm.thin {
-			if thinKeep(n, v, t.Total, c) {
+		for j := 0; j < len(sm.thin) || sm.retry; j++ {
+			if thinKeep(n, v, t.Total, sm.thin[min(j, len(sm.thin)-1)]) {
 				break
 			}
 			r.state, x = rank(r.state, r.inc(), n)

@@ -321,6 +321,15 @@ func (d *deletions) next(left uint64) (run uint64, del bool) {
 
 func (d *deletions) present() uint64 { return d.ins - d.dels }
 
+// probes reports the load reads of a stepper that counts them (adaptive),
+// per inserted ball.
+func (d *deletions) probes(res *result.Result, st any) {
+	if pr, ok := st.(process.Prober); ok {
+		total, most := pr.Probes()
+		res.Probes = result.ProbesOf(total, most, d.ins)
+	}
+}
+
 func (d *deletions) result(res *result.Result) {
 	res.Dynamic = &result.Dynamic{Model: "deletions", Events: d.steps, Arrivals: d.ins, Departures: d.dels}
 }
@@ -385,6 +394,7 @@ func runDeletionsDirect[L kernels.Load](s *core.Spec, trial uint64, progress fun
 	}
 	progress(pending)
 	d.result(res)
+	d.probes(res, st)
 	if s.KeepLoads {
 		res.Loads = keptLoads(loads)
 	}
@@ -461,5 +471,6 @@ func runDeletionsLevels(s *core.Spec, trial uint64, progress func(uint64)) *resu
 	}
 	progress(pending)
 	d.result(res)
+	d.probes(res, st)
 	return res
 }

@@ -260,6 +260,7 @@ func TestPlacerRefusals(t *testing.T) {
 		{"two-thinning", map[string]string{"threshold": "0.5", "tau": "3"}},
 		{"two-thinning", map[string]string{"threshold": "1e15"}}, // |θ|·n beyond 2^61
 		{"k-thinning", map[string]string{"k": "3", "thresholds": "quantile"}},
+		{"threshold", nil},
 	} {
 		_, err := core.NewSpec(c.process, c.params, core.Common{Bins: 1e4, Trials: 1, Alpha: 1, Dynamic: core.Dynamic{ArrivalRate: 0.5, Time: 1}})
 		if err == nil {
@@ -317,6 +318,31 @@ func presentThinning(n int, thetas []float64, readAt int) transition {
 	}
 }
 
+// presentAdaptive is Adaptive with ball i = present + 1: a uniform bin
+// among those of load < (present + 1)/n + 1 (uniform samples until one
+// is), compared in rationals.
+func presentAdaptive(n int) transition {
+	return func(loads []int, _ int) []float64 {
+		present := 0
+		for _, l := range loads {
+			present += l
+		}
+		x := new(big.Rat).Add(big.NewRat(int64(present+1), int64(n)), big.NewRat(1, 1))
+		p := make([]float64, n)
+		ok := 0
+		for i := range n {
+			if new(big.Rat).SetInt64(int64(loads[i])).Cmp(x) < 0 {
+				p[i] = 1
+				ok++
+			}
+		}
+		for i := range p {
+			p[i] /= float64(ok)
+		}
+		return p
+	}
+}
+
 func thinningCases() []dynamicCase {
 	return []dynamicCase{
 		supermarketCase("two-thinning", map[string]string{"threshold": "0.5"}, 3, 8, 0.8, presentThinning(3, []float64{0.5}, -1)),
@@ -325,6 +351,10 @@ func thinningCases() []dynamicCase {
 		deletionCase("two-thinning", map[string]string{"threshold": "0.5"}, 3, 9, 0.3, "ball", presentThinning(3, []float64{0.5}, -1)),
 		deletionCase("two-thinning", map[string]string{"threshold": "-0.25"}, 4, 8, 0.35, "bin", presentThinning(4, []float64{-0.25}, -1)),
 		deletionCase("k-thinning", map[string]string{"k": "3", "thresholds": "0.5,1"}, 3, 9, 0.4, "ball", presentThinning(3, []float64{0.5, 1}, -1)),
+		supermarketCase("adaptive", nil, 3, 9, 0.9, presentAdaptive(3)),
+		supermarketCase("adaptive", nil, 2, 10, 0.95, presentAdaptive(2)),
+		deletionCase("adaptive", nil, 3, 9, 0.3, "ball", presentAdaptive(3)),
+		deletionCase("adaptive", nil, 4, 8, 0.35, "bin", presentAdaptive(4)),
 	}
 }
 
@@ -354,6 +384,7 @@ func TestThinningPlacerExactLawHasPower(t *testing.T) {
 	const trials = 40000
 	sm := supermarketCase("two-thinning", map[string]string{"threshold": "0.5"}, 3, 8, 0.8, nil)
 	del := deletionCase("two-thinning", map[string]string{"threshold": "0.5"}, 3, 9, 0.3, "ball", nil)
+	ad := supermarketCase("adaptive", nil, 3, 9, 0.9, nil)
 	wrong := []struct {
 		name string
 		c    dynamicCase
@@ -362,6 +393,9 @@ func TestThinningPlacerExactLawHasPower(t *testing.T) {
 		{"average 0", sm, dynamicLaw(3, 8, sm.a, presentThinning(3, []float64{0.5}, 0), uniformBin)},
 		{"θ = 1", sm, dynamicLaw(3, 8, sm.a, presentThinning(3, []float64{1}, -1), uniformBin)},
 		{"deletions: average 0", del, dynamicLaw(3, 9, del.a, presentThinning(3, []float64{0.5}, 0), uniformBall)},
+		{"adaptive counted from 0", ad, dynamicLaw(3, 9, ad.a, func(loads []int, _ int) []float64 {
+			return presentThinning(3, []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, -1)(loads, 0)
+		}, uniformBin)},
 	}
 	for _, w := range wrong {
 		for _, engine := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
@@ -392,10 +426,12 @@ func TestSupermarketThinningFixedPoint(t *testing.T) {
 		{"two-thinning", map[string]string{"threshold": "0.5"}, []float64{0.5}, []float64{0}, 0.9},
 		{"k-thinning", map[string]string{"k": "3", "thresholds": "0,1"}, []float64{0, 1}, []float64{0, 0.5}, 0.9},
 		{"two-thinning", map[string]string{"threshold": "-0.5"}, []float64{-0.5}, []float64{0.5}, 0.7},
+		{"adaptive", nil, []float64{1}, []float64{2}, 0.9},
 	} {
 		t.Run(fmt.Sprintf("%s%v", c.process, c.params), func(t *testing.T) {
 			d := supermarketRun(t, c.process, c.params, 1e4, core.Dynamic{ArrivalRate: c.lambda, Time: 1700, Warmup: 100}, core.EngineHistogram, uint64(70+i)).Dynamic
-			pi, err := theory.SupermarketThinningFixedPoint(c.lambda, c.thetas, 64)
+			retry := c.process == "adaptive"
+			pi, err := theory.SupermarketThinningFixedPoint(c.lambda, c.thetas, retry, 64)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -403,7 +439,7 @@ func TestSupermarketThinningFixedPoint(t *testing.T) {
 			if z > zMax {
 				t.Errorf("level %d: |sim − π|/se = %.2f > %v (sim %v, π %v)", lv, z, zMax, d.AtLeast[lv-1], pi[lv-1])
 			}
-			near, err := theory.SupermarketThinningFixedPoint(c.lambda, c.near, 64)
+			near, err := theory.SupermarketThinningFixedPoint(c.lambda, c.near, retry, 64)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -423,6 +459,7 @@ func TestSupermarketThinningHistogramVsDirect(t *testing.T) {
 	}{
 		{"two-thinning", map[string]string{"threshold": "0.5"}},
 		{"k-thinning", map[string]string{"k": "4", "thresholds": "0,0.5,1"}},
+		{"adaptive", nil},
 	} {
 		t.Run(fmt.Sprintf("%s%v", c.process, c.params), func(t *testing.T) {
 			dyn := core.Dynamic{ArrivalRate: 0.9, Time: 1600, Warmup: 100}
@@ -453,6 +490,7 @@ func TestDeletionsThinning(t *testing.T) {
 	}{
 		{"two-thinning", map[string]string{"threshold": "0.5"}, "ball"},
 		{"k-thinning", map[string]string{"k": "3", "thresholds": "0,1"}, "bin"},
+		{"adaptive", nil, "ball"},
 	} {
 		t.Run(fmt.Sprintf("%s%v/%s", c.process, c.params, c.mode), func(t *testing.T) {
 			maxes := [2]map[int]int{{}, {}}
@@ -485,6 +523,10 @@ func TestDeletionsThinning(t *testing.T) {
 				a, b := RunTrial(static, 2, nil), RunTrial(dyn, 2, nil)
 				a.ElapsedS, a.BallsPerS, b.ElapsedS, b.BallsPerS = 0, 0, 0, 0
 				b.Dynamic, a.Params, b.Params = nil, nil, nil
+				if (a.Probes == nil) != (b.Probes == nil) || a.Probes != nil && *a.Probes != *b.Probes {
+					t.Errorf("%s: probes %+v and %+v", engine, a.Probes, b.Probes)
+				}
+				a.Probes, b.Probes = nil, nil
 				if fmt.Sprintf("%+v", *a) != fmt.Sprintf("%+v", *b) {
 					t.Errorf("%s: static and p = 0 differ:\n%+v\n%+v", engine, *a, *b)
 				}

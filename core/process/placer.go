@@ -72,3 +72,15 @@ func (p *KThinning) Placement() (kernels.Placement, string) {
 	}
 	return kernels.Placement{D: 2, Beta: 1, Thetas: append([]float64(nil), p.Thresholds.Theta...)}, ""
 }
+
+// Placement: Adaptive with ball i read as present + 1 (the current
+// average): uniform samples until one's load is below (present + 1)/n + 1,
+// the static rule while no ball has left. Threshold's limit m/n + 1 reads
+// the run's total balls, which has no meaning when balls leave: refused
+// (adaptive is its reading on the current average).
+func (p *Retry) Placement() (kernels.Placement, string) {
+	if !p.adaptive {
+		return kernels.Placement{}, "threshold's limit m/n + 1 reads the run's total balls, which has no meaning when balls leave; adaptive reads the current average (i/n + 1)"
+	}
+	return kernels.Placement{D: 2, Beta: 1, Thetas: []float64{1}, Retry: true}, ""
+}

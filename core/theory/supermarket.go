@@ -145,7 +145,9 @@ func SupermarketODE(lambda float64, law SupermarketLaw, s []float64, T, dt float
 // empty queues until it stops moving.
 
 // thinLaw is f_i(s) for thresholds θ on the profile s (s[k−1] = s_k).
-func thinLaw(thetas []float64, s []float64, mu float64, i int) float64 {
+// retry (Adaptive): samples until one is below L = ⌈μ + θ_1⌉, so the ball
+// lands on a uniform bin of load < L: f_i = (s_i − s_L)/(1 − s_L) for i < L.
+func thinLaw(thetas []float64, retry bool, s []float64, mu float64, i int) float64 {
 	at := func(k int) float64 {
 		switch {
 		case k <= 0:
@@ -157,6 +159,13 @@ func thinLaw(thetas []float64, s []float64, mu float64, i int) float64 {
 	}
 	if i <= 0 {
 		return 1
+	}
+	if retry {
+		L := int(math.Ceil(mu + thetas[0]))
+		if i >= L {
+			return 0
+		}
+		return (at(i) - at(L)) / (1 - at(L))
 	}
 	f, R := 0.0, 1.0
 	for _, th := range thetas {
@@ -170,13 +179,13 @@ func thinLaw(thetas []float64, s []float64, mu float64, i int) float64 {
 }
 
 // SupermarketThinningFixedPoint returns π_1, π_2, … for thinning with
-// thresholds θ at arrival rate λ: the ODE ds_i/dt = λ(f_{i−1}(s) − f_i(s)) −
+// thresholds θ (retry: Adaptive's law) at arrival rate λ: the ODE ds_i/dt = λ(f_{i−1}(s) − f_i(s)) −
 // (s_i − s_{i+1}) integrated from empty queues (RK4, dt = 0.05, on
 // `levels` levels) until max |ds_i/dt| < 1e-11, down to the first value
 // below FixedPointTail. An error when it has not come to rest by time
 // 10^5 (a limit ⌈μ + θ⌉ sliding at an integer: then there is no rest point
 // of this ODE, only of its Filippov closure).
-func SupermarketThinningFixedPoint(lambda float64, thetas []float64, levels int) ([]float64, error) {
+func SupermarketThinningFixedPoint(lambda float64, thetas []float64, retry bool, levels int) ([]float64, error) {
 	if !(lambda > 0 && lambda < 1) {
 		return nil, fmt.Errorf("theory: arrival rate %v outside (0, 1)", lambda)
 	}
@@ -187,9 +196,9 @@ func SupermarketThinningFixedPoint(lambda float64, thetas []float64, levels int)
 			mu += a
 		}
 		worst := 0.0
-		prev := thinLaw(thetas, v, mu, 0)
+		prev := thinLaw(thetas, retry, v, mu, 0)
 		for i := 1; i <= levels; i++ {
-			fi := thinLaw(thetas, v, mu, i)
+			fi := thinLaw(thetas, retry, v, mu, i)
 			next := 0.0
 			if i < levels {
 				next = v[i]
