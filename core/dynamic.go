@@ -3,9 +3,11 @@ package core
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -36,8 +38,8 @@ import (
 // process, draw for draw. A process that reads the average t/n
 // (two-thinning, k-thinning) reads it as (balls present)/n in both models:
 // its steppers get t = the balls present, which is the static t while no
-// ball has left. Phases of insertions then deletions (--phases) are not
-// built.
+// ball has left. --phases replaces the coin by a fixed sequence of phases
+// (Phases below).
 type Dynamic struct {
 	ArrivalRate float64 // λ; > 0 makes the run the supermarket model
 	Time        float64 // --time T; 0 when --events was given
@@ -52,13 +54,67 @@ type Dynamic struct {
 	// DeleteProb > 0, or Delete set, makes the run the deletions model.
 	DeleteProb float64
 	Delete     string // ball or bin; "" for ball
+	// Phases (--phases +a,-b,+c): the deletions model as a fixed sequence
+	// of phases instead of a coin — a insertions by the process, then b
+	// deletions by --delete, then c insertions, … (issue 18 item 4, for
+	// adversarial-sequence studies). Each entry is nonzero, its sign the
+	// phase's kind; --balls is their total steps (left out, it is set so).
+	// Every phase's end is a checkpoint, beside --checkpoints.
+	Phases []int64
+}
+
+// ParsePhases reads --phases: a comma-separated list of signed counts,
+// each + (insertions) or − (deletions) and nonzero ("+1e6,-5e5,+1e6").
+func ParsePhases(v string) ([]int64, error) {
+	var out []int64
+	total := uint64(0)
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		sign := int64(1)
+		switch {
+		case strings.HasPrefix(part, "+"):
+			part = part[1:]
+		case strings.HasPrefix(part, "-"), strings.HasPrefix(part, "−"):
+			sign = -1
+			part = strings.TrimPrefix(strings.TrimPrefix(part, "-"), "−")
+		default:
+			return nil, fmt.Errorf("want signed counts, +a for a insertions and -b for b deletions (e.g. +1e6,-5e5,+1e6); %q has no sign", part)
+		}
+		c, err := units.ParseCount(part)
+		if err != nil || c == 0 || c > maxEvents {
+			return nil, fmt.Errorf("want each phase a count from 1 to 2^62 with its sign (e.g. +1e6,-5e5); %q is not", part)
+		}
+		if total += c; total > maxEvents {
+			return nil, fmt.Errorf("want at most 2^62 steps in all")
+		}
+		out = append(out, sign*int64(c))
+	}
+	return out, nil
+}
+
+// PhasesString is the canonical text of phases: "+1000000,-500000".
+func PhasesString(ph []int64) string {
+	parts := make([]string, len(ph))
+	for i, p := range ph {
+		parts[i] = fmt.Sprintf("%+d", p)
+	}
+	return strings.Join(parts, ",")
+}
+
+// PhaseSteps is the phases' total steps.
+func PhaseSteps(ph []int64) uint64 {
+	total := uint64(0)
+	for _, p := range ph {
+		total += uint64(max(p, -p))
+	}
+	return total
 }
 
 // Supermarket reports whether the run is the supermarket model.
 func (d Dynamic) Supermarket() bool { return d.ArrivalRate > 0 }
 
 // Deletions reports whether the run is the deletions model.
-func (d Dynamic) Deletions() bool { return d.DeleteProb > 0 || d.Delete != "" }
+func (d Dynamic) Deletions() bool { return d.DeleteProb > 0 || d.Delete != "" || len(d.Phases) > 0 }
 
 // On reports whether balls leave in this run.
 func (d Dynamic) On() bool { return d.Supermarket() || d.Deletions() }
@@ -140,14 +196,20 @@ func (s *Spec) checkDynamic() error {
 	if !d.On() {
 		return nil
 	}
-	if d.Supermarket() && d.Deletions() {
-		return fmt.Errorf("--delete-prob: the supermarket model (--arrival-rate) has its own departures; give one of them")
-	}
-	pl, ok := s.Proc.(process.Placer)
 	flag := "--arrival-rate"
-	if d.Deletions() {
+	switch {
+	case len(d.Phases) > 0:
+		flag = "--phases"
+	case d.Deletions():
 		flag = "--delete-prob"
 	}
+	if d.Supermarket() && d.Deletions() {
+		if flag == "--arrival-rate" {
+			flag = "--delete"
+		}
+		return fmt.Errorf("%s: the supermarket model (--arrival-rate) has its own departures; give one of them", flag)
+	}
+	pl, ok := s.Proc.(process.Placer)
 	if !ok {
 		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under one-choice, d-choice, two-choice, one-plus-beta, quantile, mixed-quantile, two-thinning, k-thinning and adaptive)", flag, s.Process.Name)
 	}
@@ -170,6 +232,18 @@ func (s *Spec) checkDynamic() error {
 		}
 		if why := DeleteRule(d.DeleteMode()); why != "" {
 			return fmt.Errorf("--delete %q: %s", d.Delete, why)
+		}
+		if len(d.Phases) > 0 {
+			if d.DeleteProb != 0 {
+				return fmt.Errorf("--phases: the phases fix which steps delete; give --phases or --delete-prob, not both")
+			}
+			steps := PhaseSteps(d.Phases)
+			switch {
+			case s.Balls == 0:
+				s.Balls = steps
+			case s.Balls != steps:
+				return fmt.Errorf("--balls %d: with --phases the run is the phases' %d steps; leave --balls out or give that", s.Balls, steps)
+			}
 		}
 		return nil
 	}
@@ -264,6 +338,9 @@ func (s *Spec) dynamicParams(m map[string]any) map[string]any {
 		if d.UpdatePeriod != 0 {
 			m["update_period"] = d.UpdatePeriod
 		}
+	case len(d.Phases) > 0:
+		m["phases"] = PhasesString(d.Phases)
+		m["delete"] = d.DeleteMode()
 	case d.Deletions():
 		m["delete_prob"] = d.DeleteProb
 		m["delete"] = d.DeleteMode()

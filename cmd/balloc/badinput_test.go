@@ -266,6 +266,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/update-period": {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"0", "-1", "1e16", "0.01"}},
 		"run/delete-prob":   {kind: kReal, legal: "0.3", bad: []string{"-0.1", "1", "1.5"}},
 		"run/delete":        {kind: kEnum, legal: "bin", base: []string{"--delete-prob", "0.3"}},
+		"run/phases":        {kind: kSpecial, legal: "+30,-10,+20", base: []string{"--balls", "-"}, bad: []string{"30,-10", "+0", "+-3", "+1e3,,-2", "+x", "+2^63", "+1,-", "abc"}},
 	}
 }
 

@@ -21,6 +21,7 @@ type dynamicFlags struct {
 	arrivalRate, time, events, warmup string
 	updatePeriod                      string
 	deleteProb, delete                string
+	phases                            string
 }
 
 func addDynamicFlags(fl *pflag.FlagSet, f *dynamicFlags) {
@@ -30,7 +31,8 @@ func addDynamicFlags(fl *pflag.FlagSet, f *dynamicFlags) {
 	fl.StringVar(&f.warmup, "warmup", "", "with --arrival-rate: time left out of the time averages (default 0)")
 	fl.StringVar(&f.updatePeriod, "update-period", "", "with --arrival-rate: arrivals decide on a board of the loads refreshed every T time units (the periodic update model; direct engine)")
 	fl.StringVar(&f.deleteProb, "delete-prob", "", "deletions: each of --balls steps removes a ball with probability p (0 ≤ p < 1), else inserts by the process")
-	fl.StringVar(&f.delete, "delete", "", "with --delete-prob: ball (a uniformly random ball, the default) or bin (one ball of a uniformly random non-empty bin)")
+	fl.StringVar(&f.delete, "delete", "", "with --delete-prob or --phases: ball (a uniformly random ball, the default) or bin (one ball of a uniformly random non-empty bin)")
+	fl.StringVar(&f.phases, "phases", "", "deletions in phases: +a,-b,+c,… inserts a balls by the process, then deletes b by --delete, then inserts c, …; --balls is their total (may be left out)")
 }
 
 // parseDynamic reads the dynamic flags into com (NewSpec checks them
@@ -89,12 +91,19 @@ func parseDynamic(fl *pflag.FlagSet, f *dynamicFlags, com *core.Common) error {
 			return err
 		}
 	}
+	if fl.Changed("phases") {
+		ph, err := core.ParsePhases(f.phases)
+		if err != nil {
+			return fmt.Errorf("--phases %q: %v", f.phases, err)
+		}
+		d.Phases = ph
+	}
 	if fl.Changed("delete") {
 		if why := core.DeleteRule(f.delete); why != "" {
 			return fmt.Errorf("--delete %q: %s", f.delete, why)
 		}
-		if !fl.Changed("delete-prob") {
-			return fmt.Errorf("--delete: it says which ball a deletion removes; add --delete-prob p")
+		if !fl.Changed("delete-prob") && !fl.Changed("phases") {
+			return fmt.Errorf("--delete: it says which ball a deletion removes; add --delete-prob p or --phases")
 		}
 		d.Delete = f.delete
 	}
@@ -114,6 +123,7 @@ func parseDynamic(fl *pflag.FlagSet, f *dynamicFlags, com *core.Common) error {
 // --theory the fixed point and the distance to it in standard errors; and
 // the mean queue length, Little's sojourn time and the largest load.
 func (w *writer) dynamicTable() {
+	w.phaseTable()
 	for i, rs := range w.dyn {
 		if len(rs) == 0 || rs[0].Model != "supermarket" {
 			continue
@@ -190,4 +200,36 @@ func combinedSE(rs []*result.Dynamic, get func(*result.Dynamic) float64) float64
 		ss += get(r) * get(r)
 	}
 	return math.Sqrt(ss) / float64(len(rs))
+}
+
+// phaseTable prints, per spec of a --phases run, the state at each phase's
+// end: the steps, the gap (max load − balls present/n), the max and min
+// load, each the mean over trials.
+func (w *writer) phaseTable() {
+	for i, cks := range w.phaseCk {
+		if len(cks) == 0 {
+			continue
+		}
+		s := w.p.specs[i]
+		fmt.Fprintf(w.w, "\n%s %s: phases %s (--delete %s), the state at each phase's end (means over %d trial(s))\n",
+			s.Process.Name, s.ParamsText(), core.PhasesString(s.Dynamic.Phases), s.Dynamic.DeleteMode(), len(cks))
+		tw := tabwriter.NewWriter(w.w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "  phase	steps	gap	max load	min load	")
+		end := uint64(0)
+		for k, p := range s.Dynamic.Phases {
+			end += uint64(max(p, -p))
+			var gap, hi, lo float64
+			for _, ck := range cks {
+				for _, c := range ck {
+					if c.Balls == end {
+						gap += c.Gap / float64(len(cks))
+						hi += c.MaxLoad / float64(len(cks))
+						lo += c.MinLoad / float64(len(cks))
+					}
+				}
+			}
+			fmt.Fprintf(tw, "  %d (%+d)\t%d\t%s\t%s\t%s\t\n", k+1, p, end, g(gap), g(hi), g(lo))
+		}
+		tw.Flush()
+	}
 }

@@ -34,10 +34,11 @@ type writer struct {
 	kept     [][]*result.Result // by spec, for --plot
 	profiles []*theory.Profile  // fluid limits, computed on first use
 	count    int
-	ideaCSV  bool                // an idea process is in the run: csv carries its columns
-	probeCSV bool                // a process that reports probes is in the run: csv carries them
-	sampCSV  bool                // a process reporting its samples is in the run: csv carries the column
-	dyn      [][]*result.Dynamic // by spec: balls that leave (dynamic.go)
+	ideaCSV  bool                    // an idea process is in the run: csv carries its columns
+	probeCSV bool                    // a process that reports probes is in the run: csv carries them
+	sampCSV  bool                    // a process reporting its samples is in the run: csv carries the column
+	dyn      [][]*result.Dynamic     // by spec: balls that leave (dynamic.go)
+	phaseCk  [][][]result.Checkpoint // by spec, by trial: --phases' checkpoints (dynamic.go)
 }
 
 // summary is what the table reports of one spec's trials, accumulated.
@@ -83,7 +84,7 @@ func (st *stream) ci() (mean, half float64) {
 func newWriter(p *plan, out io.Writer) *writer {
 	w := &writer{p: p, w: bufio.NewWriter(out), sums: make([]*summary, len(p.specs)),
 		kept: make([][]*result.Result, len(p.specs)), profiles: make([]*theory.Profile, len(p.specs)),
-		dyn: make([][]*result.Dynamic, len(p.specs))}
+		dyn: make([][]*result.Dynamic, len(p.specs)), phaseCk: make([][][]result.Checkpoint, len(p.specs))}
 	if p.format == "csv" {
 		w.csv = csv.NewWriter(w.w)
 		for _, s := range p.specs {
@@ -193,6 +194,9 @@ func (w *writer) summarize(spec int, r *result.Result) {
 	sm.addSamples(w.p.specs[spec], r)
 	if r.Dynamic != nil {
 		w.dyn[spec] = append(w.dyn[spec], r.Dynamic)
+		if r.Dynamic.Model == "phases" {
+			w.phaseCk[spec] = append(w.phaseCk[spec], r.Checkpoints)
+		}
 	}
 }
 

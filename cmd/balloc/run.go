@@ -156,6 +156,10 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		if fl.Changed("balls") || fl.Changed("balls-per-bin") {
 			return nil, fmt.Errorf("--balls: a supermarket run (--arrival-rate) is as long as --time T or --events E, not a number of balls")
 		}
+	case len(com.Dynamic.Phases) > 0 && fl.Changed("balls-per-bin"):
+		return nil, fmt.Errorf("--balls-per-bin: with --phases the run is the phases' steps (--balls may give their total)")
+	case len(com.Dynamic.Phases) > 0 && !fl.Changed("balls"):
+		// the phases' total steps (core.Spec.checkDynamic)
 	case !fl.Changed("balls") && !fl.Changed("balls-per-bin"):
 		return nil, fmt.Errorf("--balls is required (or --balls-per-bin; see balloc run --help)")
 	}
@@ -172,7 +176,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		if com.Balls, err = parseCountFlag("balls", f.balls); err != nil {
 			return nil, err
 		}
-	} else if !com.Dynamic.Supermarket() {
+	} else if !com.Dynamic.Supermarket() && len(com.Dynamic.Phases) == 0 {
 		if com.BallsPerBin, err = parseCountFlag("balls-per-bin", f.ballsPerBin); err != nil {
 			return nil, err
 		}

@@ -288,7 +288,10 @@ func measureTally(t *kernels.Tally, alpha float64) result.Snapshot {
 // coin and stream, and its counts.
 type deletions struct {
 	coin       kernels.Bernoulli
-	never      bool // p = 0: every step inserts, and no coin is drawn
+	never      bool    // p = 0: every step inserts, and no coin is drawn
+	phases     []int64 // --phases: the signed phases; nil: the coin
+	ends       []uint64
+	phase      int // the phase of the next step
 	rng        kernels.PCG32
 	byBall     bool
 	steps, ins uint64 // steps run; balls inserted
@@ -300,13 +303,43 @@ func newDeletions(s *core.Spec, trial uint64) *deletions {
 	if err != nil {
 		panic("core: " + err.Error())
 	}
-	return &deletions{coin: coin, never: s.Dynamic.DeleteProb == 0, rng: kernels.TrialStream(s.Seed, trial, laneDeletions),
-		byBall: s.Dynamic.DeleteMode() == "ball"}
+	d := &deletions{coin: coin, never: s.Dynamic.DeleteProb == 0, rng: kernels.TrialStream(s.Seed, trial, laneDeletions),
+		byBall: s.Dynamic.DeleteMode() == "ball", phases: s.Dynamic.Phases}
+	end := uint64(0)
+	for _, p := range d.phases {
+		end += uint64(max(p, -p))
+		d.ends = append(d.ends, end)
+	}
+	return d
 }
+
+// targets are the steps where the run measures: --checkpoints' evenly
+// spaced steps and, with --phases, every phase's end, in order.
+func (d *deletions) targets(s *core.Spec) []uint64 {
+	pts := checkpointsOf(s.Balls, s.Checkpoints)
+	if d.phases == nil {
+		return pts
+	}
+	pts = append(pts, d.ends...)
+	slices.Sort(pts)
+	return slices.Compact(pts)
+}
+
+// recording: a checkpoint at every target (--checkpoints or --phases).
+func (d *deletions) recording(s *core.Spec) bool { return s.Checkpoints > 0 || d.phases != nil }
 
 // next returns the insertions before the next deletion within the steps
 // left (all of them at p = 0), and whether that deletion comes.
 func (d *deletions) next(left uint64) (run uint64, del bool) {
+	if d.phases != nil {
+		for d.steps == d.ends[d.phase] {
+			d.phase++
+		}
+		if d.phases[d.phase] > 0 {
+			return min(left, d.ends[d.phase]-d.steps), false
+		}
+		return 0, true
+	}
 	if d.never {
 		return left, false
 	}
@@ -331,7 +364,11 @@ func (d *deletions) probes(res *result.Result, st any) {
 }
 
 func (d *deletions) result(res *result.Result) {
-	res.Dynamic = &result.Dynamic{Model: "deletions", Events: d.steps, Arrivals: d.ins, Departures: d.dels}
+	model := "deletions"
+	if d.phases != nil {
+		model = "phases"
+	}
+	res.Dynamic = &result.Dynamic{Model: model, Events: d.steps, Arrivals: d.ins, Departures: d.dels}
 }
 
 func runDeletionsDirect[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64)) *result.Result {
@@ -343,11 +380,12 @@ func runDeletionsDirect[L kernels.Load](s *core.Spec, trial uint64, progress fun
 	left, _ := st.(process.Leaver[L]) // a stepper whose state follows the loads
 	d := newDeletions(s, trial)
 	var maxLoad L // bounds every load: deletions never lower it
-	if s.Checkpoints > 0 {
+	record := d.recording(s)
+	if record {
 		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints)
 	}
 	pending := uint64(0)
-	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
+	for _, target := range d.targets(s) {
 		for d.steps < target {
 			run, del := d.next(target - d.steps)
 			for run > 0 {
@@ -383,7 +421,7 @@ func runDeletionsDirect[L kernels.Load](s *core.Spec, trial uint64, progress fun
 			top = max(top, v)
 		}
 		snap := result.MeasureUnit(loads, d.present(), 1, s.Alpha, top)
-		if s.Checkpoints > 0 {
+		if record {
 			c := snap.Checkpoint()
 			c.Balls = d.steps
 			res.Checkpoints = append(res.Checkpoints, c)
@@ -420,14 +458,15 @@ func runDeletionsLevels(s *core.Spec, trial uint64, progress func(uint64)) *resu
 		panic("core: " + err.Error())
 	}
 	d := newDeletions(s, trial)
-	if s.Checkpoints > 0 {
+	record := d.recording(s)
+	if record {
 		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints)
 	}
 	pending := uint64(0)
-	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
+	for _, target := range d.targets(s) {
 		for d.steps < target {
 			run, del := d.next(target - d.steps)
-			if run < shortRun && !d.never && byShort {
+			if run < shortRun && !d.never && d.phases == nil && byShort {
 				// A short run ball by ball on ranks: the level stepper's
 				// setup costs microseconds a call (same law, another
 				// stream use; p = 0 never comes here).
@@ -460,7 +499,7 @@ func runDeletionsLevels(s *core.Spec, trial uint64, progress func(uint64)) *resu
 			}
 		}
 		snap := measureLevels(lv, d.present(), 1, s.Alpha)
-		if s.Checkpoints > 0 {
+		if record {
 			c := snap.Checkpoint()
 			c.Balls = d.steps
 			res.Checkpoints = append(res.Checkpoints, c)

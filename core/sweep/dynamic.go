@@ -17,7 +17,8 @@ import (
 //	update_period = 2       # the periodic update board
 //	delete_prob  = 0.25     # deletions; balls counts steps
 //	delete       = "ball"
-var dynamicKeys = []string{"arrival_rate", "time", "events", "warmup", "update_period", "delete_prob", "delete"}
+//	phases       = "+1e6,-5e5,+1e6"  # deletions in phases; balls may be left out
+var dynamicKeys = []string{"arrival_rate", "time", "events", "warmup", "update_period", "delete_prob", "delete", "phases"}
 
 // readDynamic sets com.Dynamic from the file's dynamic keys: one reads a
 // key's single value (def when absent), bad names the key.
@@ -65,6 +66,15 @@ func readDynamic(raw map[string]any, one func(key, def string) (string, error), 
 			return bad("events", "want a count of events, at least 1")
 		}
 	}
+	if raw["phases"] != nil {
+		v, err := one("phases", "")
+		if err != nil {
+			return err
+		}
+		if d.Phases, err = core.ParsePhases(v); err != nil {
+			return bad("phases", "%v", err)
+		}
+	}
 	if raw["delete"] != nil {
 		v, err := one("delete", "")
 		if err != nil {
@@ -73,8 +83,8 @@ func readDynamic(raw map[string]any, one func(key, def string) (string, error), 
 		if why := core.DeleteRule(v); why != "" {
 			return bad("delete", "%s", why)
 		}
-		if raw["delete_prob"] == nil {
-			return bad("delete", "it says which ball a deletion removes; set delete_prob")
+		if raw["delete_prob"] == nil && raw["phases"] == nil {
+			return bad("delete", "it says which ball a deletion removes; set delete_prob or phases")
 		}
 		d.Delete = v
 	}

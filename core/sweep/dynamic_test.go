@@ -42,7 +42,7 @@ func TestGridDynamicKeys(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"process = \"two-choice\"\nbins = [100]\narrival_rate = 1.5\ntime = 10\n", ":3: arrival_rate: "},
 		{"process = \"two-choice\"\nbins = [100]\narrival_rate = 0.5\ntime = 10\nwarmup = 20\n", ":5: warmup: "},
-		{"process = \"quantile\"\nbins = [100]\narrival_rate = 0.5\ntime = 10\n[params]\ndelta = 0.5\n", ":3: arrival_rate: "},
+		{"process = \"threshold\"\nbins = [100]\narrival_rate = 0.5\ntime = 10\n", ":3: arrival_rate: "},
 		{"process = \"two-choice\"\nbins = [100]\nballs = [100]\ndelete = \"ball\"\n", ":4: delete: "},
 		{"process = \"two-choice\"\nbins = [100]\narrival_rate = 0.5\n", "--time is required"},
 	} {

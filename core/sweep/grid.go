@@ -247,6 +247,8 @@ func ReadGrid(path string) (*Grid, error) {
 		}
 	case raw["arrival_rate"] != nil:
 		balls = []uint64{0} // a supermarket run is as long as time or events
+	case raw["phases"] != nil:
+		balls = []uint64{0} // the phases' total steps (core.Spec.checkDynamic)
 	default:
 		return nil, fmt.Errorf("%s: no balls: set balls = [...] or balls_per_bin = [...]", path)
 	}
