@@ -31,25 +31,35 @@ import (
 // ranked at random: A = S_{v+1} bins are heavier and E = S_v − A tie with
 // it; heavy for sure when A + E ≤ k, never when A ≥ k, else with
 // probability (k − A)/E (one Bounded(E) draw). E ≤ n ≤ MaxBins.
-func (t *Tally) heavy(v, k uint64, r *PCG32) bool {
+func (t *Tally) heavy(s, inc, v, k uint64) (uint64, bool) {
 	above := t.S[v+1]
 	if above >= k {
-		return false
+		return s, false
 	}
 	eq := t.S[v] - above
 	if above+eq <= k {
-		return true
+		return s, true
 	}
-	return uint64(r.Bounded(uint32(eq))) < k-above
+	var x uint32
+	s, x = boundedFast(s, inc, uint32(eq))
+	return s, uint64(x) < k-above
 }
 
 // supermarketQuantileDirect is SupermarketDirect for Quantile's placement.
 // The tally's S_k give every bin's rank test in O(1).
 func supermarketQuantileDirect[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
+	arriveHi := sm.arrive.hi
 	for ; count > 0; count-- {
-		if !sm.arrive.Flip(r) {
-			if i := r.Bounded(n); loads[i] > 0 {
+		var c, i uint32
+		s, c = step(s, inc)
+		arrival := c < arriveHi
+		if c == arriveHi {
+			s, arrival = sm.arrive.flipTail(s, inc)
+		}
+		if !arrival {
+			if s, i = boundedFast(s, inc, n); loads[i] > 0 {
 				l := loads[i]
 				loads[i] = l - 1
 				t.down(uint64(l))
@@ -57,47 +67,59 @@ func supermarketQuantileDirect[L Load](loads []L, r *PCG32, count uint64, sm *Su
 			t.Event++
 			continue
 		}
-		step := !sm.one
+		use := !sm.one
 		if sm.mixed {
-			step = sm.beta.Flip(r)
+			s, use = sm.beta.flip(s, inc)
 		}
-		i := r.Bounded(n)
-		if step && t.heavy(uint64(loads[i]), sm.heavy, r) {
-			i = r.Bounded(n)
+		s, i = boundedFast(s, inc, n)
+		if use {
+			var heavy bool
+			if s, heavy = t.heavy(s, inc, uint64(loads[i]), sm.heavy); heavy {
+				s, i = boundedFast(s, inc, n)
+			}
 		}
 		l := loads[i]
 		loads[i] = l + 1
 		t.up(uint64(l))
 		t.Event++
 	}
+	r.state = s
 }
 
 // supermarketQuantileLevels is SupermarketLevels for Quantile's placement:
 // ranks count from the heaviest (a bin of rank x has load ℓ(x) = #{k ≥ 1 :
 // S_k > x}), so the k heaviest positions are the ranks below k.
 func supermarketQuantileLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
-	n := t.S[0]
+	s, inc, n := r.state, r.inc(), t.S[0]
+	arriveHi := sm.arrive.hi
 	for ; count > 0; count-- {
+		var c uint32
 		var x uint64
-		if !sm.arrive.Flip(r) {
-			r.state, x = rank(r.state, r.inc(), n)
+		s, c = step(s, inc)
+		arrival := c < arriveHi
+		if c == arriveHi {
+			s, arrival = sm.arrive.flipTail(s, inc)
+		}
+		if !arrival {
+			s, x = rank(s, inc, n)
 			if k := levelOf(t.S, x); k > 0 {
 				t.down(k)
 			}
 			t.Event++
 			continue
 		}
-		step := !sm.one
+		use := !sm.one
 		if sm.mixed {
-			step = sm.beta.Flip(r)
+			s, use = sm.beta.flip(s, inc)
 		}
-		r.state, x = rank(r.state, r.inc(), n)
-		if step && x < sm.heavy {
-			r.state, x = rank(r.state, r.inc(), n)
+		s, x = rank(s, inc, n)
+		if use && x < sm.heavy {
+			s, x = rank(s, inc, n)
 		}
 		t.up(levelOf(t.S, x))
 		t.Event++
 	}
+	r.state = s
 }
 
 // placeQuantile is LevelPlacer.Place for Quantile's placement: Levels ranks
@@ -208,10 +230,19 @@ func thinKeep(n, v, present uint64, c int64) bool {
 
 // supermarketThinDirect is SupermarketDirect for thinning's placement.
 func supermarketThinDirect[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
+	arriveHi := sm.arrive.hi
+	thin, last := sm.thin, len(sm.thin)-1
 	for ; count > 0; count-- {
-		if !sm.arrive.Flip(r) {
-			if i := r.Bounded(n); loads[i] > 0 {
+		var c, i uint32
+		s, c = step(s, inc)
+		arrival := c < arriveHi
+		if c == arriveHi {
+			s, arrival = sm.arrive.flipTail(s, inc)
+		}
+		if !arrival {
+			if s, i = boundedFast(s, inc, n); loads[i] > 0 {
 				l := loads[i]
 				loads[i] = l - 1
 				t.down(uint64(l))
@@ -219,43 +250,53 @@ func supermarketThinDirect[L Load](loads []L, r *PCG32, count uint64, sm *Superm
 			t.Event++
 			continue
 		}
-		i := r.Bounded(n)
-		for j := 0; j < len(sm.thin) || sm.retry; j++ {
-			if thinKeep(uint64(n), uint64(loads[i]), t.Total, sm.thin[min(j, len(sm.thin)-1)]) {
+		s, i = boundedFast(s, inc, n)
+		for j := 0; j <= last || sm.retry; j++ {
+			if thinKeep(uint64(n), uint64(loads[i]), t.Total, thin[min(j, last)]) {
 				break
 			}
-			i = r.Bounded(n)
+			s, i = boundedFast(s, inc, n)
 		}
 		l := loads[i]
 		loads[i] = l + 1
 		t.up(uint64(l))
 		t.Event++
 	}
+	r.state = s
 }
 
 // supermarketThinLevels is SupermarketLevels for thinning's placement.
 func supermarketThinLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
-	n := t.S[0]
+	s, inc, n := r.state, r.inc(), t.S[0]
+	arriveHi := sm.arrive.hi
+	thin, last := sm.thin, len(sm.thin)-1
 	for ; count > 0; count-- {
+		var c uint32
 		var x uint64
-		if !sm.arrive.Flip(r) {
-			r.state, x = rank(r.state, r.inc(), n)
+		s, c = step(s, inc)
+		arrival := c < arriveHi
+		if c == arriveHi {
+			s, arrival = sm.arrive.flipTail(s, inc)
+		}
+		if !arrival {
+			s, x = rank(s, inc, n)
 			if k := levelOf(t.S, x); k > 0 {
 				t.down(k)
 			}
 			t.Event++
 			continue
 		}
-		r.state, x = rank(r.state, r.inc(), n)
+		s, x = rank(s, inc, n)
 		v := levelOf(t.S, x)
-		for j := 0; j < len(sm.thin) || sm.retry; j++ {
-			if thinKeep(n, v, t.Total, sm.thin[min(j, len(sm.thin)-1)]) {
+		for j := 0; j <= last || sm.retry; j++ {
+			if thinKeep(n, v, t.Total, thin[min(j, last)]) {
 				break
 			}
-			r.state, x = rank(r.state, r.inc(), n)
+			s, x = rank(s, inc, n)
 			v = levelOf(t.S, x)
 		}
 		t.up(v)
 		t.Event++
 	}
+	r.state = s
 }
