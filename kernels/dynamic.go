@@ -338,12 +338,8 @@ func SupermarketBoard[L Load](loads, board []L, r *PCG32, count uint64, sm *Supe
 // The loop keeps the tally's slices and counters in locals (the tally is
 // written back at the end) and leaves the rare new top level to grow.
 func SupermarketLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
-	switch {
-	case sm.heavy > 0:
-		supermarketQuantileLevels(r, count, sm, t)
-		return
-	case sm.thin != nil:
-		supermarketThinLevels(r, count, sm, t)
+	if sm.heavy > 0 || sm.thin != nil {
+		supermarketPlacerLevels(r, count, sm, t)
 		return
 	}
 	if t.S[0] > MaxBins {

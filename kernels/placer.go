@@ -86,42 +86,6 @@ func supermarketQuantileDirect[L Load](loads []L, r *PCG32, count uint64, sm *Su
 	r.state = s
 }
 
-// supermarketQuantileLevels is SupermarketLevels for Quantile's placement:
-// ranks count from the heaviest (a bin of rank x has load ℓ(x) = #{k ≥ 1 :
-// S_k > x}), so the k heaviest positions are the ranks below k.
-func supermarketQuantileLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
-	s, inc, n := r.state, r.inc(), t.S[0]
-	arriveHi := sm.arrive.hi
-	for ; count > 0; count-- {
-		var c uint32
-		var x uint64
-		s, c = step(s, inc)
-		arrival := c < arriveHi
-		if c == arriveHi {
-			s, arrival = sm.arrive.flipTail(s, inc)
-		}
-		if !arrival {
-			s, x = rank(s, inc, n)
-			if k := levelOf(t.S, x); k > 0 {
-				t.down(k)
-			}
-			t.Event++
-			continue
-		}
-		use := !sm.one
-		if sm.mixed {
-			s, use = sm.beta.flip(s, inc)
-		}
-		s, x = rank(s, inc, n)
-		if use && x < sm.heavy {
-			s, x = rank(s, inc, n)
-		}
-		t.up(levelOf(t.S, x))
-		t.Event++
-	}
-	r.state = s
-}
-
 // placeQuantile is LevelPlacer.Place for Quantile's placement: Levels ranks
 // count from the lightest, so the k heaviest positions are the ranks ≥ n − k.
 func (p *LevelPlacer) placeQuantile(lv *Levels, r *PCG32, count uint64) {
@@ -265,11 +229,18 @@ func supermarketThinDirect[L Load](loads []L, r *PCG32, count uint64, sm *Superm
 	r.state = s
 }
 
-// supermarketThinLevels is SupermarketLevels for thinning's placement.
-func supermarketThinLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+// supermarketPlacerLevels is SupermarketLevels for Quantile's and
+// thinning's placements: ranks count from the heaviest (a bin of rank x has
+// load ℓ(x) = #{k ≥ 1 : S_k > x}), so Quantile's k heaviest positions are
+// the ranks below k, and a thinning sample's load is ℓ(x). Like
+// SupermarketLevels it keeps the tally's slices and counters in locals (the
+// placement's kind is one predicted branch an arrival).
+func supermarketPlacerLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 	s, inc, n := r.state, r.inc(), t.S[0]
+	S, acc, since := t.S, t.Acc, t.since
+	ev, arrivals, departures := t.Event, t.Arrivals, t.Departures
 	arriveHi := sm.arrive.hi
-	thin, last := sm.thin, len(sm.thin)-1
+	thin, last, heavy := sm.thin, len(sm.thin)-1, sm.heavy
 	for ; count > 0; count-- {
 		var c uint32
 		var x uint64
@@ -280,23 +251,54 @@ func supermarketThinLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 		}
 		if !arrival {
 			s, x = rank(s, inc, n)
-			if k := levelOf(t.S, x); k > 0 {
-				t.down(k)
+			if k := levelOf(S, x); k > 0 {
+				acc[k] += float64(S[k]) * float64(ev-since[k])
+				since[k] = ev
+				S[k]--
+				departures++
+				if S[k] == 0 { // k was the top: it is now the zero above it
+					S = S[:k+1]
+				}
 			}
-			t.Event++
+			ev++
 			continue
 		}
-		s, x = rank(s, inc, n)
-		v := levelOf(t.S, x)
-		for j := 0; j <= last || sm.retry; j++ {
-			if thinKeep(n, v, t.Total, thin[min(j, last)]) {
-				break
+		var v uint64
+		if heavy > 0 {
+			use := !sm.one
+			if sm.mixed {
+				s, use = sm.beta.flip(s, inc)
 			}
 			s, x = rank(s, inc, n)
-			v = levelOf(t.S, x)
+			if use && x < heavy {
+				s, x = rank(s, inc, n)
+			}
+			v = levelOf(S, x)
+		} else {
+			present := arrivals - departures
+			s, x = rank(s, inc, n)
+			v = levelOf(S, x)
+			for j := 0; j <= last || sm.retry; j++ {
+				if thinKeep(n, v, present, thin[min(j, last)]) {
+					break
+				}
+				s, x = rank(s, inc, n)
+				v = levelOf(S, x)
+			}
 		}
-		t.up(v)
-		t.Event++
+		k := v + 1
+		if k == uint64(len(S)-1) { // a new top level
+			t.S, t.Event = S, ev
+			t.grow()
+			S, acc, since = t.S, t.Acc, t.since
+		}
+		acc[k] += float64(S[k]) * float64(ev-since[k])
+		since[k] = ev
+		S[k]++
+		arrivals++
+		ev++
 	}
 	r.state = s
+	t.S, t.Event, t.Arrivals, t.Departures = S, ev, arrivals, departures
+	t.Total = arrivals - departures
 }
