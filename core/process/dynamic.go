@@ -15,10 +15,14 @@ import (
 // placements without the process noticing, and both engines run them
 // exactly (kernels/dynamic.go, core/engine/dynamic.go).
 //
-// A process whose loop keeps state derived from the loads (quantile's
-// counts per load, batches' frozen loads, tau-delay's history) or reads the
-// ball index (two-thinning's t/n) would need its own dynamic reading and
-// has none yet: Placer is the capability, and its absence is one line.
+// Beyond these (placer.go, kernels/placer.go): quantile and mixed-quantile
+// read the rank of a bin among the loads present (the direct deletions
+// tell quantile's counts per load of each removed ball: Leaver); two-
+// thinning, k-thinning (thresholds) and adaptive read the average t/n as
+// (balls present)/n. A process whose state has no dynamic reading here
+// (batches' frozen loads, tau-delay's history, memory's cache on level
+// counts, threshold's m/n) is not a Placer or says why: its absence is one
+// line.
 
 // Placer is a process the dynamic models run: its placement, or why its
 // parameters keep it out ("" when they do not).
