@@ -33,7 +33,7 @@ import (
 type Twinning struct{ packing bool }
 
 var twinningEntry = &Entry{
-	Name: "twinning", Order: 74,
+	Name: "twinning", Order: 67,
 	Summary: "one uniform bin a step: 2 balls if its load is below the average W/n, else 1",
 	Source:  "Los, Sauerwald, Sylvester 2022 (SODA: Twinning)",
 	Samples: true,
