@@ -52,6 +52,7 @@ type KThinning struct {
 	K          int
 	Thresholds Thresholds
 	idx        []uint64 // quantile: the ascending position of each test's boundary
+	Batch      uint64   // balls per batch (b-Batch's setting, batchany.go); 1: none
 }
 
 // Thresholds is the value of --thresholds: K − 1 reals, or the quantile
@@ -102,6 +103,7 @@ func (p *KThinning) Params() []*Param {
 				return nil
 			}, func() any { return p.Thresholds.String() }).
 			Need("θ1,…,θ(K−1) (K − 1 reals, one per sample before the last) or quantile"),
+		BatchParam(&p.Batch),
 	}
 }
 
@@ -125,6 +127,9 @@ func ParseThresholds(v string) (Thresholds, error) {
 // Check wants K − 1 thresholds, and computes the quantile positions.
 func (p *KThinning) Check(su *Setup) error {
 	if err := needBins(p, su); err != nil {
+		return err
+	}
+	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
 		return err
 	}
 	if p.Thresholds.Quantile {
@@ -244,6 +249,9 @@ func (l kThinningQuantileLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint6
 func (l kThinningQuantileLoop[L]) Start(loads []L) { kernels.StartKThinning(l.q, loads) }
 
 func kThinningDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] {
+	if p.Batch > 1 {
+		return kThinningBatchedDirect[L](p, tr)
+	}
 	if p.Thresholds.Quantile {
 		k := make([]uint64, len(p.idx))
 		for j, x := range p.idx {
@@ -319,6 +327,9 @@ func (p *KThinning) DirectFactor() float64 {
 // Fluid is theory.FluidKThinning for thresholds; quantile thresholds have
 // none (see the file's comment).
 func (p *KThinning) Fluid(bins, balls uint64) (theory.Profile, error) {
+	if p.Batch > 1 {
+		return theory.Profile{}, fmt.Errorf("no fluid limit for k-thinning in batches")
+	}
 	if p.Thresholds.Quantile {
 		return theory.Profile{}, fmt.Errorf("no fluid limit for k-thinning --thresholds quantile (a discontinuous right-hand side)")
 	}
