@@ -196,32 +196,40 @@ func BatchedTwinning[L Load](loads []L, r *PCG32, w, count uint64, st *MultiStep
 	n := uint32(len(loads))
 	q := ceilDiv(w, uint64(n))
 	frozen := bt.frozen
-	samples := st.Samples
-	var chosen [2 * stageBalls]uint32
+	samples, owed, bin := st.Samples, st.Owed, uint32(st.Bin)
+	var chosen [2*stageBalls + 3]uint32 // three past the room: a step's first four written ahead
 	for count > 0 {
-		c := int(min(count, uint64(len(chosen)), bt.b-bt.t%bt.b))
+		c := int(min(count, 2*stageBalls, bt.b-bt.t%bt.b))
 		k := 0
-		for ; k < c; k++ {
-			if st.Owed == 0 {
-				var i uint32
-				s, i = boundedFast(s, inc, n)
-				samples++
-				a := uint64(1)
-				if x := uint64(frozen[i]); x < q {
-					a = 2
-					if packing {
-						a = q + 1 - x
-					}
-				}
-				st.Owed, st.Bin = a, uint64(i)
+		for ; owed > 0 && k < c; owed-- {
+			chosen[k] = bin
+			k++
+		}
+		for k < c {
+			var i uint32
+			s, i = boundedFast(s, inc, n)
+			samples++
+			x := uint64(frozen[i])
+			// No branch on the test, a coin flip to the predictor: below
+			// the average twinning adds 1 and packing q − x (wrapped, times 0
+			// otherwise).
+			lt := uint64(b2i(x < q))
+			a := 1 + lt
+			if packing {
+				a = 1 + lt*(q-x)
 			}
-			chosen[k] = uint32(st.Bin)
-			st.Owed--
+			chosen[k], chosen[k+1], chosen[k+2], chosen[k+3] = i, i, i, i
+			take := min(a, uint64(c-k))
+			for j := 4; j < int(take); j++ { // packing's steps of more than four balls
+				chosen[k+j] = i
+			}
+			owed, bin = a-take, i
+			k += int(take)
 		}
 		maxLoad = placeBatch(bt, loads, chosen[:c], maxLoad)
 		count -= uint64(c)
 	}
-	st.Samples = samples
+	st.Samples, st.Owed, st.Bin = samples, owed, uint64(bin)
 	r.state = s
 	return maxLoad
 }
