@@ -36,7 +36,9 @@ import (
 //
 // Direct engine: kernels.KDChoice, d PCG32.Bounded(n) a step. The rule reads
 // the sampled loads only, so the histogram engine runs it exactly, step by
-// step on ranks (kernels.LevelsKDChoice). Fluid limit below.
+// step on ranks (kernels.LevelsKDChoice). Fluid limit below. --batch b
+// (b-Batch's setting, batchany.go): the slots ranked by their loads at the
+// batch's start.
 
 // KDChoice is (k,d)-choice.
 type KDChoice struct {

@@ -46,6 +46,9 @@ import (
 // bins at or above its load is at least 2^(−1/c), a right-hand side that
 // jumps as a level's fraction crosses that value, and the boundary level
 // then slides along it (a Filippov system, not an ODE that RK4 solves).
+//
+// --batch b (b-Batch's setting, batchany.go): the tests read the loads at
+// the batch's start, with (W0 + t₀)/n + θj or the ranks of that vector.
 
 // KThinning is K-Thinning.
 type KThinning struct {

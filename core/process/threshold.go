@@ -30,6 +30,8 @@ import "github.com/balloc/balloc/kernels"
 // Each sample reads one load: the trial reports the probes per ball, mean
 // and max (Result.Probes). Direct engine: kernels.Retry; histogram engine:
 // kernels.LevelsRetry on ranks, exact (both are symmetric). No fluid limit.
+// --batch b (b-Batch's setting, batchany.go): the loads at the batch's
+// start are tested, adaptive's limit that of the batch's first ball.
 
 // Retry is Threshold, or Adaptive.
 type Retry struct {

@@ -28,7 +28,9 @@ import (
 // Direct engine: kernels.Twinning, one PCG32.Bounded(n) per step; the rule
 // reads the sampled load and the average only, so the process is symmetric
 // and the histogram engine runs it exactly, step by step on ranks
-// (kernels.LevelsTwinning). Fluid limit below (both processes).
+// (kernels.LevelsTwinning). Fluid limit below (both processes). --batch b
+// (b-Batch's setting, batchany.go): the sampled bin's load at the batch's
+// start against the average then.
 
 // Twinning is Twinning, or Packing when packing is set.
 type Twinning struct {
