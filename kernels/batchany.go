@@ -267,3 +267,84 @@ func BatchedKDChoice[L Load](loads []L, r *PCG32, count uint64, st *KDState, bt 
 	r.state = s
 	return maxLoad
 }
+
+// DelayedKThinning throws count balls by K-Thinning with fixed acceptance
+// limits (core's ⌈t/n + θj⌉ for the stretch, t the balls placed: the count
+// is exact, only loads are old) in τ-Delay's setting, --delay fixed: every
+// sample's load is read as it was τ balls ago (dl's past loads), as
+// delayedThinningFixed reads two-thinning's first sample. With one limit it
+// is DelayedTwoThinning in DelayFixed, draw for draw.
+//
+// Stream: as KThinning, PCG32.Bounded(n) for each sample taken. dl in
+// DelayFixed; 1 ≤ len(loads) ≤ MaxBins.
+func DelayedKThinning[L Load](loads []L, r *PCG32, count uint64, limits []uint64, dl *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	tau, t, past, bins := dl.tau, dl.t, dl.past, dl.bins
+	slot := t % tau
+	for ; count > 0; count-- {
+		var i uint32
+		s, i = boundedFast(s, inc, n)
+		for _, lim := range limits {
+			if uint64(past[i]) < lim {
+				break
+			}
+			s, i = boundedFast(s, inc, n)
+		}
+		v := loads[i] + 1
+		loads[i] = v
+		maxLoad = max(maxLoad, v)
+		if t >= tau {
+			past[bins[slot]]++
+		}
+		bins[slot] = i
+		t++
+		if slot++; slot == tau {
+			slot = 0
+		}
+	}
+	dl.t = t
+	r.state = s
+	return maxLoad
+}
+
+// DelayedKThinningQuantile throws count balls by K-Thinning with quantile
+// tests in τ-Delay's setting, --delay fixed: every sample's load τ balls
+// old is tested against the loads at the tests' positions in the vector of
+// τ balls ago, whose counts and boundaries q follows (O(K) a ball, as a
+// ball enters the old vector), as DelayedQuantile ranks quantile's.
+//
+// Stream: as KThinningQuantile. dl in DelayFixed, q from empty bins;
+// 1 ≤ len(loads) ≤ MaxBins.
+func DelayedKThinningQuantile[L Load](loads []L, r *PCG32, count uint64, q *KThinningCounts, dl *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	tau, t, past, bins := dl.tau, dl.t, dl.past, dl.bins
+	slot := t % tau
+	for ; count > 0; count-- {
+		var i uint32
+		s, i = boundedFast(s, inc, n)
+		for _, b := range q.b {
+			if uint64(past[i]) <= b {
+				break
+			}
+			s, i = boundedFast(s, inc, n)
+		}
+		v := loads[i] + 1
+		loads[i] = v
+		maxLoad = max(maxLoad, v)
+		if t >= tau {
+			old := bins[slot]
+			q.countBall(uint64(past[old]))
+			past[old]++
+		}
+		bins[slot] = i
+		t++
+		if slot++; slot == tau {
+			slot = 0
+		}
+	}
+	dl.t = t
+	r.state = s
+	return maxLoad
+}

@@ -327,3 +327,88 @@ func TestBatchedKThinningOneLimitIsTwoThinning(t *testing.T) {
 		}
 	}
 }
+
+// refDelayedFixed runs a single-ball rule with every read τ balls old,
+// literally: the loads after max(0, t − τ) balls, rebuilt from the history.
+func refDelayedFixed(n int, tau, count uint64, rule func(old []uint32, t uint64) uint32) []uint32 {
+	loads := make([]uint32, n)
+	var hist []uint32
+	for t := uint64(0); t < count; t++ {
+		old := make([]uint32, n)
+		for _, b := range hist[:t-min(t, tau)] {
+			old[b]++
+		}
+		i := rule(old, t)
+		hist = append(hist, i)
+		loads[i]++
+	}
+	return loads
+}
+
+// K-Thinning with --tau T --delay fixed, limits and quantile tests,
+// against the literal rule; with one limit it is DelayedTwoThinning.
+func TestDelayedKThinningMatchesReference(t *testing.T) {
+	const m = 1500
+	for _, n := range []int{1, 4, 19} {
+		for _, tau := range []uint64{1, 3, 40, 5000} {
+			limits := func(t uint64) []uint64 { return []uint64{ceilDiv(t, uint64(n)), ceilDiv(t, uint64(n)) + 1, ceilDiv(t, uint64(n))} }
+			fast := make([]uint32, n)
+			rf, rs := NewPCG32(uint64(n), tau), NewPCG32(uint64(n), tau)
+			dl := NewDelay[uint32](n, tau, DelayFixed, false, nil, m)
+			var maxLoad uint32
+			for t := range uint64(m) { // one ball a call: the limits change at every ball here
+				maxLoad = DelayedKThinning(fast, &rf, 1, limits(t), dl, maxLoad)
+			}
+			slow := refDelayedFixed(n, tau, m, func(old []uint32, t uint64) uint32 {
+				i := rs.Bounded(uint32(n))
+				for _, lim := range limits(t) {
+					if uint64(old[i]) < lim {
+						break
+					}
+					i = rs.Bounded(uint32(n))
+				}
+				return i
+			})
+			if !slices.Equal(fast, slow) || rf != rs || maxLoad != slices.Max(slow) {
+				t.Fatalf("limits n=%d τ=%d: fast %v, slow %v", n, tau, fast, slow)
+			}
+
+			ks := []uint64{uint64(n), uint64(max(1, n/2)), 1}
+			fast = make([]uint32, n)
+			rf, rs = NewPCG32(uint64(n)+1, tau), NewPCG32(uint64(n)+1, tau)
+			dl = NewDelay[uint32](n, tau, DelayFixed, false, nil, m)
+			q := NewKThinningCounts(uint64(n), ks)
+			maxLoad = DelayedKThinningQuantile(fast, &rf, m/3, q, dl, 0)
+			maxLoad = DelayedKThinningQuantile(fast, &rf, m-m/3, q, dl, maxLoad)
+			slow = refDelayedFixed(n, tau, m, func(old []uint32, _ uint64) uint32 {
+				sorted := slices.Clone(old)
+				slices.Sort(sorted)
+				i := rs.Bounded(uint32(n))
+				for _, k := range ks {
+					if old[i] <= sorted[n-int(k)] {
+						break
+					}
+					i = rs.Bounded(uint32(n))
+				}
+				return i
+			})
+			if !slices.Equal(fast, slow) || rf != rs || maxLoad != slices.Max(slow) {
+				t.Fatalf("quantile n=%d τ=%d: fast %v, slow %v", n, tau, fast, slow)
+			}
+
+			a, c := make([]uint32, n), make([]uint32, n)
+			ra, rc := NewPCG32(7, tau), NewPCG32(7, tau)
+			da := NewDelay[uint32](n, tau, DelayFixed, false, nil, m)
+			dc := NewDelay[uint32](n, tau, DelayFixed, false, nil, m)
+			noise := NewPCG32(0, 0)
+			for t := range uint64(m) {
+				lim := ceilDiv(t, uint64(n)) + 1
+				DelayedKThinning(a, &ra, 1, []uint64{lim}, da, 0)
+				DelayedTwoThinning(c, &rc, &noise, 1, lim, dc, nil, 0)
+			}
+			if !slices.Equal(a, c) || ra != rc {
+				t.Fatalf("n=%d τ=%d: one limit %v, two-thinning %v", n, tau, a, c)
+			}
+		}
+	}
+}

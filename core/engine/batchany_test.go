@@ -480,3 +480,116 @@ func TestBatchAnyExactLawHasPower(t *testing.T) {
 		})
 	}
 }
+
+// k-thinning --tau T (--delay fixed): every sample's load τ balls old,
+// against t/n + θj for the current t, or ranked in the vector of τ balls
+// ago. The engine against the literal rule ball for ball; --tau 0 is the
+// process; K = 2 is two-thinning --tau; other delays, --initial and
+// --batch refused in one line.
+func TestKThinningDelayBallForBall(t *testing.T) {
+	const n, m = 7, 500
+	for _, tau := range []uint64{1, 5, 30} {
+		for _, quantile := range []bool{false, true} {
+			params := map[string]string{"k": "3", "thresholds": "0.5,1", "tau": fmt.Sprint(tau)}
+			if quantile {
+				params["thresholds"] = "quantile"
+			}
+			s := mustSpec(t, "k-thinning", params, core.Common{Bins: n, Balls: m, Seed: 3, KeepLoads: true})
+			got := RunTrial(s, 0, nil).Loads
+			r := kernels.TrialStream(3, 0, kernels.LaneChoices)
+			loads := make([]uint64, n)
+			var hist []uint32
+			qr := kThinningQuantileRule(n, 3)
+			for ball := uint64(0); ball < m; ball++ {
+				old := make([]uint64, n)
+				for _, b := range hist[:ball-min(ball, tau)] {
+					old[b]++
+				}
+				var i uint32
+				switch {
+				case quantile:
+					i = qr(old, ball, &r)[0]
+				default: // θ1 = 1/2: 2n·x < 2t + n; θ2 = 1: n·x < t + n
+					i = r.Bounded(n)
+					if 2*n*old[i] >= 2*ball+n {
+						if i = r.Bounded(n); n*old[i] >= ball+n {
+							i = r.Bounded(n)
+						}
+					}
+				}
+				hist = append(hist, i)
+				loads[i]++
+			}
+			for i := range loads {
+				if got[i] != float64(loads[i]) {
+					t.Fatalf("τ=%d quantile=%v: bin %d holds %v, the literal rule %d", tau, quantile, i, got[i], loads[i])
+				}
+			}
+		}
+	}
+	c := core.Common{Bins: 9, Balls: 2000, Trials: 2, Seed: 4, KeepLoads: true, Checkpoints: 3}
+	for _, th := range []string{"0.5,1", "quantile"} {
+		a := mustSpec(t, "k-thinning", map[string]string{"k": "3", "thresholds": th}, c)
+		b := mustSpec(t, "k-thinning", map[string]string{"k": "3", "thresholds": th, "tau": "0"}, c)
+		if !sameTrials(t, a, b, 2) {
+			t.Errorf("--thresholds %s: --tau 0 differs from the process", th)
+		}
+	}
+	kt := mustSpec(t, "k-thinning", map[string]string{"k": "2", "thresholds": "0.5", "tau": "13"}, c)
+	tt := mustSpec(t, "two-thinning", map[string]string{"threshold": "0.5", "tau": "13"}, c)
+	if !sameTrials(t, kt, tt, 2) {
+		t.Errorf("k-thinning K=2 --tau 13 differs from two-thinning --tau 13")
+	}
+	for _, bad := range []map[string]string{
+		{"tau": "3", "delay": "uniform"},
+		{"tau": "3", "batch": "4"},
+		{"tau": "3", "initial": "spike:3"},
+		{"tau": "3", "weights": "exp:1"},
+	} {
+		bad["k"], bad["thresholds"] = "3", "0,1"
+		_, err := core.NewSpec("k-thinning", bad, core.Common{Bins: 4, Balls: 10, Trials: 1, Alpha: 1})
+		if err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("k-thinning %v: %v", bad, err)
+		}
+	}
+}
+
+// kThinningDelayHist: the samples' loads τ balls ago, against t/n + θj
+// (θ as num/den) or ranked in that vector (thetas nil, K = k).
+func kThinningDelayHist(k int, thetas [][2]int, tau int) histTransition {
+	law := kThinningQuantileLaw(k)
+	if thetas != nil {
+		law = kThinningLaw(thetas)
+	}
+	return func(hist []int, n int) []float64 {
+		t := len(hist)
+		p := make([]float64, n)
+		for _, o := range law(loadsAfter(hist, n, t-tau), t) {
+			p[o.bins[0]] += o.p
+		}
+		return p
+	}
+}
+
+func TestKThinningDelayMatchesExactLaw(t *testing.T) {
+	const trials = 30000
+	for i, c := range []struct {
+		params   map[string]string
+		n, m     int
+		law      histTransition
+		neighbor histTransition
+	}{
+		{map[string]string{"k": "3", "thresholds": "0,1", "tau": "2"}, 3, 7, kThinningDelayHist(3, [][2]int{{0, 1}, {1, 1}}, 2), kThinningDelayHist(3, [][2]int{{0, 1}, {1, 1}}, 0)},
+		{map[string]string{"k": "3", "thresholds": "quantile", "tau": "3"}, 3, 7, kThinningDelayHist(3, nil, 3), kThinningDelayHist(3, nil, 0)},
+	} {
+		t.Run(fmt.Sprint(c.params), func(t *testing.T) {
+			obs := simulateVectors(t, exactCase{"k-thinning", c.params, c.n, c.m, nil}, trials, uint64(7000+i))
+			exactCheck(t, exactLawHist(c.n, c.m, c.law), obs, trials)
+			stat, limit, df := stattest.Law(exactLawHist(c.n, c.m, c.neighbor), obs, trials)
+			t.Logf("χ² = %.1f on %d df against --tau 0's law, limit %.1f", stat, df, limit)
+			if stat <= limit {
+				t.Errorf("passed as the undelayed process: χ² = %.1f ≤ %.1f", stat, limit)
+			}
+		})
+	}
+}

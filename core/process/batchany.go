@@ -1,6 +1,8 @@
 package process
 
 import (
+	"fmt"
+
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
@@ -35,6 +37,13 @@ import (
 // rest first in the next batch, before any new sample (kernels/batchany.go).
 // --batch 1 is the process itself, its own loops. Direct engine only;
 // max_gap covers the batch ends, as for the other batched processes.
+//
+// --tau T --delay fixed for k-thinning (τ-Delay's setting, delayparam.go):
+// every sample's load as it was τ balls ago, against (t/n + θj) for the t
+// balls placed — the count is exact, only loads are old, as two-thinning's
+// delayed loop reads its first sample (K = 2 runs that loop) — or ranked in
+// the vector of τ balls ago, as quantile's delayed rank test. The other
+// delays are refused: an age per read has no rule for K reads here yet.
 
 // batchMemory adds the frozen loads of batches of b.
 func batchMemory(b uint64, f *units.Footprint, m Mem) {
@@ -109,9 +118,65 @@ func kThinningBatchedDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] 
 		make([]uint64, p.K-1), p.Batch, tr.Initial}
 }
 
-func (p *KThinning) HistogramWhy() string { return batchWhy(p.Entry().Name, p.Batch) }
+func (p *KThinning) HistogramWhy() string {
+	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
+		return why
+	}
+	return p.Delayed.histogramWhy(p.Entry().Name)
+}
 
-func (p *KThinning) Memory(f *units.Footprint, m Mem) { batchMemory(p.Batch, f, m) }
+func (p *KThinning) Memory(f *units.Footprint, m Mem) {
+	batchMemory(p.Batch, f, m)
+	p.Delayed.memory(f, m)
+}
+
+func (p *KThinning) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+
+// checkDelay: --tau with --delay fixed only (each sample's own load τ balls
+// old, as two-thinning's fixed delay reads its first sample; the other
+// modes' ages per read are not defined here), then the setting's checks.
+func (p *KThinning) checkDelay(su *Setup) error {
+	if mode := p.Delayed.Delay; mode != kernels.DelayFixed {
+		return fmt.Errorf("--delay %s: k-thinning with --tau reads every sample as it was τ balls ago (--delay fixed) only", delayModes[mode])
+	}
+	return p.Delayed.check(p.Entry().Name, su, delayRule{batch: p.Batch})
+}
+
+// kThinningDelayed: every sample's load τ balls old against the limits for
+// the current t (limits: stretches as kThinningLoop's), or ranked in the
+// vector of τ balls ago (q follows it).
+type kThinningDelayed[L kernels.Load] struct {
+	r      *kernels.PCG32
+	thin   []thinCursor
+	limits []uint64
+	q      *kernels.KThinningCounts
+	delay  *kernels.Delay[L]
+}
+
+func (l *kThinningDelayed[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
+	if l.q != nil {
+		return c, kernels.DelayedKThinningQuantile(loads, l.r, c, l.q, l.delay, maxLoad)
+	}
+	c = min(c, limitsAt(l.thin, l.limits, t)-t+1)
+	return c, kernels.DelayedKThinning(loads, l.r, c, l.limits, l.delay, maxLoad)
+}
+
+func kThinningDelayedDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] {
+	if two := p.twoThinning(); two != nil {
+		return &delayedThinningLoop[L]{tr, NewThinning(tr.Bins, two.Threshold), delayState[L](&p.Delayed, tr), nil}
+	}
+	l := &kThinningDelayed[L]{r: tr.Choices, delay: delayState[L](&p.Delayed, tr)}
+	if p.Thresholds.Quantile {
+		k := make([]uint64, len(p.idx))
+		for j, x := range p.idx {
+			k[j] = tr.Bins - x
+		}
+		l.q = kernels.NewKThinningCounts(tr.Bins, k)
+	} else {
+		l.thin, l.limits = newThinCursors(tr.Bins, p.Thresholds.Theta), make([]uint64, p.K-1)
+	}
+	return l
+}
 
 // retryBatched: the limit for the batch's first ball, one call per batch at
 // most.
