@@ -351,7 +351,9 @@ func TestDelayedKThinningMatchesReference(t *testing.T) {
 	const m = 1500
 	for _, n := range []int{1, 4, 19} {
 		for _, tau := range []uint64{1, 3, 40, 5000} {
-			limits := func(t uint64) []uint64 { return []uint64{ceilDiv(t, uint64(n)), ceilDiv(t, uint64(n)) + 1, ceilDiv(t, uint64(n))} }
+			limits := func(t uint64) []uint64 {
+				return []uint64{ceilDiv(t, uint64(n)), ceilDiv(t, uint64(n)) + 1, ceilDiv(t, uint64(n))}
+			}
 			fast := make([]uint32, n)
 			rf, rs := NewPCG32(uint64(n), tau), NewPCG32(uint64(n), tau)
 			dl := NewDelay[uint32](n, tau, DelayFixed, false, nil, m)
