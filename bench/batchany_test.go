@@ -182,3 +182,65 @@ func naiveBatchedKD(loads []int, m, b, k, d int) {
 		next++
 	}
 }
+
+// k-thinning --tau n --delay fixed beside the naive delayed loop (bench's
+// naiveDelayFixed: the loads τ balls ago kept with a ring of bins).
+var kThinningDelayCases = []struct {
+	name  string
+	th    string
+	naive func(loads []int, m, tau int)
+}{
+	{"k-thinning-0.5,1", "0.5,1", func(l []int, m, tau int) {
+		n := len(l)
+		naiveDelayFixed(l, m, tau, func(past []int, t int) int {
+			i := rand.IntN(n)
+			for _, th := range []float64{0.5, 1} {
+				if float64(past[i]) < float64(t)/float64(n)+th {
+					break
+				}
+				i = rand.IntN(n)
+			}
+			return i
+		})
+	}},
+	{"k-thinning-quantile", "quantile", func(l []int, m, tau int) {
+		n := len(l)
+		sorted := make([]int, n)
+		naiveDelayFixed(l, m, tau, func(past []int, _ int) int {
+			copy(sorted, past) // the ranks of the vector τ balls ago, every ball: the loop one writes first
+			slices.Sort(sorted)
+			i := rand.IntN(n)
+			for c := 3; c > 1; c-- {
+				if past[i] <= sorted[int(float64(n)*(1-math.Pow(2, -1/float64(c))))] {
+					break
+				}
+				i = rand.IntN(n)
+			}
+			return i
+		})
+	}},
+}
+
+func BenchmarkKThinningDelay(b *testing.B) {
+	for _, c := range kThinningDelayCases {
+		b.Run(c.name, func(b *testing.B) {
+			s, err := core.NewSpec("k-thinning", map[string]string{"k": "3", "thresholds": c.th, "tau": fmt.Sprint(batchAnyBins)},
+				core.Common{Bins: batchAnyBins, Balls: uint64(b.N), Trials: 1, Seed: 1, Alpha: 1, Engine: core.EngineDirect})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			engine.RunTrial(s, 0, nil)
+			report(b)
+		})
+	}
+}
+
+func BenchmarkKThinningDelayNaive(b *testing.B) {
+	for _, c := range kThinningDelayCases {
+		b.Run(c.name, func(b *testing.B) {
+			c.naive(make([]int, batchAnyBins), b.N, batchAnyBins)
+			report(b)
+		})
+	}
+}
