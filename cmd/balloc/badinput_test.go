@@ -449,6 +449,18 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 	} {
 		add(badCase{name: "delay setting/" + c.name, args: append([]string{"run"}, with(bases["run"].flags, c.set)...), want: c.want})
 	}
+	// --batch for the processes of core/process/batchany.go: direct engine only.
+	for _, set := range [][]string{
+		{"--process", "k-thinning", "--k", "3", "--thresholds", "quantile"},
+		{"--process", "adaptive"},
+		{"--process", "packing"},
+		{"--process", "kd-choice", "--k", "2", "--d", "3"},
+	} {
+		add(badCase{name: "batch histogram/" + set[1], args: append([]string{"run"}, with(bases["run"].flags, append(set, "--batch", "2", "--engine", "histogram"))...), want: "--engine"})
+	}
+	kt := []string{"--process", "k-thinning", "--k", "3", "--thresholds", "0,1", "--tau", "2"}
+	add(badCase{name: "k-thinning delay uniform", args: append([]string{"run"}, with(bases["run"].flags, append(kt, "--delay", "uniform"))...), want: "--delay"})
+	add(badCase{name: "k-thinning tau with batch", args: append([]string{"run"}, with(bases["run"].flags, append(kt, "--batch", "2"))...), want: "--tau"})
 	for _, c := range []struct{ name, text string }{
 		{"node not a number", "0 x\n"},
 		{"one field", "0\n"},
