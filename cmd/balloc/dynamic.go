@@ -18,9 +18,9 @@ import (
 // deletions model, and their table (core/dynamic.go has the conventions).
 
 type dynamicFlags struct {
-	arrivalRate, time, events, warmup string
+	arrivalRate, time, events, warmup           string
 	updatePeriod, updateDelay, updateIndividual string
-	deleteProb, delete                string
+	deleteProb, delete                          string
 }
 
 func addDynamicFlags(fl *pflag.FlagSet, f *dynamicFlags) {
