@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/theory"
@@ -166,7 +167,11 @@ func (s *Spec) checkDynamic() error {
 		}{{"--time", d.Time != 0}, {"--events", d.Events != 0}, {"--warmup", d.Warmup != 0}, {"--update-period", d.UpdatePeriod != 0},
 			{"--update-delay", d.UpdateDelay != 0}, {"--update-individual", d.UpdateIndividual != 0}} {
 			if c.set {
-				return fmt.Errorf("%s: it sets the length of a supermarket run; add --arrival-rate λ", c.flag)
+				what := "it sets the length of a supermarket run"
+				if strings.HasPrefix(c.flag, "--update-") {
+					what = "stale loads are a setting of the supermarket model"
+				}
+				return fmt.Errorf("%s: %s; add --arrival-rate λ", c.flag, what)
 			}
 		}
 	}

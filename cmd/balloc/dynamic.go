@@ -114,7 +114,11 @@ func parseDynamic(fl *pflag.FlagSet, f *dynamicFlags, com *core.Common) error {
 	if !d.Supermarket() {
 		for _, name := range []string{"time", "events", "warmup", "update-period", "update-delay", "update-individual"} {
 			if fl.Changed(name) {
-				return fmt.Errorf("--%s: it sets the length of a supermarket run; add --arrival-rate λ", name)
+				what := "it sets the length of a supermarket run"
+				if strings.HasPrefix(name, "update-") {
+					what = "stale loads are a setting of the supermarket model"
+				}
+				return fmt.Errorf("--%s: %s; add --arrival-rate λ", name, what)
 			}
 		}
 	}
