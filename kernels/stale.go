@@ -72,20 +72,6 @@ func (d *DelayRecord[L]) grow() {
 	d.at, d.what, d.head = at, what, 0
 }
 
-// push records a change of bin b at time now (up: an arrival).
-func (d *DelayRecord[L]) push(now float64, b uint32, up bool) {
-	if d.size == len(d.at) {
-		d.grow()
-	}
-	k := (d.head + d.size) & (len(d.at) - 1)
-	w := b << 1
-	if up {
-		w |= 1
-	}
-	d.at[k], d.what[k] = now, w
-	d.size++
-}
-
 // SupermarketDelay runs count events of the supermarket model whose
 // arrivals decide on the loads T time units old (the continuous update
 // model): before each event its time stamp is drawn from d.Clock and the
@@ -99,22 +85,18 @@ func SupermarketDelay[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket
 	n := uint32(len(loads))
 	board := d.Board
 	arriveHi := sm.arrive.hi
-	now := d.Now
+	now, delay, gap := d.Now, d.delay, d.gap
+	// The ring in locals, written back before it grows and at the end.
+	at, what, head, size := d.at, d.what, d.head, d.size
+	mask := len(at) - 1
 	for ; count > 0; count-- {
 		var x float64
 		cs, x = expZig(cs, cinc)
-		now += x * d.gap
-		horizon := now - d.delay
-		mask := len(d.at) - 1
-		for d.size > 0 && d.at[d.head] <= horizon {
-			w := d.what[d.head]
-			if w&1 != 0 {
-				board[w>>1]++
-			} else {
-				board[w>>1]--
-			}
-			d.head = (d.head + 1) & mask
-			d.size--
+		now += x * gap
+		for horizon := now - delay; size > 0 && at[head] <= horizon; size-- {
+			w := what[head]
+			board[w>>1] += L(w&1)*2 - 1 // +1 for an arrival, −1 for a departure (mod 2^bits)
+			head = (head + 1) & mask
 		}
 		var c uint32
 		s, c = step(s, inc)
@@ -128,7 +110,14 @@ func SupermarketDelay[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket
 			if l := loads[i]; l > 0 {
 				loads[i] = l - 1
 				t.down(uint64(l))
-				d.push(now, i, false)
+				if size == len(at) {
+					d.head, d.size = head, size
+					d.grow()
+					at, what, head, mask = d.at, d.what, 0, len(d.at)-1
+				}
+				k := (head + size) & mask
+				at[k], what[k] = now, i<<1
+				size++
 			}
 			t.Event++
 			continue
@@ -152,10 +141,18 @@ func SupermarketDelay[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket
 		l := loads[best]
 		loads[best] = l + 1
 		t.up(uint64(l))
-		d.push(now, best, true)
+		if size == len(at) {
+			d.head, d.size = head, size
+			d.grow()
+			at, what, head, mask = d.at, d.what, 0, len(d.at)-1
+		}
+		k := (head + size) & mask
+		at[k], what[k] = now, best<<1|1
+		size++
 		t.Event++
 	}
 	r.state, d.Clock.state, d.Now = s, cs, now
+	d.head, d.size = head, size
 }
 
 // Refresher draws the individual updates. Each bin's entry is refreshed

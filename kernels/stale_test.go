@@ -158,7 +158,9 @@ func TestRefresherRate(t *testing.T) {
 // draws — the delay's window a slice of change records (appended, dropped
 // from the front into the board), the individual updates a heap of every
 // bin's next refresh time (container/heap), due refreshes applied before
-// each event.
+// each event — and, for the delay, one reading each old load as the
+// current load less the window's changes to it, by a scan of the window
+// (BenchmarkStaleDelayNaiveScan).
 func benchStale(b *testing.B, run func(loads []uint32, r *PCG32, sm *Supermarket, t *Tally)) {
 	const n = 10000
 	sm, _ := NewSupermarket(0.9, Placement{D: 2, Beta: 1})
@@ -266,6 +268,57 @@ func BenchmarkStaleIndividualNaive(b *testing.B) {
 				heap.Fix(h, 0)
 			}
 			naiveEvent(loads, board, r, sm, t)
+		}
+	})
+}
+
+// naiveDelayScan reads a sample's old load as the brief of the model reads
+// it, current load less the window's changes to that bin, found by a scan
+// of the window (no board kept).
+func BenchmarkStaleDelayNaiveScan(b *testing.B) {
+	type change struct {
+		at float64
+		b  uint32
+		dl int
+	}
+	var window []change
+	clock := NewPCG32(3, 4)
+	now := 0.0
+	seen := make([]uint32, 2)
+	benchStale(b, func(loads []uint32, r *PCG32, sm *Supermarket, t *Tally) {
+		n := uint32(len(loads))
+		old := func(i uint32) uint32 {
+			l := int(loads[i])
+			for _, c := range window {
+				if c.b == i {
+					l -= c.dl
+				}
+			}
+			return uint32(l)
+		}
+		for range 10000 {
+			now += clock.Exp() / 1.9e4
+			for len(window) > 0 && window[0].at <= now-1 {
+				window = window[1:]
+			}
+			if !sm.arrive.Flip(r) {
+				if i := r.Bounded(n); loads[i] > 0 {
+					t.down(uint64(loads[i]))
+					loads[i]--
+					window = append(window, change{now, i, -1})
+				}
+				t.Event++
+				continue
+			}
+			x, y := r.Bounded(n), r.Bounded(n)
+			seen[0], seen[1] = old(x), old(y)
+			if seen[1] < seen[0] {
+				x = y
+			}
+			t.up(uint64(loads[x]))
+			loads[x]++
+			window = append(window, change{now, x, 1})
+			t.Event++
 		}
 	})
 }
