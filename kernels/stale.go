@@ -36,7 +36,7 @@ package kernels
 // Exp(n(1+λ)) (PCG32.Exp, the ziggurat), one per event, from its own
 // stream, so the event stream and every other model's output are unchanged.
 type DelayRecord[L Load] struct {
-	Board []L     // each bin's load at time Now − T
+	Board []L     // each bin's load at time t − T, t the last arrival's time
 	Clock PCG32   // the gaps between events (one Exp per event)
 	Now   float64 // the time of the last event (0 before the first)
 	delay float64 // T
@@ -74,10 +74,11 @@ func (d *DelayRecord[L]) grow() {
 
 // SupermarketDelay runs count events of the supermarket model whose
 // arrivals decide on the loads T time units old (the continuous update
-// model): before each event its time stamp is drawn from d.Clock and the
-// changes at times ≤ now − T leave the window into the board; then the
-// event runs as in SupermarketBoard, and a change it makes enters the
-// window. len(loads) = len(d.Board) ≤ MaxBins bins, < 2^31 (a change packs
+// model): each event's time stamp is drawn from d.Clock; before an
+// arrival decides, the changes at times ≤ now − T leave the window into
+// the board (departures read no board, so their expiries wait for the next
+// arrival); the event runs as in SupermarketBoard, and a change it makes
+// enters the window. len(loads) = len(d.Board) ≤ MaxBins bins, < 2^31 (a change packs
 // the bin in 31 bits).
 func SupermarketDelay[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket, t *Tally, d *DelayRecord[L]) {
 	s, inc := r.state, r.inc()
@@ -93,11 +94,6 @@ func SupermarketDelay[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket
 		var x float64
 		cs, x = expZig(cs, cinc)
 		now += x * gap
-		for horizon := now - delay; size > 0 && at[head] <= horizon; size-- {
-			w := what[head]
-			board[w>>1] += L(w&1)*2 - 1 // +1 for an arrival, −1 for a departure (mod 2^bits)
-			head = (head + 1) & mask
-		}
 		var c uint32
 		s, c = step(s, inc)
 		arrival := c < arriveHi
@@ -121,6 +117,13 @@ func SupermarketDelay[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket
 			}
 			t.Event++
 			continue
+		}
+		// Only arrivals read the board: the changes that left the window
+		// since the last arrival are applied now (the horizon only grows).
+		for horizon := now - delay; size > 0 && at[head] <= horizon; size-- {
+			w := what[head]
+			board[w>>1] += L(w&1)*2 - 1 // +1 for an arrival, −1 for a departure (mod 2^bits)
+			head = (head + 1) & mask
 		}
 		two := !sm.one
 		if sm.mixed {

@@ -13,6 +13,10 @@ import (
 // direct engine (kernels/stale.go has the loops and their exactness). The
 // event stream is the fresh run's (LaneChoices); the events' time stamps
 // and the refreshes draw from LaneNoise, so the other runs are unchanged.
+// The time averages stay kernels.Tally's, each state weighed by the
+// expected gap after it: still unbiased here, as the gap after event j is
+// independent of the state after it (which depends on the gaps up to j
+// only, through the delay's window).
 
 // supermarketStale is supermarketDirect deciding on the delayed loads or
 // on the individually refreshed board, by the width of the loads.
