@@ -272,6 +272,9 @@ func (s *Spec) checkStale() error {
 		if why := TimeRule(c.v); why != "" {
 			return fmt.Errorf("%s %v: %s", c.flag, c.v, why)
 		}
+		if s.Bins > kernels.MaxBins {
+			return fmt.Errorf("%s: stale loads run on the direct engine, which holds at most %d bins", c.flag, uint64(kernels.MaxBins))
+		}
 		if c.flag != "--update-period" && s.Engine == EngineHistogram {
 			return fmt.Errorf("%s: stale loads run on the direct engine only (on level counts the state would be the joint law of seen and real loads); use --engine direct or auto", c.flag)
 		}
