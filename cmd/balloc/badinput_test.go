@@ -259,13 +259,15 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"haar-info/graph-clean": {kind: kEnum, legal: "drop", base: []string{"--graph", "file:" + f.graph}},
 
 		// Balls that leave (core/dynamic.go).
-		"run/arrival-rate":  {kind: kReal, legal: "0.5", base: []string{"--balls", "-", "--time", "2"}, bad: []string{"0", "1", "-0.5", "1.5"}},
-		"run/time":          {kind: kReal, legal: "2", base: []string{"--balls", "-", "--arrival-rate", "0.5"}, bad: []string{"0", "-1", "1e16"}},
-		"run/events":        {kind: kCount1, legal: "100", base: []string{"--balls", "-", "--arrival-rate", "0.5"}},
-		"run/warmup":        {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"-1", "2", "3"}},
-		"run/update-period": {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"0", "-1", "1e16", "0.01"}},
-		"run/delete-prob":   {kind: kReal, legal: "0.3", bad: []string{"-0.1", "1", "1.5"}},
-		"run/delete":        {kind: kEnum, legal: "bin", base: []string{"--delete-prob", "0.3"}},
+		"run/arrival-rate":      {kind: kReal, legal: "0.5", base: []string{"--balls", "-", "--time", "2"}, bad: []string{"0", "1", "-0.5", "1.5"}},
+		"run/time":              {kind: kReal, legal: "2", base: []string{"--balls", "-", "--arrival-rate", "0.5"}, bad: []string{"0", "-1", "1e16"}},
+		"run/events":            {kind: kCount1, legal: "100", base: []string{"--balls", "-", "--arrival-rate", "0.5"}},
+		"run/warmup":            {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"-1", "2", "3"}},
+		"run/update-period":     {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"0", "-1", "1e16", "0.01"}},
+		"run/update-delay":      {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"0", "-1", "1e16"}},
+		"run/update-individual": {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"0", "-1", "1e16", "1e-6"}},
+		"run/delete-prob":       {kind: kReal, legal: "0.3", bad: []string{"-0.1", "1", "1.5"}},
+		"run/delete":            {kind: kEnum, legal: "bin", base: []string{"--delete-prob", "0.3"}},
 	}
 }
 
