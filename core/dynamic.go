@@ -25,7 +25,11 @@ import (
 // Gamma(E, n(1+λ)), within a relative 1/√E of T. --warmup W (time units, 0
 // by default) leaves the first round(n(1+λ)·W) events out of the time
 // averages. --balls is not a supermarket setting. --update-period T makes
-// the arrivals decide on loads up to T old (the periodic update board).
+// the arrivals decide on loads up to T old (the periodic update board),
+// --update-delay T on the loads exactly T old (continuous update), and
+// --update-individual T on entries each refreshed at rate 1/T (individual
+// updates). The delay's T is in real time: the events carry time stamps
+// (kernels.DelayRecord), while the run's length stays E events.
 //
 // Deletions in the heavily loaded case (--delete-prob p, 0 ≤ p < 1): each
 // step inserts a ball by the process with probability 1 − p, else removes
@@ -51,6 +55,15 @@ type Dynamic struct {
 	// the board starts as the empty start. The direct engine only: on level
 	// counts the state would be the joint law of (board, real) loads.
 	UpdatePeriod float64
+	// UpdateDelay > 0: the continuous update model (--update-delay T): an
+	// arrival at time t decides on the loads as they were at time t − T,
+	// the events' times drawn as Exp(n(1+λ)) gaps (kernels.DelayRecord).
+	// UpdateIndividual > 0: individual updates (--update-individual T):
+	// each bin's board entry is refreshed at its own Poisson times of rate
+	// 1/T, mean T apart (kernels.Refresher). Mitzenmacher's two other
+	// models; like the board, the direct engine only, and at most one of
+	// the three.
+	UpdateDelay, UpdateIndividual float64
 	// DeleteProb > 0, or Delete set, makes the run the deletions model.
 	DeleteProb float64
 	Delete     string // ball or bin; "" for ball
@@ -133,6 +146,28 @@ func (d Dynamic) BoardEvents(bins uint64) uint64 {
 	return uint64(math.Round(d.UpdatePeriod * d.EventRate(bins)))
 }
 
+// Stale reports whether the arrivals decide on stale loads (one of
+// --update-period, --update-delay, --update-individual).
+func (d Dynamic) Stale() bool {
+	return d.UpdatePeriod != 0 || d.UpdateDelay != 0 || d.UpdateIndividual != 0
+}
+
+// staleFlags are the stale-information settings with their flags.
+func (d Dynamic) staleFlags() []struct {
+	flag string
+	v    float64
+} {
+	return []struct {
+		flag string
+		v    float64
+	}{{"--update-period", d.UpdatePeriod}, {"--update-delay", d.UpdateDelay}, {"--update-individual", d.UpdateIndividual}}
+}
+
+// maxRefreshes bounds the expected refreshes per event of individual
+// updates, 1/((1+λ)T): below T = 1e-4/(1+λ) the board is fresh to within a
+// refresh per 10^4 events of each bin, and the run costs 10^4 draws an event.
+const maxRefreshes = 1e4
+
 // DeleteMode is --delete with its default.
 func (d Dynamic) DeleteMode() string {
 	if d.Delete == "" {
@@ -183,13 +218,18 @@ func DeleteRule(m string) string {
 // common settings, and sets Balls (the supermarket's events) and Events.
 func (s *Spec) checkDynamic() error {
 	d := &s.Dynamic
-	if !d.Supermarket() && (d.Time != 0 || d.Events != 0 || d.Warmup != 0 || d.UpdatePeriod != 0) {
+	if !d.Supermarket() && (d.Time != 0 || d.Events != 0 || d.Warmup != 0 || d.Stale()) {
 		for _, c := range []struct {
 			flag string
 			set  bool
-		}{{"--time", d.Time != 0}, {"--events", d.Events != 0}, {"--warmup", d.Warmup != 0}, {"--update-period", d.UpdatePeriod != 0}} {
+		}{{"--time", d.Time != 0}, {"--events", d.Events != 0}, {"--warmup", d.Warmup != 0}, {"--update-period", d.UpdatePeriod != 0},
+			{"--update-delay", d.UpdateDelay != 0}, {"--update-individual", d.UpdateIndividual != 0}} {
 			if c.set {
-				return fmt.Errorf("%s: it sets the length of a supermarket run; add --arrival-rate λ", c.flag)
+				what := "it sets the length of a supermarket run"
+				if strings.HasPrefix(c.flag, "--update-") {
+					what = "stale loads are a setting of the supermarket model"
+				}
+				return fmt.Errorf("%s: %s; add --arrival-rate λ", c.flag, what)
 			}
 		}
 	}
@@ -217,8 +257,12 @@ func (s *Spec) checkDynamic() error {
 	if why != "" {
 		return fmt.Errorf("%s: %s", flag, why)
 	}
-	if d.UpdatePeriod != 0 && (place.Heavy > 0 || len(place.Thetas) > 0) {
-		return fmt.Errorf("--update-period: the periodic board is read by the least of D samples; %s on a board is not built", s.Process.Name)
+	if place.Heavy > 0 || len(place.Thetas) > 0 {
+		for _, c := range d.staleFlags() {
+			if c.v != 0 {
+				return fmt.Errorf("%s: stale loads are read by the least of D samples; %s on stale loads is not built", c.flag, s.Process.Name)
+			}
+		}
 	}
 	if len(place.Thetas) > 0 && !kernels.ThinningFits(s.Bins, place.Thetas) {
 		return fmt.Errorf("%s: with balls leaving the thresholds are compared exactly in integers, which wants |θ|·n ≤ 2^61 (θ = %v, n = %d)", flag, place.Thetas, s.Bins)
@@ -289,10 +333,45 @@ func (s *Spec) checkDynamic() error {
 			return fmt.Errorf("--update-period: the periodic board runs on the direct engine only (on level counts the state would be the joint law of board and real loads); use --engine direct or auto")
 		}
 	}
+	if err := s.checkStale(); err != nil {
+		return err
+	}
 	if s.Checkpoints > d.Events {
 		return fmt.Errorf("--checkpoints %d: want at most the run's %d events", s.Checkpoints, d.Events)
 	}
 	s.Balls = d.Events
+	return nil
+}
+
+// checkStale checks --update-delay and --update-individual (at most one
+// stale model; the direct engine; the cost bound of individual updates).
+func (s *Spec) checkStale() error {
+	d := &s.Dynamic
+	first := ""
+	for _, c := range d.staleFlags() {
+		if c.v == 0 {
+			continue
+		}
+		if first != "" {
+			return fmt.Errorf("%s: give one stale-information model (%s is given)", c.flag, first)
+		}
+		first = c.flag
+		if why := TimeRule(c.v); why != "" {
+			return fmt.Errorf("%s %v: %s", c.flag, c.v, why)
+		}
+		if s.Bins > kernels.MaxBins {
+			return fmt.Errorf("%s: stale loads run on the direct engine, which holds at most %d bins", c.flag, uint64(kernels.MaxBins))
+		}
+		if c.flag != "--update-period" && s.Engine == EngineHistogram {
+			return fmt.Errorf("%s: stale loads run on the direct engine only (on level counts the state would be the joint law of seen and real loads); use --engine direct or auto", c.flag)
+		}
+	}
+	if T := d.UpdateIndividual; T != 0 && 1/((1+d.ArrivalRate)*T) > maxRefreshes {
+		return fmt.Errorf("--update-individual %v: want T ≥ %.3g (1/((1+λ)T) refreshes an event, at most %g; drop the flag for fresh loads)", T, 1/((1+d.ArrivalRate)*maxRefreshes), float64(maxRefreshes))
+	}
+	if d.UpdateDelay != 0 && s.Bins >= 1<<31 {
+		return fmt.Errorf("--update-delay: at most 2^31 − 1 bins")
+	}
 	return nil
 }
 
@@ -305,6 +384,9 @@ func (s *Spec) dynamicEngine() error {
 		s.engine, s.engineWhy = EngineHistogram, "balls that leave run on level counts: an event touches O(1) memory, not a random bin"
 		if s.Dynamic.UpdatePeriod != 0 {
 			s.engine, s.engineWhy = EngineDirect, "the periodic board needs every bin's board and real load"
+		}
+		if s.Dynamic.UpdateDelay != 0 || s.Dynamic.UpdateIndividual != 0 {
+			s.engine, s.engineWhy = EngineDirect, "stale loads need every bin's seen and real load"
 		}
 	case EngineDirect:
 		if s.Bins > kernels.MaxBins {
@@ -338,6 +420,12 @@ func (s *Spec) dynamicParams(m map[string]any) map[string]any {
 		if d.UpdatePeriod != 0 {
 			m["update_period"] = d.UpdatePeriod
 		}
+		if d.UpdateDelay != 0 {
+			m["update_delay"] = d.UpdateDelay
+		}
+		if d.UpdateIndividual != 0 {
+			m["update_individual"] = d.UpdateIndividual
+		}
 	case len(d.Phases) > 0:
 		m["phases"] = PhasesString(d.Phases)
 		m["delete"] = d.DeleteMode()
@@ -366,7 +454,7 @@ func SupermarketTheory(s *Spec) ([]float64, string) {
 	if err != nil {
 		panic("core: " + err.Error()) // checkDynamic checked λ
 	}
-	if s.Dynamic.UpdatePeriod != 0 {
+	if s.Dynamic.Stale() {
 		fresh, model := s.withoutBoard()
 		return fresh, "with fresh loads (no board: the cost of the board's staleness is the gap to it): " + model
 	}
@@ -388,7 +476,7 @@ func SupermarketTheory(s *Spec) ([]float64, string) {
 // withoutBoard is SupermarketTheory of s with fresh loads.
 func (s *Spec) withoutBoard() ([]float64, string) {
 	c := *s
-	c.Dynamic.UpdatePeriod = 0
+	c.Dynamic.UpdatePeriod, c.Dynamic.UpdateDelay, c.Dynamic.UpdateIndividual = 0, 0, 0
 	return SupermarketTheory(&c)
 }
 

@@ -259,14 +259,16 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"haar-info/graph-clean": {kind: kEnum, legal: "drop", base: []string{"--graph", "file:" + f.graph}},
 
 		// Balls that leave (core/dynamic.go).
-		"run/arrival-rate":  {kind: kReal, legal: "0.5", base: []string{"--balls", "-", "--time", "2"}, bad: []string{"0", "1", "-0.5", "1.5"}},
-		"run/time":          {kind: kReal, legal: "2", base: []string{"--balls", "-", "--arrival-rate", "0.5"}, bad: []string{"0", "-1", "1e16"}},
-		"run/events":        {kind: kCount1, legal: "100", base: []string{"--balls", "-", "--arrival-rate", "0.5"}},
-		"run/warmup":        {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"-1", "2", "3"}},
-		"run/update-period": {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"0", "-1", "1e16", "0.01"}},
-		"run/delete-prob":   {kind: kReal, legal: "0.3", bad: []string{"-0.1", "1", "1.5"}},
-		"run/delete":        {kind: kEnum, legal: "bin", base: []string{"--delete-prob", "0.3"}},
-		"run/phases":        {kind: kSpecial, legal: "+30,-10,+20", base: []string{"--balls", "-"}, bad: []string{"30,-10", "+0", "+-3", "+1e3,,-2", "+x", "+2^63", "+1,-", "abc"}},
+		"run/arrival-rate":      {kind: kReal, legal: "0.5", base: []string{"--balls", "-", "--time", "2"}, bad: []string{"0", "1", "-0.5", "1.5"}},
+		"run/time":              {kind: kReal, legal: "2", base: []string{"--balls", "-", "--arrival-rate", "0.5"}, bad: []string{"0", "-1", "1e16"}},
+		"run/events":            {kind: kCount1, legal: "100", base: []string{"--balls", "-", "--arrival-rate", "0.5"}},
+		"run/warmup":            {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"-1", "2", "3"}},
+		"run/update-period":     {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"0", "-1", "1e16", "0.01"}},
+		"run/update-delay":      {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"0", "-1", "1e16"}},
+		"run/update-individual": {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"0", "-1", "1e16", "1e-6"}},
+		"run/delete-prob":       {kind: kReal, legal: "0.3", bad: []string{"-0.1", "1", "1.5"}},
+		"run/delete":            {kind: kEnum, legal: "bin", base: []string{"--delete-prob", "0.3"}},
+		"run/phases":            {kind: kSpecial, legal: "+30,-10,+20", base: []string{"--balls", "-"}, bad: []string{"30,-10", "+0", "+-3", "+1e3,,-2", "+x", "+2^63", "+1,-", "abc"}},
 	}
 }
 
@@ -450,6 +452,18 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 	} {
 		add(badCase{name: "delay setting/" + c.name, args: append([]string{"run"}, with(bases["run"].flags, c.set)...), want: c.want})
 	}
+	// --batch for the processes of core/process/batchany.go: direct engine only.
+	for _, set := range [][]string{
+		{"--process", "k-thinning", "--k", "3", "--thresholds", "quantile"},
+		{"--process", "adaptive"},
+		{"--process", "packing"},
+		{"--process", "kd-choice", "--k", "2", "--d", "3"},
+	} {
+		add(badCase{name: "batch histogram/" + set[1], args: append([]string{"run"}, with(bases["run"].flags, append(set, "--batch", "2", "--engine", "histogram"))...), want: "--engine"})
+	}
+	kt := []string{"--process", "k-thinning", "--k", "3", "--thresholds", "0,1", "--tau", "2"}
+	add(badCase{name: "k-thinning delay uniform", args: append([]string{"run"}, with(bases["run"].flags, append(kt, "--delay", "uniform"))...), want: "--delay"})
+	add(badCase{name: "k-thinning tau with batch", args: append([]string{"run"}, with(bases["run"].flags, append(kt, "--batch", "2"))...), want: "--tau"})
 	for _, c := range []struct{ name, text string }{
 		{"node not a number", "0 x\n"},
 		{"one field", "0\n"},

@@ -18,10 +18,10 @@ import (
 // deletions model, and their table (core/dynamic.go has the conventions).
 
 type dynamicFlags struct {
-	arrivalRate, time, events, warmup string
-	updatePeriod                      string
-	deleteProb, delete                string
-	phases                            string
+	arrivalRate, time, events, warmup           string
+	updatePeriod, updateDelay, updateIndividual string
+	deleteProb, delete                          string
+	phases                                      string
 }
 
 func addDynamicFlags(fl *pflag.FlagSet, f *dynamicFlags) {
@@ -30,6 +30,8 @@ func addDynamicFlags(fl *pflag.FlagSet, f *dynamicFlags) {
 	fl.StringVar(&f.events, "events", "", "with --arrival-rate: run E events (arrivals and potential departures) instead of --time")
 	fl.StringVar(&f.warmup, "warmup", "", "with --arrival-rate: time left out of the time averages (default 0)")
 	fl.StringVar(&f.updatePeriod, "update-period", "", "with --arrival-rate: arrivals decide on a board of the loads refreshed every T time units (the periodic update model; direct engine)")
+	fl.StringVar(&f.updateDelay, "update-delay", "", "with --arrival-rate: arrivals decide on the loads as they were exactly T time units before (the continuous update model; direct engine)")
+	fl.StringVar(&f.updateIndividual, "update-individual", "", "with --arrival-rate: arrivals decide on a board whose every entry is refreshed at its own Poisson times, mean T apart (individual updates; direct engine)")
 	fl.StringVar(&f.deleteProb, "delete-prob", "", "deletions: each of --balls steps removes a ball with probability p (0 ≤ p < 1), else inserts by the process")
 	fl.StringVar(&f.delete, "delete", "", "with --delete-prob or --phases: ball (a uniformly random ball, the default) or bin (one ball of a uniformly random non-empty bin)")
 	fl.StringVar(&f.phases, "phases", "", "deletions in phases: +a,-b,+c,… inserts a balls by the process, then deletes b by --delete, then inserts c, …; --balls is their total (may be left out)")
@@ -86,6 +88,17 @@ func parseDynamic(fl *pflag.FlagSet, f *dynamicFlags, com *core.Common) error {
 			return err
 		}
 	}
+	for _, c := range []struct {
+		name string
+		v    *string
+		dst  *float64
+	}{{"update-delay", &f.updateDelay, &d.UpdateDelay}, {"update-individual", &f.updateIndividual, &d.UpdateIndividual}} {
+		if fl.Changed(c.name) {
+			if err := real(c.name, *c.v, c.dst, positive); err != nil {
+				return err
+			}
+		}
+	}
 	if fl.Changed("delete-prob") {
 		if err := real("delete-prob", f.deleteProb, &d.DeleteProb, core.DeleteProbRule); err != nil {
 			return err
@@ -108,9 +121,13 @@ func parseDynamic(fl *pflag.FlagSet, f *dynamicFlags, com *core.Common) error {
 		d.Delete = f.delete
 	}
 	if !d.Supermarket() {
-		for _, name := range []string{"time", "events", "warmup", "update-period"} {
+		for _, name := range []string{"time", "events", "warmup", "update-period", "update-delay", "update-individual"} {
 			if fl.Changed(name) {
-				return fmt.Errorf("--%s: it sets the length of a supermarket run; add --arrival-rate λ", name)
+				what := "it sets the length of a supermarket run"
+				if strings.HasPrefix(name, "update-") {
+					what = "stale loads are a setting of the supermarket model"
+				}
+				return fmt.Errorf("--%s: %s; add --arrival-rate λ", name, what)
 			}
 		}
 	}

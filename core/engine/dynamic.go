@@ -102,6 +102,8 @@ func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.R
 	var measure func() result.Snapshot
 	var kept func() []float64 // the direct engine's loads
 	switch {
+	case d.UpdateDelay != 0 || d.UpdateIndividual != 0: // stale.go
+		run, measure, kept = supermarketStale(s, trial, &rng, sm, t)
 	case d.UpdatePeriod != 0 && E <= math.MaxUint32:
 		run, measure, kept = supermarketBoard[uint32](s, &rng, sm, t)
 	case d.UpdatePeriod != 0:

@@ -50,6 +50,9 @@ func Footprint(s *core.Spec) units.Footprint {
 		scratch = weightBuffer * 8
 	}
 	f.Add(bins, binsHint, units.Add(units.Mul(s.Bins, lb), scratch))
+	if m := staleMemory(s); m > 0 { // stale.go
+		f.Add("--update-delay/--update-individual", "lower --bins or the delay", m)
+	}
 	if m, ok := s.Proc.(process.Memory); ok {
 		m.Memory(&f, process.Mem{Bins: s.Bins, Balls: s.Balls, LoadBytes: lb, Weighted: weighted, BinsCulprit: bins, BinsHint: binsHint})
 	}

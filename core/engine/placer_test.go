@@ -269,13 +269,26 @@ func TestPlacerRefusals(t *testing.T) {
 			t.Log(err)
 		}
 	}
-	board := core.Dynamic{ArrivalRate: 0.5, Time: 1, UpdatePeriod: 0.5}
+	for _, stale := range []core.Dynamic{
+		{ArrivalRate: 0.5, Time: 1, UpdatePeriod: 0.5},
+		{ArrivalRate: 0.5, Time: 1, UpdateDelay: 0.5},
+		{ArrivalRate: 0.5, Time: 1, UpdateIndividual: 0.5},
+	} {
+		for _, p := range []struct {
+			process string
+			params  map[string]string
+		}{{"quantile", map[string]string{"delta": "0.5"}}, {"two-thinning", map[string]string{"threshold": "0.5"}}, {"adaptive", nil}} {
+			if _, err := core.NewSpec(p.process, p.params, core.Common{Bins: 100, Trials: 1, Alpha: 1, Dynamic: stale}); err == nil {
+				t.Errorf("%s ran on stale loads %+v", p.process, stale)
+			}
+		}
+	}
 	for _, p := range []struct {
 		process string
 		params  map[string]string
-	}{{"quantile", map[string]string{"delta": "0.5"}}, {"two-thinning", map[string]string{"threshold": "0.5"}}} {
-		if _, err := core.NewSpec(p.process, p.params, core.Common{Bins: 100, Trials: 1, Alpha: 1, Dynamic: board}); err == nil {
-			t.Errorf("%s ran on the periodic board", p.process)
+	}{{"adaptive", map[string]string{"batch": "10"}}, {"k-thinning", map[string]string{"k": "3", "thresholds": "0,1", "batch": "10"}}, {"k-thinning", map[string]string{"k": "3", "thresholds": "0,1", "tau": "4"}}} {
+		if _, err := core.NewSpec(p.process, p.params, core.Common{Bins: 100, Balls: 1000, Trials: 1, Alpha: 1, Dynamic: core.Dynamic{DeleteProb: 0.2}}); err == nil {
+			t.Errorf("%s%v ran with deletions", p.process, p.params)
 		}
 	}
 }

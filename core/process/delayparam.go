@@ -12,8 +12,9 @@ import (
 // load a process reads may be up to τ balls old, --delay choosing how old,
 // as tau-delay reads them (taudelay.go, kernels/delay.go). d-choice
 // (two-choice with it), one-plus-beta, quantile, mixed-quantile and
-// two-thinning take --tau T --delay … this way; --tau 0 (the default) is
-// the process itself, its own loops. What each reads, delayed:
+// two-thinning take --tau T --delay … this way, and k-thinning --tau T with
+// --delay fixed (batchany.go); --tau 0 (the default) is the process itself,
+// its own loops. What each reads, delayed:
 //
 //   - d-choice: each of the d loads at its own age (uniform: d independent
 //     ages a ball, as tau-delay draws two; empirical and replay: one age a

@@ -36,11 +36,14 @@ import (
 //
 // Direct engine: kernels.KDChoice, d PCG32.Bounded(n) a step. The rule reads
 // the sampled loads only, so the histogram engine runs it exactly, step by
-// step on ranks (kernels.LevelsKDChoice). Fluid limit below.
+// step on ranks (kernels.LevelsKDChoice). Fluid limit below. --batch b
+// (b-Batch's setting, batchany.go): the slots ranked by their loads at the
+// batch's start.
 
 // KDChoice is (k,d)-choice.
 type KDChoice struct {
-	K, D int
+	K, D  int
+	Batch uint64 // balls per batch (b-Batch's setting, batchany.go); 1: none
 }
 
 var kdChoiceEntry = &Entry{
@@ -61,6 +64,7 @@ func (p *KDChoice) Params() []*Param {
 		IntWant("k", "kd-choice: balls a step K, one into each of the K least loaded of its d samples, 1 ≤ K ≤ d", &p.K, 1, 1<<20,
 			"an integer in [1, d]").
 			Listed().Need("balls a step K, 1 ≤ K ≤ d: one into each of the K least loaded of the d samples"),
+		BatchParam(&p.Batch),
 	}
 }
 
@@ -74,12 +78,13 @@ func (p *KDChoice) Check(su *Setup) error {
 	if uint64(p.D) > su.Bins {
 		return fmt.Errorf("--d %d exceeds --bins %d: want 1 ≤ d ≤ bins", p.D, su.Bins)
 	}
-	return nil
+	return checkBatch(p.Entry().Name, p.Batch, su, 1)
 }
 
 // Memory: the step's scratch, a few words a sample (d ≤ bins).
 func (p *KDChoice) Memory(f *units.Footprint, m Mem) {
 	f.Add(fmt.Sprintf("--d %d", p.D), "lower --d", units.Mul(uint64(p.D), 48))
+	batchMemory(p.Batch, f, m)
 }
 
 // dChoice is the d-choice process k = 1 runs.
@@ -111,6 +116,9 @@ func (l *dChoiceCounted[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) 
 func (l *dChoiceCounted[L]) Samples() uint64 { return l.d * l.balls }
 
 func kdChoiceDirect[L kernels.Load](p *KDChoice, tr *Trial) Stepper[L] {
+	if p.Batch > 1 { // k = 1 too: d-choice's batches ball for ball, counted
+		return &kdChoiceBatched[L]{newBatchStart[L](tr, p.Batch), tr.Choices, kernels.NewKDState(p.K, p.D)}
+	}
 	if p.K == 1 {
 		return &dChoiceCounted[L]{inner: dChoiceDirect[L](p.D, 1, tr), d: uint64(p.D)}
 	}
@@ -187,6 +195,9 @@ func (p *KDChoice) DirectFactor() float64 {
 //
 // k = 1 is d-choice's s_{i−1}^d − s_i^d.
 func (p *KDChoice) Fluid(bins, balls uint64) (theory.Profile, error) {
+	if p.Batch > 1 {
+		return theory.Profile{}, fmt.Errorf("no fluid limit for kd-choice in batches")
+	}
 	k, d := p.K, p.D
 	binom := make([]float64, k)
 	for a := range binom {

@@ -46,12 +46,20 @@ import (
 // bins at or above its load is at least 2^(−1/c), a right-hand side that
 // jumps as a level's fraction crosses that value, and the boundary level
 // then slides along it (a Filippov system, not an ODE that RK4 solves).
+//
+// --batch b (b-Batch's setting, batchany.go): the tests read the loads at
+// the batch's start, with (W0 + t₀)/n + θj or the ranks of that vector.
+// --tau T --delay fixed (τ-Delay's setting): every sample's load as it was
+// τ balls ago, against t/n + θj for the current t or ranked in the vector
+// of τ balls ago.
 
 // KThinning is K-Thinning.
 type KThinning struct {
 	K          int
 	Thresholds Thresholds
 	idx        []uint64 // quantile: the ascending position of each test's boundary
+	Batch      uint64   // balls per batch (b-Batch's setting, batchany.go); 1: none
+	Delayed    Delayed  // τ-Delay's setting, --delay fixed (batchany.go); τ = 0: none
 }
 
 // Thresholds is the value of --thresholds: K − 1 reals, or the quantile
@@ -89,7 +97,7 @@ func init() { Register(kThinningEntry) }
 func (*KThinning) Entry() *Entry { return kThinningEntry }
 
 func (p *KThinning) Params() []*Param {
-	return []*Param{
+	return append([]*Param{
 		IntWant("k", "k-thinning: K, the most uniform samples a ball takes (the K-th kept whatever its load), 2 ≤ K ≤ 64", &p.K, 2, maxK,
 			fmt.Sprintf("an integer in [2, %d]", maxK)).Def("2").Listed(),
 		Custom("thresholds", "k-thinning: θ1,…,θ(K−1), sample j < K kept if its load < t/n + θj; or quantile, kept if within the 1 − 2^(−1/choices left) quantile of the loads",
@@ -102,7 +110,8 @@ func (p *KThinning) Params() []*Param {
 				return nil
 			}, func() any { return p.Thresholds.String() }).
 			Need("θ1,…,θ(K−1) (K − 1 reals, one per sample before the last) or quantile"),
-	}
+		BatchParam(&p.Batch),
+	}, p.Delayed.params("k-thinning")...)
 }
 
 // ParseThresholds reads --thresholds: "quantile" or a comma-separated list
@@ -125,6 +134,12 @@ func ParseThresholds(v string) (Thresholds, error) {
 // Check wants K − 1 thresholds, and computes the quantile positions.
 func (p *KThinning) Check(su *Setup) error {
 	if err := needBins(p, su); err != nil {
+		return err
+	}
+	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
+		return err
+	}
+	if err := p.checkDelay(su); err != nil {
 		return err
 	}
 	if p.Thresholds.Quantile {
@@ -246,6 +261,12 @@ func (l kThinningQuantileLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint6
 func (l kThinningQuantileLoop[L]) Start(loads []L) { kernels.StartKThinning(l.q, loads) }
 
 func kThinningDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] {
+	if p.Batch > 1 {
+		return kThinningBatchedDirect[L](p, tr)
+	}
+	if p.Delayed.on() {
+		return kThinningDelayedDirect[L](p, tr)
+	}
 	if p.Thresholds.Quantile {
 		k := make([]uint64, len(p.idx))
 		for j, x := range p.idx {
@@ -321,6 +342,12 @@ func (p *KThinning) DirectFactor() float64 {
 // Fluid is theory.FluidKThinning for thresholds; quantile thresholds have
 // none (see the file's comment).
 func (p *KThinning) Fluid(bins, balls uint64) (theory.Profile, error) {
+	if p.Batch > 1 {
+		return theory.Profile{}, fmt.Errorf("no fluid limit for k-thinning in batches")
+	}
+	if err := p.Delayed.fluidWhy(p.Entry().Name); err != nil {
+		return theory.Profile{}, err
+	}
 	if p.Thresholds.Quantile {
 		return theory.Profile{}, fmt.Errorf("no fluid limit for k-thinning --thresholds quantile (a discontinuous right-hand side)")
 	}

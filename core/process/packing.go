@@ -25,7 +25,7 @@ package process
 // here.
 
 var packingEntry = &Entry{
-	Name: "packing", Order: 75,
+	Name: "packing", Order: 68,
 	Summary: "one uniform bin a step: raised to ⌈W/n⌉ + 1 if its load is below the average W/n, else 1 ball",
 	Source:  "Los, Sauerwald, Sylvester 2022 (SODA: Packing)",
 	Samples: true,

@@ -82,5 +82,8 @@ func (p *Retry) Placement() (kernels.Placement, string) {
 	if !p.adaptive {
 		return kernels.Placement{}, "threshold's limit m/n + 1 reads the run's total balls, which has no meaning when balls leave; adaptive reads the current average (i/n + 1)"
 	}
+	if why := staticWhy(p); why != "" {
+		return kernels.Placement{}, why
+	}
 	return kernels.Placement{D: 2, Beta: 1, Thetas: []float64{1}, Retry: true}, ""
 }

@@ -30,9 +30,14 @@ import "github.com/balloc/balloc/kernels"
 // Each sample reads one load: the trial reports the probes per ball, mean
 // and max (Result.Probes). Direct engine: kernels.Retry; histogram engine:
 // kernels.LevelsRetry on ranks, exact (both are symmetric). No fluid limit.
+// --batch b (b-Batch's setting, batchany.go): the loads at the batch's
+// start are tested, adaptive's limit that of the batch's first ball.
 
 // Retry is Threshold, or Adaptive.
-type Retry struct{ adaptive bool }
+type Retry struct {
+	adaptive bool
+	Batch    uint64 // balls per batch (b-Batch's setting, batchany.go); 1: none
+}
 
 var thresholdEntry = &Entry{
 	Name: "threshold", Order: 62,
@@ -60,9 +65,14 @@ func (p *Retry) Entry() *Entry {
 	return thresholdEntry
 }
 
-func (*Retry) Params() []*Param { return nil }
+func (p *Retry) Params() []*Param { return []*Param{BatchParam(&p.Batch)} }
 
-func (p *Retry) Check(su *Setup) error { return needBins(p, su) }
+func (p *Retry) Check(su *Setup) error {
+	if err := needBins(p, su); err != nil {
+		return err
+	}
+	return checkBatch(p.Entry().Name, p.Batch, su, 1)
+}
 
 // retryLimit gives the limit for ball t+1 and the balls it holds for.
 //
@@ -104,9 +114,15 @@ func (l *retryLoop[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
 func (l *retryLoop[L]) Probes() (uint64, uint64) { return l.pr.Total, l.pr.Max }
 
 func (p *Retry) Direct32(tr *Trial) Stepper[uint32] {
+	if p.Batch > 1 {
+		return retryBatchedDirect[uint32](p, tr)
+	}
 	return &retryLoop[uint32]{r: tr.Choices, limit: newRetryLimit(p, tr)}
 }
 func (p *Retry) Direct64(tr *Trial) Stepper[uint64] {
+	if p.Batch > 1 {
+		return retryBatchedDirect[uint64](p, tr)
+	}
 	return &retryLoop[uint64]{r: tr.Choices, limit: newRetryLimit(p, tr)}
 }
 

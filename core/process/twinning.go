@@ -1,6 +1,7 @@
 package process
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/balloc/balloc/core/theory"
@@ -27,13 +28,18 @@ import (
 // Direct engine: kernels.Twinning, one PCG32.Bounded(n) per step; the rule
 // reads the sampled load and the average only, so the process is symmetric
 // and the histogram engine runs it exactly, step by step on ranks
-// (kernels.LevelsTwinning). Fluid limit below (both processes).
+// (kernels.LevelsTwinning). Fluid limit below (both processes). --batch b
+// (b-Batch's setting, batchany.go): the sampled bin's load at the batch's
+// start against the average then.
 
 // Twinning is Twinning, or Packing when packing is set.
-type Twinning struct{ packing bool }
+type Twinning struct {
+	packing bool
+	Batch   uint64 // balls per batch (b-Batch's setting, batchany.go); 1: none
+}
 
 var twinningEntry = &Entry{
-	Name: "twinning", Order: 74,
+	Name: "twinning", Order: 67,
 	Summary: "one uniform bin a step: 2 balls if its load is below the average W/n, else 1",
 	Source:  "Los, Sauerwald, Sylvester 2022 (SODA: Twinning)",
 	Samples: true,
@@ -49,8 +55,14 @@ func (p *Twinning) Entry() *Entry {
 	return twinningEntry
 }
 
-func (*Twinning) Params() []*Param        { return nil }
-func (p *Twinning) Check(su *Setup) error { return needBins(p, su) }
+func (p *Twinning) Params() []*Param { return []*Param{BatchParam(&p.Batch)} }
+
+func (p *Twinning) Check(su *Setup) error {
+	if err := needBins(p, su); err != nil {
+		return err
+	}
+	return checkBatch(p.Entry().Name, p.Batch, su, 1)
+}
 
 // twinningLoop carries the step in progress between chunks.
 // w0 is --initial's balls: W counts them (the average is the current one).
@@ -71,9 +83,15 @@ func (l *twinningLoop[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
 func (l *twinningLoop[L]) Samples() uint64 { return l.st.Samples }
 
 func (p *Twinning) Direct32(tr *Trial) Stepper[uint32] {
+	if p.Batch > 1 {
+		return twinningBatchedDirect[uint32](p, tr)
+	}
 	return &twinningLoop[uint32]{r: tr.Choices, packing: p.packing, w0: tr.Initial}
 }
 func (p *Twinning) Direct64(tr *Trial) Stepper[uint64] {
+	if p.Batch > 1 {
+		return twinningBatchedDirect[uint64](p, tr)
+	}
 	return &twinningLoop[uint64]{r: tr.Choices, packing: p.packing, w0: tr.Initial}
 }
 
@@ -130,6 +148,9 @@ func (p *Twinning) DirectFactor() float64 {
 // level between; above, one level), and ds_i/dt = (ds_i/dτ)/(dt/dτ). Both
 // sum to Σ ds_i/dt = 1, one ball per bin per unit time.
 func (p *Twinning) Fluid(bins, balls uint64) (theory.Profile, error) {
+	if p.Batch > 1 {
+		return theory.Profile{}, fmt.Errorf("no fluid limit for %s in batches", p.Entry().Name)
+	}
 	var q int
 	st := theory.NewStretches(func(t float64) float64 { return math.Floor(t) + 1 },
 		func(a, b float64) { q = int(math.Ceil((a + b) / 2)) })

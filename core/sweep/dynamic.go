@@ -15,10 +15,12 @@ import (
 //	time         = 1000
 //	warmup       = 100
 //	update_period = 2       # the periodic update board
+//	update_delay = 2        # or the loads exactly 2 time units old
+//	update_individual = 2   # or entries refreshed each at rate 1/2
 //	delete_prob  = 0.25     # deletions; balls counts steps
 //	delete       = "ball"
 //	phases       = "+1e6,-5e5,+1e6"  # deletions in phases; balls may be left out
-var dynamicKeys = []string{"arrival_rate", "time", "events", "warmup", "update_period", "delete_prob", "delete", "phases"}
+var dynamicKeys = []string{"arrival_rate", "time", "events", "warmup", "update_period", "update_delay", "update_individual", "delete_prob", "delete", "phases"}
 
 // readDynamic sets com.Dynamic from the file's dynamic keys: one reads a
 // key's single value (def when absent), bad names the key.
@@ -52,6 +54,12 @@ func readDynamic(raw map[string]any, one func(key, def string) (string, error), 
 		return err
 	}
 	if err := real("update_period", &d.UpdatePeriod, core.TimeRule); err != nil {
+		return err
+	}
+	if err := real("update_delay", &d.UpdateDelay, core.TimeRule); err != nil {
+		return err
+	}
+	if err := real("update_individual", &d.UpdateIndividual, core.TimeRule); err != nil {
 		return err
 	}
 	if err := real("delete_prob", &d.DeleteProb, core.DeleteProbRule); err != nil {
