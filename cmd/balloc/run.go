@@ -329,7 +329,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 			case f.theory && s.Dynamic.Supermarket():
 				anyTheory = true // its fixed point (core.SupermarketTheory)
 			case f.theory && s.Dynamic.Deletions():
-				noTheory = cmp.Or(noTheory, fmt.Errorf("no fluid limit with deletions (--delete-prob)"))
+				noTheory = cmp.Or(noTheory, fmt.Errorf("no fluid limit with deletions (--delete-prob, --phases)"))
 			case f.theory:
 				// A mixed list shows "–" for a process without a fluid
 				// limit; only a list where none has one is refused.
