@@ -250,12 +250,24 @@ func (s *Spec) checkDynamic() error {
 		return fmt.Errorf("%s: the supermarket model (--arrival-rate) has its own departures; give one of them", flag)
 	}
 	pl, ok := s.Proc.(process.Placer)
-	if !ok {
-		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under one-choice, d-choice, two-choice, one-plus-beta, quantile, mixed-quantile, two-thinning, k-thinning and adaptive)", flag, s.Process.Name)
-	}
-	place, why := pl.Placement()
-	if why != "" {
-		return fmt.Errorf("%s: %s", flag, why)
+	var place kernels.Placement
+	switch dd, isDD := s.Proc.(process.DirectDeleter); {
+	case ok:
+		var why string
+		if place, why = pl.Placement(); why != "" {
+			return fmt.Errorf("%s: %s", flag, why)
+		}
+	case isDD && d.Deletions() && !d.Supermarket():
+		if why := dd.DeletionsWhy(); why != "" {
+			return fmt.Errorf("%s: %s", flag, why)
+		}
+		if s.Engine == EngineHistogram {
+			return fmt.Errorf("--engine histogram: %s's deletions run on the direct engine only (on level counts every removed ball would have to be tested against the cached bins); use --engine direct or auto", s.Process.Name)
+		}
+	case isDD:
+		return fmt.Errorf("%s: %s has no supermarket reading yet (its deletions, --delete-prob and --phases, run on the direct engine)", flag, s.Process.Name)
+	default:
+		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under one-choice, d-choice, two-choice, one-plus-beta, quantile, mixed-quantile, two-thinning, k-thinning and adaptive; memory's deletions on the direct engine)", flag, s.Process.Name)
 	}
 	if place.Heavy > 0 || len(place.Thetas) > 0 {
 		for _, c := range d.staleFlags() {
@@ -387,6 +399,9 @@ func (s *Spec) dynamicEngine() error {
 		}
 		if s.Dynamic.UpdateDelay != 0 || s.Dynamic.UpdateIndividual != 0 {
 			s.engine, s.engineWhy = EngineDirect, "stale loads need every bin's seen and real load"
+		}
+		if _, ok := s.Proc.(process.Placer); !ok {
+			s.engine, s.engineWhy = EngineDirect, s.Process.Name+"'s deletions run on the direct engine"
 		}
 	case EngineDirect:
 		if s.Bins > kernels.MaxBins {

@@ -30,6 +30,15 @@ type Placer interface {
 	Placement() (kernels.Placement, string)
 }
 
+// DirectDeleter is a process the deletions model (--delete-prob, --phases)
+// runs on the direct engine by its own stepper, though it has no Placement
+// for the supermarket's event loops or the level counts: memory, whose
+// cache holds bins and reads their current loads. DeletionsWhy says why
+// its parameters keep it out ("" when they do not).
+type DirectDeleter interface {
+	DeletionsWhy() string
+}
+
 // Leaver is a direct stepper whose state follows the loads (quantile's
 // counts per load): the deletions model tells it of every ball it removes,
 // from a bin whose load was v.

@@ -87,3 +87,14 @@ func (p *Retry) Placement() (kernels.Placement, string) {
 	}
 	return kernels.Placement{D: 2, Beta: 1, Thetas: []float64{1}, Retry: true}, ""
 }
+
+// DeletionsWhy: memory in the deletions model, on the direct engine — the
+// cache holds bins, and a ball compares the current loads of its samples
+// and of the cached bins, lowered by the deletions since; the cache rule
+// is the static one. Removals are uniform over balls or non-empty bins,
+// so the law stays exchangeable from the empty start and the loop's
+// position ties keep the law of random ties (kernels/memory.go's
+// argument; the exact-law test with random ties checks it). The
+// supermarket (a cache beside the event loop) and the level counts (a
+// departure tested against the cached bins) are not built.
+func (p *Caching) DeletionsWhy() string { return "" }

@@ -310,6 +310,8 @@ func (e *Entry) Capabilities() string {
 	}
 	if _, ok := p.(Placer); ok {
 		text += " · balls leave" // --arrival-rate, --delete-prob (dynamic.go)
+	} else if _, ok := p.(DirectDeleter); ok {
+		text += " · deletions (direct)" // --delete-prob, --phases (dynamic.go)
 	}
 	return text
 }
