@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/balloc/balloc/core"
@@ -545,5 +546,32 @@ func TestDeletionsThinning(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The options whose loops know nothing of departures are refused with
+// balls that leave, in one line naming them, never dropped in silence.
+func TestDynamicRefusesOptionsItCannotRun(t *testing.T) {
+	for _, c := range []struct {
+		process string
+		params  map[string]string
+		want    string
+	}{
+		{"two-choice", map[string]string{"ties": "index"}, "--ties index"},
+		{"d-choice", map[string]string{"d": "3", "distinct": "true"}, "--distinct"},
+		{"one-plus-beta", map[string]string{"beta": "0.5", "sampling": "zipf:1"}, "--sampling zipf:1"},
+		{"two-choice", map[string]string{"tau": "4"}, "--tau"},
+		{"one-plus-beta", map[string]string{"beta": "0.5", "tau": "4"}, "--tau"},
+	} {
+		for _, dyn := range []core.Dynamic{{ArrivalRate: 0.5, Events: 100}, {DeleteProb: 0.2, Delete: "ball"}} {
+			balls := uint64(0)
+			if dyn.DeleteProb > 0 {
+				balls = 100
+			}
+			_, err := core.NewSpec(c.process, c.params, core.Common{Bins: 8, Balls: balls, Trials: 1, Alpha: 1, Dynamic: dyn})
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s %v with %+v: %v, want one line naming %s", c.process, c.params, dyn, err, c.want)
+			}
+		}
 	}
 }

@@ -56,13 +56,22 @@ func (p *DChoice) Placement() (kernels.Placement, string) {
 		return kernels.Placement{}, fmt.Sprintf("balls of --dims %d do not leave (scalar balls only)", p.Dims)
 	case p.batched():
 		return kernels.Placement{}, "--batch: batches read frozen loads, which departures would change under them"
+	case p.delayed():
+		return kernels.Placement{}, "--tau: the delayed reads count balls placed, not events; for stale loads when balls leave use --update-period, --update-delay or --update-individual"
+	case p.Opt.on():
+		return kernels.Placement{}, p.Opt.culprit() + ": the event loops draw uniform samples with replacement and random ties"
 	}
 	return kernels.Placement{D: p.D, Beta: 1}, ""
 }
 
 func (p *OnePlusBeta) Placement() (kernels.Placement, string) {
-	if p.batched() {
+	switch {
+	case p.batched():
 		return kernels.Placement{}, "--batch: batches read frozen loads, which departures would change under them"
+	case p.delayed():
+		return kernels.Placement{}, "--tau: the delayed reads count balls placed, not events; for stale loads when balls leave use --update-period, --update-delay or --update-individual"
+	case p.Opt.on():
+		return kernels.Placement{}, p.Opt.culprit() + ": the event loops draw uniform samples with replacement and random ties"
 	}
 	return kernels.Placement{D: 2, Beta: p.Beta}, ""
 }
