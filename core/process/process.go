@@ -308,12 +308,20 @@ func (e *Entry) Capabilities() string {
 	if _, ok := p.(Concurrent); ok {
 		text += " · concurrent"
 	}
-	if _, ok := p.(Placer); ok {
+	if pl, ok := p.(Placer); ok && placesWhenBallsLeave(pl) {
 		text += " · balls leave" // --arrival-rate, --delete-prob (dynamic.go)
 	} else if _, ok := p.(DirectDeleter); ok {
 		text += " · deletions (direct)" // --delete-prob, --phases (dynamic.go)
 	}
 	return text
+}
+
+// placesWhenBallsLeave: a Placer whose placement at its defaults is not
+// refused (threshold's type is adaptive's, but its m/n has no meaning when
+// balls leave).
+func placesWhenBallsLeave(pl Placer) bool {
+	_, why := pl.Placement()
+	return why == ""
 }
 
 // Concurrent is a process balloc concurrent runs: its decision rule as one
