@@ -200,9 +200,17 @@ func retryBatchedDirect[L kernels.Load](p *Retry, tr *Trial) Stepper[L] {
 	return &retryBatched[L]{batchStart: newBatchStart[L](tr, p.Batch), r: tr.Choices, limit: newRetryLimit(p, tr), b: p.Batch}
 }
 
-func (p *Retry) HistogramWhy() string { return batchWhy(p.Entry().Name, p.Batch) }
+func (p *Retry) HistogramWhy() string {
+	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
+		return why
+	}
+	return p.Delayed.histogramWhy(p.Entry().Name)
+}
 
-func (p *Retry) Memory(f *units.Footprint, m Mem) { batchMemory(p.Batch, f, m) }
+func (p *Retry) Memory(f *units.Footprint, m Mem) {
+	batchMemory(p.Batch, f, m)
+	p.Delayed.memory(f, m)
+}
 
 // twinningBatched: the batch-start average, one call per batch at most.
 type twinningBatched[L kernels.Load] struct {

@@ -1,0 +1,54 @@
+package process
+
+import (
+	"fmt"
+
+	"github.com/balloc/balloc/kernels"
+)
+
+// --tau T --delay fixed (τ-Delay's setting, delayparam.go; issue 17 item 8)
+// for threshold and adaptive, twinning and packing, and kd-choice, as
+// k-thinning takes it (batchany.go): every load a decision reads is the
+// bin's load τ balls ago; every count is exact (the balls placed so far).
+//
+//   - threshold, adaptive: each probe reads the sampled bin's load τ balls
+//     old against the current limit (threshold's ⌈m/n⌉ + 1, adaptive's
+//     ⌊t/n⌋ + 2 for the t balls placed); every probe counted. An old load
+//     below the limit exists (the old loads sum to at most t), so every
+//     ball ends.
+//
+// The other delays are refused (an age per read has no rule for a ball's
+// several reads here yet), as are --batch, --initial (the record of past
+// loads starts from empty bins), --weights and the histogram engine, each
+// in one line (Delayed.check, InitialWhy, HistogramWhy). --tau 0 is the
+// process itself, its own loops (kernels/tau2.go).
+
+// checkFixedDelay: --tau with --delay fixed only, then the setting's checks.
+func checkFixedDelay(name string, s *Delayed, su *Setup, batch uint64) error {
+	if mode := s.Delay; mode != kernels.DelayFixed {
+		return fmt.Errorf("--delay %s: %s with --tau reads every sample as it was τ balls ago (--delay fixed) only", delayModes[mode], name)
+	}
+	return s.check(name, su, delayRule{batch: batch})
+}
+
+func (p *Retry) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+
+// retryDelayed: each probe's load τ balls old against the limit for the
+// current t (adaptive's calls cut where it changes, as retryLoop's).
+type retryDelayed[L kernels.Load] struct {
+	r     *kernels.PCG32
+	limit retryLimit
+	pr    kernels.Probes
+	delay *kernels.Delay[L]
+}
+
+func (l *retryDelayed[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
+	limit, c := l.limit.at(t, c)
+	return c, kernels.DelayedRetry(loads, l.r, c, limit, &l.pr, l.delay, maxLoad)
+}
+
+func (l *retryDelayed[L]) Probes() (uint64, uint64) { return l.pr.Total, l.pr.Max }
+
+func retryDelayedDirect[L kernels.Load](p *Retry, tr *Trial) Stepper[L] {
+	return &retryDelayed[L]{r: tr.Choices, limit: newRetryLimit(p, tr), delay: delayState[L](&p.Delayed, tr)}
+}

@@ -1,0 +1,91 @@
+package kernels
+
+import (
+	"slices"
+	"testing"
+)
+
+// refDelayedSteps is refDelayedFixed for rules that place a step of
+// several balls: rule reads the loads τ balls ago (t − min(t, τ) balls)
+// and t when no ball is owed, and returns the step's bins in order; every
+// ball enters the record one by one.
+func refDelayedSteps(n int, tau, count uint64, rule func(old []uint32, t uint64) []uint32) []uint32 {
+	loads := make([]uint32, n)
+	var hist, owed []uint32
+	for t := uint64(0); t < count; t++ {
+		if len(owed) == 0 {
+			old := make([]uint32, n)
+			for _, b := range hist[:t-min(t, tau)] {
+				old[b]++
+			}
+			owed = rule(old, t)
+		}
+		i := owed[0]
+		owed = owed[1:]
+		hist = append(hist, i)
+		loads[i]++
+	}
+	return loads
+}
+
+// chunks are the call sizes the fast loops are cut into: steps cross them.
+var tau2Chunks = []uint64{1, 2, 7, 1, 300, 3, 1000}
+
+// Threshold and Adaptive with --tau T --delay fixed against the literal
+// rule: probes until one's load τ balls old is below the limit, probes
+// counted.
+func TestDelayedRetryMatchesReference(t *testing.T) {
+	const m = 1500
+	for _, n := range []int{1, 4, 19} {
+		for _, tau := range []uint64{1, 3, 40, 5000} {
+			for _, adaptive := range []bool{false, true} {
+				limit := func(t uint64) uint64 {
+					if adaptive {
+						return t/uint64(n) + 2
+					}
+					return ceilDiv(m, uint64(n)) + 1
+				}
+				fast := make([]uint32, n)
+				rf, rs := NewPCG32(uint64(n), tau), NewPCG32(uint64(n), tau)
+				dl := NewDelay[uint32](n, tau, DelayFixed, false, nil, m)
+				var pr Probes
+				var maxLoad uint32
+				for tt := range uint64(m) { // one ball a call: adaptive's limit moves
+					maxLoad = DelayedRetry(fast, &rf, 1, limit(tt), &pr, dl, maxLoad)
+				}
+				var ps Probes
+				slow := refDelayedFixed(n, tau, m, func(old []uint32, t uint64) uint32 {
+					p := uint64(1)
+					i := rs.Bounded(uint32(n))
+					for uint64(old[i]) >= limit(t) {
+						i = rs.Bounded(uint32(n))
+						p++
+					}
+					ps.Total += p
+					ps.Max = max(ps.Max, p)
+					return i
+				})
+				if !slices.Equal(fast, slow) || rf != rs || maxLoad != slices.Max(slow) || pr != ps {
+					t.Fatalf("n=%d τ=%d adaptive=%v: fast %v %v, slow %v %v", n, tau, adaptive, fast, pr, slow, ps)
+				}
+				if adaptive {
+					continue
+				}
+				// threshold's fixed limit in chunks
+				chunked := make([]uint32, n)
+				rc := NewPCG32(uint64(n), tau)
+				dc := NewDelay[uint32](n, tau, DelayFixed, false, nil, m)
+				var pc Probes
+				left := uint64(m)
+				for k := 0; left > 0; k++ {
+					c := min(left, tau2Chunks[k%len(tau2Chunks)])
+					DelayedRetry(chunked, &rc, c, limit(0), &pc, dc, 0)
+					left -= c
+				}
+				if !slices.Equal(chunked, slow) || rc != rs || pc != ps {
+					t.Fatalf("n=%d τ=%d chunked: %v, slow %v", n, tau, chunked, slow)
+				}
+			}
+		}
+	}
+}
