@@ -89,3 +89,43 @@ func TestDelayedRetryMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// Twinning and Packing with --tau T --delay fixed against the literal
+// rule, in chunks that cut steps: the sampled bin's load x τ balls old
+// against the current average t/n; packing adds ⌈t/n⌉ + 1 − x balls.
+func TestDelayedTwinningMatchesReference(t *testing.T) {
+	const m = 1500
+	for _, n := range []int{1, 4, 19} {
+		for _, tau := range []uint64{1, 3, 40, 5000} {
+			for _, packing := range []bool{false, true} {
+				fast := make([]uint32, n)
+				rf, rs := NewPCG32(uint64(n), tau+1), NewPCG32(uint64(n), tau+1)
+				dl := NewDelay[uint32](n, tau, DelayFixed, false, nil, m)
+				var st MultiStep
+				var maxLoad uint32
+				left := uint64(m)
+				for k := 0; left > 0; k++ {
+					c := min(left, tau2Chunks[k%len(tau2Chunks)])
+					maxLoad = DelayedTwinning(fast, &rf, c, &st, packing, dl, maxLoad)
+					left -= c
+				}
+				steps := uint64(0)
+				slow := refDelayedSteps(n, tau, m, func(old []uint32, t uint64) []uint32 {
+					i := rs.Bounded(uint32(n))
+					steps++
+					a := 1
+					if x := uint64(old[i]); x*uint64(n) < t {
+						a = 2
+						if packing {
+							a = int((t+uint64(n)-1)/uint64(n) + 1 - x)
+						}
+					}
+					return slices.Repeat([]uint32{i}, a)
+				})
+				if !slices.Equal(fast, slow) || rf != rs || maxLoad != slices.Max(slow) || st.Samples != steps {
+					t.Fatalf("n=%d τ=%d packing=%v: fast %v (%d samples), slow %v (%d)", n, tau, packing, fast, st.Samples, slow, steps)
+				}
+			}
+		}
+	}
+}

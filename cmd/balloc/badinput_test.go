@@ -468,6 +468,8 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 	for _, set := range [][]string{
 		{"--process", "threshold"},
 		{"--process", "adaptive"},
+		{"--process", "twinning"},
+		{"--process", "packing"},
 	} {
 		set = append(set, "--tau", "2")
 		for _, c := range []struct {

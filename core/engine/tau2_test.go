@@ -49,6 +49,8 @@ func tau2Cases() []tau2Case {
 	return []tau2Case{
 		{"threshold", nil, func(n int, m uint64) batchRule { return retryRule(n, (m+uint64(n)-1)/uint64(n)+1, false) }},
 		{"adaptive", nil, func(n int, _ uint64) batchRule { return retryRule(n, 0, true) }},
+		{"twinning", nil, func(n int, _ uint64) batchRule { return twinningRule(n, false) }},
+		{"packing", nil, func(n int, _ uint64) batchRule { return twinningRule(n, true) }},
 	}
 }
 
@@ -129,6 +131,9 @@ func tau2LawCases() []tau2LawCase {
 		{"threshold", nil, 3, 7, 2, retryLaw(func(n, _, x int) bool { return x < (7+n-1)/n+1 })},
 		{"adaptive", nil, 3, 7, 1, adaptive},
 		{"adaptive", nil, 3, 7, 2, adaptive},
+		{"twinning", nil, 3, 7, 1, twinningLaw(false)},
+		{"twinning", nil, 3, 8, 2, twinningLaw(false)},
+		{"packing", nil, 3, 8, 2, twinningLaw(true)},
 	}
 }
 

@@ -232,9 +232,17 @@ func twinningBatchedDirect[L kernels.Load](p *Twinning, tr *Trial) Stepper[L] {
 	return &twinningBatched[L]{batchStart: newBatchStart[L](tr, p.Batch), r: tr.Choices, packing: p.packing, b: p.Batch, w0: tr.Initial}
 }
 
-func (p *Twinning) HistogramWhy() string { return batchWhy(p.Entry().Name, p.Batch) }
+func (p *Twinning) HistogramWhy() string {
+	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
+		return why
+	}
+	return p.Delayed.histogramWhy(p.Entry().Name)
+}
 
-func (p *Twinning) Memory(f *units.Footprint, m Mem) { batchMemory(p.Batch, f, m) }
+func (p *Twinning) Memory(f *units.Footprint, m Mem) {
+	batchMemory(p.Batch, f, m)
+	p.Delayed.memory(f, m)
+}
 
 type kdChoiceBatched[L kernels.Load] struct {
 	batchStart[L]

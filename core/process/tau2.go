@@ -16,6 +16,14 @@ import (
 //     ⌊t/n⌋ + 2 for the t balls placed); every probe counted. An old load
 //     below the limit exists (the old loads sum to at most t), so every
 //     ball ends.
+//   - twinning, packing: a step reads the sampled bin's load x τ balls old
+//     against the current average t/n (t the balls placed before the
+//     step): twinning 2 balls if x < t/n, else 1; packing ⌈t/n⌉ + 1 − x
+//     balls if x < t/n, else 1 — the balls added are computed from the old
+//     load (the bin as the read saw it raised to ⌈t/n⌉ + 1; its current
+//     load may be higher), as the batches compute them from the frozen
+//     load (batchany.go). Every ball of a step enters the record of past
+//     loads one by one.
 //
 // The other delays are refused (an age per read has no rule for a ball's
 // several reads here yet), as are --batch, --initial (the record of past
@@ -51,4 +59,25 @@ func (l *retryDelayed[L]) Probes() (uint64, uint64) { return l.pr.Total, l.pr.Ma
 
 func retryDelayedDirect[L kernels.Load](p *Retry, tr *Trial) Stepper[L] {
 	return &retryDelayed[L]{r: tr.Choices, limit: newRetryLimit(p, tr), delay: delayState[L](&p.Delayed, tr)}
+}
+
+func (p *Twinning) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+
+// twinningDelayed carries the step in progress and the record between
+// calls.
+type twinningDelayed[L kernels.Load] struct {
+	r       *kernels.PCG32
+	st      kernels.MultiStep
+	packing bool
+	delay   *kernels.Delay[L]
+}
+
+func (l *twinningDelayed[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.DelayedTwinning(loads, l.r, c, &l.st, l.packing, l.delay, maxLoad)
+}
+
+func (l *twinningDelayed[L]) Samples() uint64 { return l.st.Samples }
+
+func twinningDelayedDirect[L kernels.Load](p *Twinning, tr *Trial) Stepper[L] {
+	return &twinningDelayed[L]{r: tr.Choices, packing: p.packing, delay: delayState[L](&p.Delayed, tr)}
 }
