@@ -129,3 +129,42 @@ func TestDelayedTwinningMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// (k,d)-choice with --tau T --delay fixed against the literal rule, in
+// chunks that cut steps: the d slots ranked stably by their loads τ balls
+// ago, one ball on each of the k first; d above kdRanked keeps them by
+// insertion.
+func TestDelayedKDChoiceMatchesReference(t *testing.T) {
+	const m = 1500
+	for _, n := range []int{1, 4, 19} {
+		for _, tau := range []uint64{1, 3, 40, 5000} {
+			for _, kd := range [][2]int{{1, 2}, {2, 3}, {3, 5}, {4, 4}, {3, 14}} {
+				k, d := kd[0], kd[1]
+				fast := make([]uint32, n)
+				rf, rs := NewPCG32(uint64(n), tau+2), NewPCG32(uint64(n), tau+2)
+				dl := NewDelay[uint32](n, tau, DelayFixed, false, nil, m)
+				st := NewKDState(k, d)
+				var maxLoad uint32
+				left := uint64(m)
+				for c := 0; left > 0; c++ {
+					x := min(left, tau2Chunks[c%len(tau2Chunks)])
+					maxLoad = DelayedKDChoice(fast, &rf, x, st, dl, maxLoad)
+					left -= x
+				}
+				steps := uint64(0)
+				slow := refDelayedSteps(n, tau, m, func(old []uint32, _ uint64) []uint32 {
+					slots := make([]uint32, d)
+					for j := range slots {
+						slots[j] = rs.Bounded(uint32(n))
+					}
+					steps++
+					slices.SortStableFunc(slots, func(a, b uint32) int { return int(old[a]) - int(old[b]) })
+					return slots[:k]
+				})
+				if !slices.Equal(fast, slow) || rf != rs || maxLoad != slices.Max(slow) || st.Samples != steps*uint64(d) {
+					t.Fatalf("n=%d τ=%d k=%d d=%d: fast %v, slow %v", n, tau, k, d, fast, slow)
+				}
+			}
+		}
+	}
+}

@@ -470,6 +470,7 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 		{"--process", "adaptive"},
 		{"--process", "twinning"},
 		{"--process", "packing"},
+		{"--process", "kd-choice", "--k", "2", "--d", "3"},
 	} {
 		set = append(set, "--tau", "2")
 		for _, c := range []struct {

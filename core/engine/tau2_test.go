@@ -51,6 +51,9 @@ func tau2Cases() []tau2Case {
 		{"adaptive", nil, func(n int, _ uint64) batchRule { return retryRule(n, 0, true) }},
 		{"twinning", nil, func(n int, _ uint64) batchRule { return twinningRule(n, false) }},
 		{"packing", nil, func(n int, _ uint64) batchRule { return twinningRule(n, true) }},
+		{"kd-choice", map[string]string{"k": "2", "d": "3"}, func(n int, _ uint64) batchRule { return kdRule(n, 2, 3) }},
+		{"kd-choice", map[string]string{"k": "3", "d": "5"}, func(n int, _ uint64) batchRule { return kdRule(n, 3, 5) }},
+		{"kd-choice", map[string]string{"k": "1", "d": "3"}, func(n int, _ uint64) batchRule { return kdRule(n, 1, 3) }},
 	}
 }
 
@@ -89,31 +92,55 @@ func TestTau2BallForBall(t *testing.T) {
 	}
 }
 
-// exactDelayed enumerates the histories of m balls: when no ball is owed a
-// step's outcomes come from law on the loads τ balls ago and t; the law of
-// the final load vector.
+// exactDelayed propagates the law of (loads, the last min(t, τ) balls'
+// bins, balls owed) ball by ball: when no ball is owed a step's outcomes
+// come from law on the loads τ balls ago (loads less the window) and t;
+// the law of the final load vector.
 func exactDelayed(n, m, tau int, law batchLaw) map[vec]float64 {
-	out := map[vec]float64{}
-	var rec func(hist, owed []int, p float64)
-	rec = func(hist, owed []int, p float64) {
-		t := len(hist)
-		if t == m {
-			v := make([]byte, n)
-			for _, b := range hist {
-				v[b]++
+	type state struct{ loads, window, owed []int }
+	key := func(s state) string { return fmt.Sprint(s.loads, s.window, s.owed) }
+	cur := map[string]float64{}
+	states := map[string]state{}
+	s0 := state{make([]int, n), nil, nil}
+	cur[key(s0)], states[key(s0)] = 1, s0
+	for t := range m {
+		next, nextStates := map[string]float64{}, map[string]state{}
+		place := func(s state, b int, owed []int, p float64) {
+			loads := slices.Clone(s.loads)
+			loads[b]++
+			window := append(slices.Clone(s.window), b)
+			if len(window) > tau {
+				window = window[1:]
 			}
-			out[vec(v)] += p
-			return
+			ns := state{loads, window, slices.Clone(owed)}
+			k := key(ns)
+			next[k] += p
+			nextStates[k] = ns
 		}
-		if len(owed) > 0 {
-			rec(append(slices.Clone(hist), owed[0]), owed[1:], p)
-			return
+		for k, p := range cur {
+			s := states[k]
+			if len(s.owed) > 0 {
+				place(s, s.owed[0], s.owed[1:], p)
+				continue
+			}
+			old := slices.Clone(s.loads)
+			for _, b := range s.window {
+				old[b]--
+			}
+			for _, o := range law(old, t) {
+				place(s, o.bins[0], o.bins[1:], p*o.p)
+			}
 		}
-		for _, o := range law(loadsAfter(hist, n, t-tau), t) {
-			rec(append(slices.Clone(hist), o.bins[0]), o.bins[1:], p*o.p)
-		}
+		cur, states = next, nextStates
 	}
-	rec(nil, nil, 1)
+	out := map[vec]float64{}
+	for k, p := range cur {
+		v := make([]byte, n)
+		for i, x := range states[k].loads {
+			v[i] = byte(x)
+		}
+		out[vec(v)] += p
+	}
 	return out
 }
 
@@ -134,6 +161,8 @@ func tau2LawCases() []tau2LawCase {
 		{"twinning", nil, 3, 7, 1, twinningLaw(false)},
 		{"twinning", nil, 3, 8, 2, twinningLaw(false)},
 		{"packing", nil, 3, 8, 2, twinningLaw(true)},
+		{"kd-choice", map[string]string{"k": "2", "d": "3"}, 3, 6, 1, kdLaw(2, 3)},
+		{"kd-choice", map[string]string{"k": "2", "d": "3"}, 3, 7, 2, kdLaw(2, 3)},
 	}
 }
 
@@ -149,5 +178,18 @@ func TestTau2MatchesExactLaw(t *testing.T) {
 				t.Errorf("passed as the undelayed process: χ² = %.1f ≤ %.1f", stat, limit)
 			}
 		})
+	}
+}
+
+// kd-choice k = 1 --tau T is d-choice --tau T --delay fixed in law (each
+// of the d samples read τ balls old); here ball for ball as well.
+func TestTau2KDChoiceOneIsDChoice(t *testing.T) {
+	c := core.Common{Bins: 9, Balls: 2000, Trials: 2, Seed: 5, KeepLoads: true, Checkpoints: 3}
+	for _, tau := range []string{"1", "13", "500"} {
+		a := mustSpec(t, "kd-choice", map[string]string{"k": "1", "d": "3", "tau": tau}, c)
+		b := mustSpec(t, "d-choice", map[string]string{"d": "3", "tau": tau}, c)
+		if !sameTrials(t, a, b, 2) {
+			t.Errorf("τ=%s: kd-choice k=1 differs from d-choice", tau)
+		}
 	}
 }

@@ -256,4 +256,9 @@ func (l *kdChoiceBatched[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L)
 
 func (l *kdChoiceBatched[L]) Samples() uint64 { return l.st.Samples }
 
-func (p *KDChoice) HistogramWhy() string { return batchWhy(p.Entry().Name, p.Batch) }
+func (p *KDChoice) HistogramWhy() string {
+	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
+		return why
+	}
+	return p.Delayed.histogramWhy(p.Entry().Name)
+}

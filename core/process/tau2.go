@@ -24,6 +24,9 @@ import (
 //     load may be higher), as the batches compute them from the frozen
 //     load (batchany.go). Every ball of a step enters the record of past
 //     loads one by one.
+//   - kd-choice: the d slots of a step ranked by their loads τ balls ago
+//     (ties by position, as the undelayed loop), one ball on each of the k
+//     first; k = 1 is d-choice reading every sample τ balls old.
 //
 // The other delays are refused (an age per read has no rule for a ball's
 // several reads here yet), as are --batch, --initial (the record of past
@@ -81,3 +84,17 @@ func (l *twinningDelayed[L]) Samples() uint64 { return l.st.Samples }
 func twinningDelayedDirect[L kernels.Load](p *Twinning, tr *Trial) Stepper[L] {
 	return &twinningDelayed[L]{r: tr.Choices, packing: p.packing, delay: delayState[L](&p.Delayed, tr)}
 }
+
+func (p *KDChoice) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+
+type kdChoiceDelayed[L kernels.Load] struct {
+	r     *kernels.PCG32
+	st    *kernels.KDState
+	delay *kernels.Delay[L]
+}
+
+func (l *kdChoiceDelayed[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.DelayedKDChoice(loads, l.r, c, l.st, l.delay, maxLoad)
+}
+
+func (l *kdChoiceDelayed[L]) Samples() uint64 { return l.st.Samples }
