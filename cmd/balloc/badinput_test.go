@@ -464,6 +464,29 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 	kt := []string{"--process", "k-thinning", "--k", "3", "--thresholds", "0,1", "--tau", "2"}
 	add(badCase{name: "k-thinning delay uniform", args: append([]string{"run"}, with(bases["run"].flags, append(kt, "--delay", "uniform"))...), want: "--delay"})
 	add(badCase{name: "k-thinning tau with batch", args: append([]string{"run"}, with(bases["run"].flags, append(kt, "--batch", "2"))...), want: "--tau"})
+	// --tau T --delay fixed for the processes of core/process/tau2.go.
+	for _, set := range [][]string{
+		{"--process", "threshold"},
+		{"--process", "adaptive"},
+		{"--process", "twinning"},
+		{"--process", "packing"},
+		{"--process", "kd-choice", "--k", "2", "--d", "3"},
+	} {
+		set = append(set, "--tau", "2")
+		for _, c := range []struct {
+			name string
+			more []string
+			want string
+		}{
+			{"delay uniform", []string{"--delay", "uniform"}, "--delay"},
+			{"batch", []string{"--batch", "2"}, "--tau"},
+			{"initial", []string{"--initial", "spike:3"}, "--initial"},
+			{"weights", []string{"--weights", "exp:1"}, "--weights"},
+			{"histogram", []string{"--engine", "histogram"}, "--engine"},
+		} {
+			add(badCase{name: "tau2 " + c.name + "/" + set[1], args: append([]string{"run"}, with(bases["run"].flags, append(slices.Clone(set), c.more...))...), want: c.want})
+		}
+	}
 	for _, c := range []struct{ name, text string }{
 		{"node not a number", "0 x\n"},
 		{"one field", "0\n"},

@@ -200,9 +200,17 @@ func retryBatchedDirect[L kernels.Load](p *Retry, tr *Trial) Stepper[L] {
 	return &retryBatched[L]{batchStart: newBatchStart[L](tr, p.Batch), r: tr.Choices, limit: newRetryLimit(p, tr), b: p.Batch}
 }
 
-func (p *Retry) HistogramWhy() string { return batchWhy(p.Entry().Name, p.Batch) }
+func (p *Retry) HistogramWhy() string {
+	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
+		return why
+	}
+	return p.Delayed.histogramWhy(p.Entry().Name)
+}
 
-func (p *Retry) Memory(f *units.Footprint, m Mem) { batchMemory(p.Batch, f, m) }
+func (p *Retry) Memory(f *units.Footprint, m Mem) {
+	batchMemory(p.Batch, f, m)
+	p.Delayed.memory(f, m)
+}
 
 // twinningBatched: the batch-start average, one call per batch at most.
 type twinningBatched[L kernels.Load] struct {
@@ -224,9 +232,17 @@ func twinningBatchedDirect[L kernels.Load](p *Twinning, tr *Trial) Stepper[L] {
 	return &twinningBatched[L]{batchStart: newBatchStart[L](tr, p.Batch), r: tr.Choices, packing: p.packing, b: p.Batch, w0: tr.Initial}
 }
 
-func (p *Twinning) HistogramWhy() string { return batchWhy(p.Entry().Name, p.Batch) }
+func (p *Twinning) HistogramWhy() string {
+	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
+		return why
+	}
+	return p.Delayed.histogramWhy(p.Entry().Name)
+}
 
-func (p *Twinning) Memory(f *units.Footprint, m Mem) { batchMemory(p.Batch, f, m) }
+func (p *Twinning) Memory(f *units.Footprint, m Mem) {
+	batchMemory(p.Batch, f, m)
+	p.Delayed.memory(f, m)
+}
 
 type kdChoiceBatched[L kernels.Load] struct {
 	batchStart[L]
@@ -240,4 +256,9 @@ func (l *kdChoiceBatched[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L)
 
 func (l *kdChoiceBatched[L]) Samples() uint64 { return l.st.Samples }
 
-func (p *KDChoice) HistogramWhy() string { return batchWhy(p.Entry().Name, p.Batch) }
+func (p *KDChoice) HistogramWhy() string {
+	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
+		return why
+	}
+	return p.Delayed.histogramWhy(p.Entry().Name)
+}

@@ -42,8 +42,9 @@ import (
 
 // KDChoice is (k,d)-choice.
 type KDChoice struct {
-	K, D  int
-	Batch uint64 // balls per batch (b-Batch's setting, batchany.go); 1: none
+	K, D    int
+	Batch   uint64  // balls per batch (b-Batch's setting, batchany.go); 1: none
+	Delayed Delayed // τ-Delay's setting, --delay fixed (tau2.go); τ = 0: none
 }
 
 var kdChoiceEntry = &Entry{
@@ -59,13 +60,13 @@ func init() { Register(kdChoiceEntry) }
 func (*KDChoice) Entry() *Entry { return kdChoiceEntry }
 
 func (p *KDChoice) Params() []*Param {
-	return []*Param{
+	return append([]*Param{
 		DParam(&p.D, "kd-choice: bins sampled a step, 1 ≤ d ≤ bins"),
 		IntWant("k", "kd-choice: balls a step K, one into each of the K least loaded of its d samples, 1 ≤ K ≤ d", &p.K, 1, 1<<20,
 			"an integer in [1, d]").
 			Listed().Need("balls a step K, 1 ≤ K ≤ d: one into each of the K least loaded of the d samples"),
 		BatchParam(&p.Batch),
-	}
+	}, p.Delayed.params(p.Entry().Name)...)
 }
 
 func (p *KDChoice) Check(su *Setup) error {
@@ -78,13 +79,17 @@ func (p *KDChoice) Check(su *Setup) error {
 	if uint64(p.D) > su.Bins {
 		return fmt.Errorf("--d %d exceeds --bins %d: want 1 ≤ d ≤ bins", p.D, su.Bins)
 	}
-	return checkBatch(p.Entry().Name, p.Batch, su, 1)
+	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
+		return err
+	}
+	return checkFixedDelay(p.Entry().Name, &p.Delayed, su, p.Batch)
 }
 
 // Memory: the step's scratch, a few words a sample (d ≤ bins).
 func (p *KDChoice) Memory(f *units.Footprint, m Mem) {
 	f.Add(fmt.Sprintf("--d %d", p.D), "lower --d", units.Mul(uint64(p.D), 48))
 	batchMemory(p.Batch, f, m)
+	p.Delayed.memory(f, m)
 }
 
 // dChoice is the d-choice process k = 1 runs.
@@ -118,6 +123,9 @@ func (l *dChoiceCounted[L]) Samples() uint64 { return l.d * l.balls }
 func kdChoiceDirect[L kernels.Load](p *KDChoice, tr *Trial) Stepper[L] {
 	if p.Batch > 1 { // k = 1 too: d-choice's batches ball for ball, counted
 		return &kdChoiceBatched[L]{newBatchStart[L](tr, p.Batch), tr.Choices, kernels.NewKDState(p.K, p.D)}
+	}
+	if p.Delayed.on() { // k = 1 too: d-choice reading every sample τ balls old
+		return &kdChoiceDelayed[L]{tr.Choices, kernels.NewKDState(p.K, p.D), delayState[L](&p.Delayed, tr)}
 	}
 	if p.K == 1 {
 		return &dChoiceCounted[L]{inner: dChoiceDirect[L](p.D, 1, tr), d: uint64(p.D)}
@@ -197,6 +205,9 @@ func (p *KDChoice) DirectFactor() float64 {
 func (p *KDChoice) Fluid(bins, balls uint64) (theory.Profile, error) {
 	if p.Batch > 1 {
 		return theory.Profile{}, fmt.Errorf("no fluid limit for kd-choice in batches")
+	}
+	if err := p.Delayed.fluidWhy(p.Entry().Name); err != nil {
+		return theory.Profile{}, err
 	}
 	k, d := p.K, p.D
 	binom := make([]float64, k)

@@ -32,11 +32,14 @@ import "github.com/balloc/balloc/kernels"
 // kernels.LevelsRetry on ranks, exact (both are symmetric). No fluid limit.
 // --batch b (b-Batch's setting, batchany.go): the loads at the batch's
 // start are tested, adaptive's limit that of the batch's first ball.
+// --tau T --delay fixed (τ-Delay's setting, tau2.go): each probe reads the
+// sampled bin's load τ balls old against the current limit; probes counted.
 
 // Retry is Threshold, or Adaptive.
 type Retry struct {
 	adaptive bool
-	Batch    uint64 // balls per batch (b-Batch's setting, batchany.go); 1: none
+	Batch    uint64  // balls per batch (b-Batch's setting, batchany.go); 1: none
+	Delayed  Delayed // τ-Delay's setting, --delay fixed (tau2.go); τ = 0: none
 }
 
 var thresholdEntry = &Entry{
@@ -65,13 +68,18 @@ func (p *Retry) Entry() *Entry {
 	return thresholdEntry
 }
 
-func (p *Retry) Params() []*Param { return []*Param{BatchParam(&p.Batch)} }
+func (p *Retry) Params() []*Param {
+	return append([]*Param{BatchParam(&p.Batch)}, p.Delayed.params(p.Entry().Name)...)
+}
 
 func (p *Retry) Check(su *Setup) error {
 	if err := needBins(p, su); err != nil {
 		return err
 	}
-	return checkBatch(p.Entry().Name, p.Batch, su, 1)
+	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
+		return err
+	}
+	return checkFixedDelay(p.Entry().Name, &p.Delayed, su, p.Batch)
 }
 
 // retryLimit gives the limit for ball t+1 and the balls it holds for.
@@ -117,11 +125,17 @@ func (p *Retry) Direct32(tr *Trial) Stepper[uint32] {
 	if p.Batch > 1 {
 		return retryBatchedDirect[uint32](p, tr)
 	}
+	if p.Delayed.on() {
+		return retryDelayedDirect[uint32](p, tr)
+	}
 	return &retryLoop[uint32]{r: tr.Choices, limit: newRetryLimit(p, tr)}
 }
 func (p *Retry) Direct64(tr *Trial) Stepper[uint64] {
 	if p.Batch > 1 {
 		return retryBatchedDirect[uint64](p, tr)
+	}
+	if p.Delayed.on() {
+		return retryDelayedDirect[uint64](p, tr)
 	}
 	return &retryLoop[uint64]{r: tr.Choices, limit: newRetryLimit(p, tr)}
 }

@@ -35,7 +35,8 @@ import (
 // Twinning is Twinning, or Packing when packing is set.
 type Twinning struct {
 	packing bool
-	Batch   uint64 // balls per batch (b-Batch's setting, batchany.go); 1: none
+	Batch   uint64  // balls per batch (b-Batch's setting, batchany.go); 1: none
+	Delayed Delayed // τ-Delay's setting, --delay fixed (tau2.go); τ = 0: none
 }
 
 var twinningEntry = &Entry{
@@ -55,13 +56,18 @@ func (p *Twinning) Entry() *Entry {
 	return twinningEntry
 }
 
-func (p *Twinning) Params() []*Param { return []*Param{BatchParam(&p.Batch)} }
+func (p *Twinning) Params() []*Param {
+	return append([]*Param{BatchParam(&p.Batch)}, p.Delayed.params(p.Entry().Name)...)
+}
 
 func (p *Twinning) Check(su *Setup) error {
 	if err := needBins(p, su); err != nil {
 		return err
 	}
-	return checkBatch(p.Entry().Name, p.Batch, su, 1)
+	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
+		return err
+	}
+	return checkFixedDelay(p.Entry().Name, &p.Delayed, su, p.Batch)
 }
 
 // twinningLoop carries the step in progress between chunks.
@@ -86,11 +92,17 @@ func (p *Twinning) Direct32(tr *Trial) Stepper[uint32] {
 	if p.Batch > 1 {
 		return twinningBatchedDirect[uint32](p, tr)
 	}
+	if p.Delayed.on() {
+		return twinningDelayedDirect[uint32](p, tr)
+	}
 	return &twinningLoop[uint32]{r: tr.Choices, packing: p.packing, w0: tr.Initial}
 }
 func (p *Twinning) Direct64(tr *Trial) Stepper[uint64] {
 	if p.Batch > 1 {
 		return twinningBatchedDirect[uint64](p, tr)
+	}
+	if p.Delayed.on() {
+		return twinningDelayedDirect[uint64](p, tr)
 	}
 	return &twinningLoop[uint64]{r: tr.Choices, packing: p.packing, w0: tr.Initial}
 }
@@ -150,6 +162,9 @@ func (p *Twinning) DirectFactor() float64 {
 func (p *Twinning) Fluid(bins, balls uint64) (theory.Profile, error) {
 	if p.Batch > 1 {
 		return theory.Profile{}, fmt.Errorf("no fluid limit for %s in batches", p.Entry().Name)
+	}
+	if err := p.Delayed.fluidWhy(p.Entry().Name); err != nil {
+		return theory.Profile{}, err
 	}
 	var q int
 	st := theory.NewStretches(func(t float64) float64 { return math.Floor(t) + 1 },
