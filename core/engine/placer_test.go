@@ -562,6 +562,10 @@ func TestDynamicRefusesOptionsItCannotRun(t *testing.T) {
 		{"one-plus-beta", map[string]string{"beta": "0.5", "sampling": "zipf:1"}, "--sampling zipf:1"},
 		{"two-choice", map[string]string{"tau": "4"}, "--tau"},
 		{"one-plus-beta", map[string]string{"beta": "0.5", "tau": "4"}, "--tau"},
+		{"adaptive", map[string]string{"tau": "4"}, "--tau: the delayed reads"},
+		{"k-thinning", map[string]string{"k": "3", "thresholds": "1,2", "tau": "4"}, "--tau: the delayed reads"},
+		{"two-thinning", map[string]string{"threshold": "1", "tau": "4"}, "--tau: the delayed reads"},
+		{"adaptive", map[string]string{"batch": "4"}, "--batch: batches read frozen loads"},
 	} {
 		for _, dyn := range []core.Dynamic{{ArrivalRate: 0.5, Events: 100}, {DeleteProb: 0.2, Delete: "ball"}} {
 			balls := uint64(0)

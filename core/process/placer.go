@@ -38,6 +38,19 @@ func (l quantileLoop[L]) Left(v L) { l.q.Down(uint64(v)) }
 // staticWhy is a process's reason to stay off the histogram engine where it
 // has one: the options that keep it there (batches' frozen loads, delays'
 // record of past loads) are the ones with no dynamic reading.
+// settingWhy: the batch and delay settings have no dynamic reading — a
+// batch's frozen loads and a delay's record of past loads would need the
+// departures.
+func settingWhy(batch uint64, d *Delayed) string {
+	switch {
+	case batch > 1:
+		return "--batch: batches read frozen loads, which departures would change under them"
+	case d.on():
+		return "--tau: the delayed reads count balls placed, not events; for stale loads when balls leave use --update-period, --update-delay or --update-individual"
+	}
+	return ""
+}
+
 func staticWhy(p any) string {
 	if h, ok := p.(HistogramWhy); ok {
 		return h.HistogramWhy()
@@ -51,11 +64,8 @@ func staticWhy(p any) string {
 // ball has left. The deletions model passes the balls present as t to the
 // static steppers, so they run unchanged.
 func (p *TwoThinning) Placement() (kernels.Placement, string) {
-	switch {
-	case p.Batch > 1:
-		return kernels.Placement{}, "--batch: batches read frozen loads, which departures would change under them"
-	case p.Delayed.on():
-		return kernels.Placement{}, "--tau: delayed reads have no dynamic reading here (their record of past loads would need the departures)"
+	if why := settingWhy(p.Batch, &p.Delayed); why != "" {
+		return kernels.Placement{}, why
 	}
 	return kernels.Placement{D: 2, Beta: 1, Thetas: []float64{p.Threshold}}, ""
 }
@@ -64,6 +74,9 @@ func (p *TwoThinning) Placement() (kernels.Placement, string) {
 // Two-Thinning's. The quantile thresholds (positions of the sorted loads)
 // are not built here.
 func (p *KThinning) Placement() (kernels.Placement, string) {
+	if why := settingWhy(p.Batch, &p.Delayed); why != "" {
+		return kernels.Placement{}, why
+	}
 	if why := staticWhy(p); why != "" {
 		return kernels.Placement{}, why
 	}
@@ -81,6 +94,9 @@ func (p *KThinning) Placement() (kernels.Placement, string) {
 func (p *Retry) Placement() (kernels.Placement, string) {
 	if !p.adaptive {
 		return kernels.Placement{}, "threshold's limit m/n + 1 reads the run's total balls, which has no meaning when balls leave; adaptive reads the current average (i/n + 1)"
+	}
+	if why := settingWhy(p.Batch, &p.Delayed); why != "" {
+		return kernels.Placement{}, why
 	}
 	if why := staticWhy(p); why != "" {
 		return kernels.Placement{}, why
