@@ -179,9 +179,14 @@ func simulateDynamic(t *testing.T, c dynamicCase, engine core.Engine, trials int
 	return obs
 }
 
-func TestDynamicMatchesExactLaw(t *testing.T) {
+func TestDynamicMatchesExactLaw(t *testing.T) { checkDynamicLaws(t, dynamicCases(), 3000) }
+
+// checkDynamicLaws runs each case on both engines against its exact law
+// (sorted, for the histogram), χ² at p < 1e-4; trial seeds from seedBase.
+func checkDynamicLaws(t *testing.T, cases []dynamicCase, seedBase uint64) {
+	t.Helper()
 	const trials = 40000
-	for i, c := range dynamicCases() {
+	for i, c := range cases {
 		law := dynamicLaw(c.n, c.events, c.a, c.law, c.dep)
 		for _, engine := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
 			t.Run(fmt.Sprintf("%s%v/%+v/%s", c.process, c.params, c.dyn, engine), func(t *testing.T) {
@@ -189,7 +194,7 @@ func TestDynamicMatchesExactLaw(t *testing.T) {
 				if engine == core.EngineHistogram {
 					want = sortedLaw(law)
 				}
-				obs := simulateDynamic(t, c, engine, trials, uint64(3000+i))
+				obs := simulateDynamic(t, c, engine, trials, seedBase+uint64(i))
 				stat, limit, df := stattest.Law(want, obs, trials)
 				if stat > limit {
 					t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)

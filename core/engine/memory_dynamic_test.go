@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"testing"
@@ -31,7 +30,6 @@ func memoryDynamicLaw(n, steps, d, k int, rule cacheRule, a float64, dep departu
 	for _, s := range all {
 		law[state{vec(make([]byte, n)), setKey(s)}] = 1 / float64(len(all))
 	}
-	tuples := int(math.Pow(float64(n), float64(d)))
 	for range steps {
 		next := map[state]float64{}
 		for st, p := range law {
@@ -51,39 +49,9 @@ func memoryDynamicLaw(n, steps, d, k int, rule cacheRule, a float64, dep departu
 			if stay > 1e-12 {
 				next[st] += p * (1 - a) * stay
 			}
-			for tu := range tuples {
-				cands := []int{}
-				for _, c := range []byte(st.cache) {
-					cands = append(cands, int(c))
-				}
-				for x, j := tu, 0; j < d; j, x = j+1, x/n {
-					if b := x % n; !slices.Contains(cands, b) {
-						cands = append(cands, b)
-					}
-				}
-				lo := math.MaxInt
-				for _, b := range cands {
-					lo = min(lo, loads[b])
-				}
-				var tied []int
-				for _, b := range cands {
-					if loads[b] == lo {
-						tied = append(tied, b)
-					}
-				}
-				for _, b := range tied {
-					after := slices.Clone(loads)
-					after[b]++
-					w := make([]byte, n)
-					for i, x := range after {
-						w[i] = byte(x)
-					}
-					pb := p * a / float64(tuples) / float64(len(tied))
-					for c, pc := range rule(cands, after, b, k) {
-						next[state{vec(w), c}] += pb * pc
-					}
-				}
-			}
+			memoryBall(loads, st.cache, d, k, rule, func(w vec, cache string, pw float64) {
+				next[state{w, cache}] += p * a * pw
+			})
 		}
 		law = next
 	}

@@ -111,7 +111,6 @@ func memoryExactFrom(start []int, m, d, k int, rule cacheRule, empty bool) map[v
 			law[state{vec(zero), setKey(s)}] = 1 / float64(len(all))
 		}
 	}
-	tuples := int(math.Pow(float64(n), float64(d)))
 	for range m {
 		next := map[state]float64{}
 		for st, p := range law {
@@ -119,39 +118,9 @@ func memoryExactFrom(start []int, m, d, k int, rule cacheRule, empty bool) map[v
 			for i := range loads {
 				loads[i] = int(st.loads[i])
 			}
-			for tu := range tuples {
-				cands := []int{}
-				for _, c := range []byte(st.cache) {
-					cands = append(cands, int(c))
-				}
-				for x, j := tu, 0; j < d; j, x = j+1, x/n {
-					if b := x % n; !slices.Contains(cands, b) {
-						cands = append(cands, b)
-					}
-				}
-				lo := math.MaxInt
-				for _, b := range cands {
-					lo = min(lo, loads[b])
-				}
-				var tied []int
-				for _, b := range cands {
-					if loads[b] == lo {
-						tied = append(tied, b)
-					}
-				}
-				for _, b := range tied {
-					after := slices.Clone(loads)
-					after[b]++
-					w := make([]byte, n)
-					for i, x := range after {
-						w[i] = byte(x)
-					}
-					pb := p / float64(tuples) / float64(len(tied))
-					for c, pc := range rule(cands, after, b, k) {
-						next[state{vec(w), c}] += pb * pc
-					}
-				}
-			}
+			memoryBall(loads, st.cache, d, k, rule, func(w vec, cache string, pw float64) {
+				next[state{w, cache}] += p * pw
+			})
 		}
 		law = next
 	}
@@ -316,5 +285,46 @@ func TestMemoryHistogramAgreesWithDirect(t *testing.T) {
 		t.Run(fmt.Sprint(c.params), func(t *testing.T) {
 			compareEngines(t, "memory", c.params, c.n, c.m, 400, 0, 21, 22)
 		})
+	}
+}
+
+// memoryBall is one memory ball from loads and cache (a setKey of bins):
+// every tuple of d samples, the least loaded candidate with random ties,
+// the next cache by rule; emit gets each outcome with its probability.
+func memoryBall(loads []int, cache string, d, k int, rule cacheRule, emit func(w vec, cache string, p float64)) {
+	n := len(loads)
+	tuples := int(math.Pow(float64(n), float64(d)))
+	for tu := range tuples {
+		cands := []int{}
+		for _, c := range []byte(cache) {
+			cands = append(cands, int(c))
+		}
+		for x, j := tu, 0; j < d; j, x = j+1, x/n {
+			if b := x % n; !slices.Contains(cands, b) {
+				cands = append(cands, b)
+			}
+		}
+		lo := math.MaxInt
+		for _, b := range cands {
+			lo = min(lo, loads[b])
+		}
+		var tied []int
+		for _, b := range cands {
+			if loads[b] == lo {
+				tied = append(tied, b)
+			}
+		}
+		for _, b := range tied {
+			after := slices.Clone(loads)
+			after[b]++
+			w := make([]byte, n)
+			for i, x := range after {
+				w[i] = byte(x)
+			}
+			pb := 1 / float64(tuples) / float64(len(tied))
+			for c, pc := range rule(cands, after, b, k) {
+				emit(vec(w), c, pb*pc)
+			}
+		}
 	}
 }

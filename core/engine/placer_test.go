@@ -32,25 +32,7 @@ func placerCases() []dynamicCase {
 	}
 }
 
-func TestPlacerMatchesExactLaw(t *testing.T) {
-	const trials = 40000
-	for i, c := range placerCases() {
-		law := dynamicLaw(c.n, c.events, c.a, c.law, c.dep)
-		for _, engine := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
-			t.Run(fmt.Sprintf("%s%v/%+v/%s", c.process, c.params, c.dyn, engine), func(t *testing.T) {
-				want := law
-				if engine == core.EngineHistogram {
-					want = sortedLaw(law)
-				}
-				obs := simulateDynamic(t, c, engine, trials, uint64(4000+i))
-				stat, limit, df := stattest.Law(want, obs, trials)
-				if stat > limit {
-					t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
-				}
-			})
-		}
-	}
-}
+func TestPlacerMatchesExactLaw(t *testing.T) { checkDynamicLaws(t, placerCases(), 4000) }
 
 // Power: Quantile's boundary ties all heavy instead of ranked at random,
 // a neighbouring quantile and the η coin ignored are each told apart. (The
