@@ -25,7 +25,9 @@ import (
 //	phases       = "+1e6,-5e5,+1e6"  # deletions in phases; balls may be left out
 //
 // A file giving one value of each key makes the grid points (and their
-// hashes) it always made.
+// hashes) it always made. As on the command line, 0 leaves a stale key off:
+// update_period = [0, 1, 2] runs the fresh-loads point beside the boards
+// (on the engine auto picks for it, unless engine is named).
 var dynamicKeys = []string{"arrival_rate", "time", "events", "warmup", "update_period", "update_delay", "update_individual", "delete_prob", "delete", "phases"}
 
 // dynCell is one combination of the dynamic keys' values: the settings and

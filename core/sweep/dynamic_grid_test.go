@@ -157,3 +157,20 @@ func TestDynamicGridListErrors(t *testing.T) {
 		}
 	}
 }
+
+// experiments/stale.toml lists T now; its T = 1 cells are the two the file
+// made when it took one value (oldIDs' "stale"), so its folder resumes.
+func TestStaleExperimentKeepsItsCells(t *testing.T) {
+	g, err := ReadGrid(filepath.Join("..", "..", "experiments", "stale.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Hashes) != 12 {
+		t.Errorf("%d cells, want 2 processes × 6 delays", len(g.Hashes))
+	}
+	for _, id := range oldIDs[0].ids {
+		if !slices.Contains(g.Hashes, id) {
+			t.Errorf("cell %s of the single-valued stale.toml is gone: %q", id, g.Hashes)
+		}
+	}
+}
