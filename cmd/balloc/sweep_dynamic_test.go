@@ -173,3 +173,24 @@ func TestSweepDynamicListRefused(t *testing.T) {
 		}
 	}
 }
+
+// balloc run --plot draws the mean queue too: its points are the runs'
+// mean_queue, one per d.
+func TestRunPlotMeanQueue(t *testing.T) {
+	tex := filepath.Join(t.TempDir(), "q.tex")
+	code, out, errs := run(t, "run", "--process", "d-choice", "--d", "2,3", "--bins", "100", "--arrival-rate", "0.9", "--time", "20",
+		"--format", "json", "--plot", tex, "--plot-kind", "gap-vs-param", "--y", "mean-queue")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	rs := decodeJSON(t, strings.TrimSuffix(out, "plot: "+tex+"\n"))
+	_, pts := texSeries(t, tex)
+	if len(rs) != 2 || len(pts) != 1 || len(pts[0]) != 2 {
+		t.Fatalf("%d results, plotted %v", len(rs), pts)
+	}
+	for i, p := range pts[0] {
+		if want := rs[i].Dynamic.MeanQueue; p.X != float64(i+2) || math.Abs(p.Y-want) > 1e-6*want {
+			t.Errorf("d = %d: plotted %+v, mean_queue %v", i+2, p, want)
+		}
+	}
+}
