@@ -210,6 +210,9 @@ func plotted(r *result.Result, kind string) *result.Result {
 	case "load-histogram":
 		k.Histogram = r.Histogram
 	}
+	if r.Dynamic != nil { // --y mean-queue reads the model and the queue
+		k.Dynamic = &result.Dynamic{Model: r.Dynamic.Model, MeanQueue: r.Dynamic.MeanQueue}
+	}
 	return k
 }
 

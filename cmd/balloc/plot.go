@@ -27,7 +27,7 @@ type plotOptions struct {
 	bands       bool   // shade min–max of the trials around each line
 	theory      bool   // draw the fluid limit beside the simulation
 	x           string // gap-vs-param: the parameter on the x axis ("" picks the one that varies)
-	y           string // gap or max-gap
+	y           string // gap, max-gap or mean-queue
 	// The flags that set the kind, x and y, for messages (plot and run
 	// --plot name the kind differently).
 	flagKind, flagX, flagY string
@@ -86,7 +86,7 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 	fl.BoolVar(&o.bands, "bands", false, "shade the least to the largest trial around each line")
 	fl.BoolVar(&o.theory, "theory", false, "draw the fluid limit beside the simulation, where balloc has one")
 	fl.StringVar(&o.x, "x", "", "gap-vs-param: the parameter on the x axis, or bins or balls (default: the one the sweep varies)")
-	fl.StringVar(&o.y, "y", "gap", "gap-vs-param, gap-vs-bins: gap (final) or max-gap (largest over the checkpoints)")
+	fl.StringVar(&o.y, "y", "gap", "gap-vs-param, gap-vs-bins: gap (final), max-gap (largest over the checkpoints) or mean-queue (the supermarket's time-averaged queue length)")
 	return c
 }
 
@@ -128,12 +128,15 @@ func (o *plotOptions) check() error {
 	}
 	switch o.y {
 	case "", "gap":
-	case "max-gap":
+	case "max-gap", "mean-queue":
 		if o.kind != "gap-vs-param" && o.kind != "gap-vs-bins" {
-			return fmt.Errorf("--%s max-gap: only gap-vs-param and gap-vs-bins plot it", o.flagY)
+			return fmt.Errorf("--%s %s: only gap-vs-param and gap-vs-bins plot it", o.flagY, o.y)
+		}
+		if o.y == "mean-queue" && o.theory {
+			return fmt.Errorf("--theory: no theory line for --%s mean-queue yet (balloc run --theory prints the fixed point); leave out --theory", o.flagY)
 		}
 	default:
-		return fmt.Errorf("--%s %q: want gap or max-gap", o.flagY, o.y)
+		return fmt.Errorf("--%s %q: want gap, max-gap or mean-queue", o.flagY, o.y)
 	}
 	return nil
 }
@@ -343,6 +346,11 @@ func meanMinMax(xs []float64) (mean, lo, hi float64) {
 // fluidSpec is the spec of a grid point at another number of balls, for
 // its fluid limit; ok is false where balloc has none.
 func fluidAt(gp gridPoint, balls uint64) (theory.Profile, bool) {
+	for _, k := range []string{"arrival_rate", "delete_prob", "delete", "phases"} {
+		if _, ok := gp.Params[k]; ok {
+			return theory.Profile{}, false // balls leave: the static fluid limit is no reading of it
+		}
+	}
 	spec, err := core.NewSpec(gp.Process, stringParams(gp.Process, gp.Params), core.Common{Bins: gp.Bins, Balls: balls, Trials: 1, Alpha: 1})
 	if err != nil || spec.Dims() > 1 {
 		return theory.Profile{}, false
@@ -421,15 +429,19 @@ func figGapVsBalls(f *figure, o plotOptions, series []plotSeries) error {
 // but x, with the fluid limit's first-moment estimate dashed under --theory.
 func figGapVsX(f *figure, o plotOptions, series []plotSeries, x string) error {
 	ylabel := "gap at the end (balls)"
-	if o.y == "max-gap" {
+	what := "Gap"
+	switch o.y {
+	case "max-gap":
 		ylabel = "largest gap over the run (balls)"
+	case "mean-queue":
+		ylabel, what = "mean queue length (time average after the warmup)", "Mean queue length"
 	}
 	f.yLabel = ylabel
 	if x == "bins" {
-		f.title = "Gap against the number of bins"
+		f.title = what + " against the number of bins"
 		f.xLabel = "bins n"
 	} else {
-		f.title = "Gap against " + x
+		f.title = what + " against " + x
 		f.xLabel = x
 		if x == "balls" {
 			f.xLabel = "balls m"
@@ -459,13 +471,21 @@ func figGapVsX(f *figure, o plotOptions, series []plotSeries, x string) error {
 			}
 		}
 		parts = append(parts, paramsText(rest))
+		// A supermarket point's balls are its events, set by time (or
+		// events) and λ: its params say the length, and m/n would split a
+		// line against λ into points.
+		_, supermarket := gp.Params["arrival_rate"]
+		perBin := "m/n=" + g(float64(gp.Balls)/float64(gp.Bins))
+		if supermarket {
+			perBin = ""
+		}
 		switch x {
 		case "bins":
-			parts = append(parts, "m/n="+g(float64(gp.Balls)/float64(gp.Bins)))
+			parts = append(parts, perBin)
 		case "balls":
 			parts = append(parts, "n="+units.FormatCount(gp.Bins))
 		default:
-			parts = append(parts, "n="+units.FormatCount(gp.Bins), "m/n="+g(float64(gp.Balls)/float64(gp.Bins)))
+			parts = append(parts, "n="+units.FormatCount(gp.Bins), perBin)
 		}
 		key := strings.Join(parts, "|")
 		fam := byKey[key]
@@ -509,16 +529,21 @@ func figGapVsX(f *figure, o plotOptions, series []plotSeries, x string) error {
 			s := fam.points[i]
 			var ys []float64
 			for _, r := range s.results {
-				if o.y == "max-gap" {
+				switch {
+				case o.y == "max-gap":
 					ys = append(ys, r.MaxGap)
-				} else {
+				case o.y == "mean-queue" && (r.Dynamic == nil || r.Dynamic.Model != "supermarket"):
+					return fmt.Errorf("--%s mean-queue: %s is no supermarket run (no arrival_rate), so it has no queue length", o.flagY, s.label)
+				case o.y == "mean-queue":
+					ys = append(ys, r.Dynamic.MeanQueue)
+				default:
 					ys = append(ys, r.Gap)
 				}
 			}
 			m, half := meanCI(ys)
 			_, lo, hi := meanMinMax(ys)
 			fs.pts = append(fs.pts, figPoint{X: fam.xs[i], Y: m, Err: half, Lo: lo, Hi: hi})
-			if o.theory && o.y != "max-gap" {
+			if o.theory && (o.y == "" || o.y == "gap") {
 				if gap, ok := fluidGap(s.point, s.point.Balls); ok {
 					th.pts = append(th.pts, figPoint{X: fam.xs[i], Y: gap})
 				}

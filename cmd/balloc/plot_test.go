@@ -247,7 +247,7 @@ func TestPlotLogAxesRefuseNonPositive(t *testing.T) {
 func TestPlotBadFlagsOneLine(t *testing.T) {
 	sw := makeSweep(t, paramSweep)
 	png := filepath.Join(t.TempDir(), "b.png")
-	refused(t, `--y "mean": want gap or max-gap`, "plot", sw, "--kind", "gap-vs-param", "--y", "mean", "--out", png)
+	refused(t, `--y "mean": want gap, max-gap or mean-queue`, "plot", sw, "--kind", "gap-vs-param", "--y", "mean", "--out", png)
 	refused(t, "--y max-gap: only gap-vs-param and gap-vs-bins plot it", "plot", sw, "--kind", "gap-vs-balls", "--y", "max-gap", "--out", png)
 	refused(t, "--x g: only --kind gap-vs-param takes a parameter for x", "plot", sw, "--kind", "gap-vs-bins", "--x", "g", "--out", png)
 	refused(t, "--bands: --kind gap-distribution draws no min–max band", "plot", sw, "--kind", "gap-distribution", "--bands", "--out", png)

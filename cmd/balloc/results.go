@@ -341,6 +341,10 @@ type pointSummary struct {
 	rate          float64
 	discrete      bool      // the gaps lie on one lattice of step 1: exact cells
 	cells         []gapCell // the gap distribution
+	// The supermarket model's time-averaged queue length, the mean over
+	// trials, and its standard error √(Σ se_t²)/k from the trials'
+	// batch-means errors (NaN where no trial has one).
+	queue, queueSE float64
 }
 
 // gapCell is one cell of a gap distribution: trials whose gap is low (an
@@ -356,6 +360,7 @@ func summaries(sd *sweepData) []pointSummary {
 	for i, rs := range sd.byPoint() {
 		s := pointSummary{index: i, gp: sd.man.Grid[i], trials: len(rs), mean: math.NaN(), sd: math.NaN(),
 			ciLow: math.NaN(), ciHigh: math.NaN(), maxGapMean: math.NaN(), maxGapSD: math.NaN(), rate: math.NaN()}
+		s.queue, s.queueSE = meanQueue(rs)
 		if len(rs) > 0 {
 			var maxGaps, rates []float64
 			for _, r := range rs {
@@ -376,6 +381,32 @@ func summaries(sd *sweepData) []pointSummary {
 		out = append(out, s)
 	}
 	return out
+}
+
+// meanQueue is the supermarket trials' mean queue length, averaged over
+// trials, with its standard error √(Σ se_t²)/k (independent trials, each
+// with its batch-means error); NaN, NaN unless every trial is a
+// supermarket run.
+func meanQueue(rs []*result.Result) (mean, se float64) {
+	if len(rs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	ss := 0.0
+	for _, r := range rs {
+		if r.Dynamic == nil || r.Dynamic.Model != "supermarket" {
+			return math.NaN(), math.NaN()
+		}
+		mean += r.Dynamic.MeanQueue
+		ss += r.Dynamic.MeanQueueSE * r.Dynamic.MeanQueueSE
+	}
+	k := float64(len(rs))
+	return mean / k, math.Sqrt(ss) / k
+}
+
+// hasQueue reports whether some point has a mean queue length: then the
+// summaries carry it as a column.
+func hasQueue(sums []pointSummary) bool {
+	return slices.ContainsFunc(sums, func(s pointSummary) bool { return !math.IsNaN(s.queue) })
 }
 
 // stdDev is the sample standard deviation of xs about their mean m.
@@ -468,21 +499,35 @@ func summarize(sums []pointSummary, format string, w io.Writer) error {
 		return summaryJSONL(sums, w)
 	}
 	head := []string{"process", "params", "bins", "balls", "trials", "gap (mean ± 95% CI)", "gap: % of trials", "max_gap (mean)", "balls/s"}
+	align := "llrrrlllr"
+	queue := hasQueue(sums)
+	if queue { // the supermarket's figure, before balls/s
+		head = slices.Insert(head, len(head)-1, "mean queue ± s.e.")
+		align = "llrrrllllr"
+	}
 	var rows [][]string
 	for _, s := range sums {
 		row := []string{s.gp.Process, paramsText(s.gp.Params), units.FormatCount(s.gp.Bins), units.FormatCount(s.gp.Balls),
 			fmt.Sprintf("%d/%d", s.trials, s.gp.Trials)}
 		if s.trials == 0 {
-			rows = append(rows, append(row, "–", "–", "–", "–"))
+			rows = append(rows, append(row, slices.Repeat([]string{"–"}, len(head)-len(row))...))
 			continue
 		}
 		interval := "–"
 		if s.trials > 1 {
 			interval = fmt.Sprintf("%.3g", (s.ciHigh-s.ciLow)/2)
 		}
-		rows = append(rows, append(row, g(s.mean)+" ± "+interval, cellsText(s.cells, s.trials), g(s.maxGapMean), fmt.Sprintf("%.3g", s.rate)))
+		row = append(row, g(s.mean)+" ± "+interval, cellsText(s.cells, s.trials), g(s.maxGapMean))
+		if queue {
+			q := "–"
+			if !math.IsNaN(s.queue) {
+				q = g(s.queue) + " ± " + fmt.Sprintf("%.2g", s.queueSE)
+			}
+			row = append(row, q)
+		}
+		rows = append(rows, append(row, fmt.Sprintf("%.3g", s.rate)))
 	}
-	writeDisplay(head, rows, format, "llrrrlllr", w)
+	writeDisplay(head, rows, format, align, w)
 	return nil
 }
 
@@ -550,6 +595,10 @@ func summaryCSV(sums []pointSummary, w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := append(append([]string{"point", "process"}, names...), "bins", "balls", "trials", "trials_planned",
 		"mean", "sd", "ci_low", "ci_high", "max_gap_mean", "balls_per_s", "gap_low", "gap_high", "count", "pct")
+	queue := hasQueue(sums)
+	if queue {
+		head = slices.Insert(head, len(head)-4, "mean_queue", "mean_queue_se")
+	}
 	cw.Write(head)
 	for _, s := range sums {
 		row := []string{strconv.Itoa(s.index), s.gp.Process}
@@ -562,6 +611,9 @@ func summaryCSV(sums []pointSummary, w io.Writer) error {
 		}
 		row = append(row, strconv.FormatUint(s.gp.Bins, 10), strconv.FormatUint(s.gp.Balls, 10), strconv.Itoa(s.trials), strconv.Itoa(s.gp.Trials),
 			num(s.mean), num(s.sd), num(s.ciLow), num(s.ciHigh), num(s.maxGapMean), num(s.rate))
+		if queue {
+			row = append(row, num(s.queue), num(s.queueSE))
+		}
 		if len(s.cells) == 0 {
 			cw.Write(append(row, "", "", "", ""))
 		}
@@ -602,6 +654,10 @@ func summaryJSONL(sums []pointSummary, w io.Writer) error {
 			v float64
 		}{{"mean", s.mean}, {"sd", s.sd}, {"ci_low", s.ciLow}, {"ci_high", s.ciHigh}, {"max_gap_mean", s.maxGapMean}, {"balls_per_s", s.rate}} {
 			field(f.k, jnum(f.v))
+		}
+		if !math.IsNaN(s.queue) {
+			field("mean_queue", s.queue)
+			field("mean_queue_se", jnum(s.queueSE))
 		}
 		type cell struct {
 			Low   float64 `json:"gap_low"`

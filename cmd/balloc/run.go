@@ -95,7 +95,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.logY, "log-y", false, "--plot: logarithmic y axis (not for gap-distribution)")
 	fl.BoolVar(&f.bands, "bands", false, "--plot: shade the least to the largest trial around each line")
 	fl.StringVar(&f.plotX, "x", "", "--plot-kind gap-vs-param: the parameter on the x axis, or bins or balls (default: the one the run varies)")
-	fl.StringVar(&f.plotY, "y", "gap", "--plot-kind gap-vs-param, gap-vs-bins: gap (final) or max-gap (largest over the checkpoints)")
+	fl.StringVar(&f.plotY, "y", "gap", "--plot-kind gap-vs-param, gap-vs-bins: gap (final), max-gap (largest over the checkpoints) or mean-queue (the supermarket's time-averaged queue length)")
 	fl.StringVar(&f.workers, "workers", "0", "trials run in parallel (0: one per CPU); results do not depend on it")
 	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when it is a terminal), always or never")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) to this file")

@@ -33,8 +33,10 @@ import (
 //	[params]                                       # process parameters, a value or a list
 //	g = [0, 1, 2, 4]
 //
-// Every process runs once per combination of bins, balls and the values of
-// the parameters it takes. Unknown keys, empty lists and invalid values are
+// Every process runs once per combination of bins, balls, the values of
+// the parameters it takes and the values of the dynamic keys (balls that
+// leave: arrival_rate = [0.5, 0.9], update_period = [1, 2, 5], …; see
+// dynamicKeys), the dynamic keys varying fastest. Unknown keys, empty lists and invalid values are
 // errors naming the file, the line and the key.
 
 // Grid is a parsed sweep file.
@@ -289,7 +291,8 @@ func ReadGrid(path string) (*Grid, error) {
 	if why := core.AlphaRule(com.Alpha); why != "" {
 		return nil, bad("alpha", "%s", why)
 	}
-	if err := readDynamic(raw, one, bad, &com); err != nil {
+	dyn, err := readDynamic(raw, list, bad)
+	if err != nil {
 		return nil, err
 	}
 
@@ -321,6 +324,7 @@ func ReadGrid(path string) (*Grid, error) {
 	type origin struct {
 		proc, bin, ball int
 		combo           map[string]string
+		dyn             map[string]string // the dynamic keys' values
 	}
 	byHash := map[string]origin{}
 	// Two grid points with one hash are one experiment listed twice, under
@@ -341,6 +345,11 @@ func ReadGrid(path string) (*Grid, error) {
 				key = "balls_per_bin"
 			}
 			return twice(key, raws[key][a.ball], raws[key][b.ball])
+		}
+		for _, k := range dynamicKeys {
+			if a.dyn[k] != b.dyn[k] {
+				return twice(k, a.dyn[k], b.dyn[k])
+			}
 		}
 		keys := slices.Sorted(maps.Keys(b.combo))
 		for k := range a.combo {
@@ -374,43 +383,47 @@ func ReadGrid(path string) (*Grid, error) {
 			}
 			for mi, m := range ms {
 				for _, combo := range combos {
-					c := com
-					c.Bins, c.Balls = n, m
-					if per != nil {
-						c.BallsPerBin = per[mi]
-					}
-					s, err := core.NewSpec(name, combo, c)
-					if err != nil {
-						// Blame the key of the first flag the error names.
-						key, at := "bins", len(err.Error())
-						candidates := []string{"bins", "balls", "checkpoints", "engine", "alpha", "trials"}
-						for k := range combo {
-							candidates = append(candidates, k)
+					for _, dc := range dyn {
+						c := com
+						c.Bins, c.Balls = n, m
+						if per != nil {
+							c.BallsPerBin = per[mi]
 						}
-						for _, k := range candidates {
-							if i := strings.Index(err.Error(), "--"+k+" "); i >= 0 && i < at {
-								key, at = k, i
-								if _, ok := combo[k]; ok {
-									key = "params." + k
+						c.Dynamic = dc.d
+						c.Dynamic.Phases = slices.Clone(dc.d.Phases)
+						s, err := core.NewSpec(name, combo, c)
+						if err != nil {
+							// Blame the key of the first flag the error names.
+							key, at := "bins", len(err.Error())
+							candidates := []string{"bins", "balls", "checkpoints", "engine", "alpha", "trials"}
+							for k := range combo {
+								candidates = append(candidates, k)
+							}
+							for _, k := range candidates {
+								if i := strings.Index(err.Error(), "--"+k+" "); i >= 0 && i < at {
+									key, at = k, i
+									if _, ok := combo[k]; ok {
+										key = "params." + k
+									}
 								}
 							}
+							if k := dynamicKey(err.Error()); k != "" {
+								key = k
+							}
+							if (key == "balls" || strings.Contains(err.Error(), "--balls-per-bin")) && perBin != nil {
+								key = "balls_per_bin"
+							}
+							return nil, bad(key, "%v", err)
 						}
-						if k := dynamicKey(err.Error()); k != "" {
-							key = k
+						h := s.Hash()
+						here := origin{pi, bi, mi, combo, dc.vals}
+						if prev, ok := byHash[h]; ok {
+							return nil, collide(prev, here)
 						}
-						if (key == "balls" || strings.Contains(err.Error(), "--balls-per-bin")) && perBin != nil {
-							key = "balls_per_bin"
-						}
-						return nil, bad(key, "%v", err)
+						byHash[h] = here
+						g.Specs = append(g.Specs, s)
+						g.Hashes = append(g.Hashes, h)
 					}
-					h := s.Hash()
-					here := origin{pi, bi, mi, combo}
-					if prev, ok := byHash[h]; ok {
-						return nil, collide(prev, here)
-					}
-					byHash[h] = here
-					g.Specs = append(g.Specs, s)
-					g.Hashes = append(g.Hashes, h)
 				}
 			}
 		}
