@@ -43,7 +43,8 @@ func naiveMemory(loads []int, m, d, k int) {
 
 // BenchmarkMemory: one trial of b.N balls through engine.RunTrial beside the
 // naive loop, at n = 10^4, for the papers' d = K = 1 and four general cases.
-// bench/README.md's ratio rule: compare direct/X with naive/X of one run.
+// bench/README.md's ratio rule: compare direct/X with naive/X of one run,
+// by balls/cpu-s on a shared machine.
 func BenchmarkMemory(b *testing.B) {
 	const n = 10_000
 	for _, c := range []struct{ d, k int }{{1, 1}, {2, 1}, {1, 2}, {1, 3}, {2, 2}} {
@@ -55,12 +56,14 @@ func BenchmarkMemory(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
+			start := cpuTime()
 			engine.RunTrial(s, 0, nil)
-			report(b)
+			reportCPU(b, start)
 		})
 		b.Run("naive/"+name, func(b *testing.B) {
+			start := cpuTime()
 			naiveMemory(make([]int, n), b.N, c.d, c.k)
-			report(b)
+			reportCPU(b, start)
 		})
 	}
 }
