@@ -64,6 +64,9 @@ func NewMemoryScratch(d, k int) *MemoryScratch {
 // PCG32.Bounded per tie that needs a coin (none while every bin is settled,
 // so at b = 1 the run is Memory's draw for draw). 1 ≤ len(loads) ≤ MaxBins.
 func StaleMemory[L Load](loads []L, r, coins *PCG32, count uint64, d int, cache []uint32, lastUsed bool, sc *MemoryScratch, bt *Batch[L], dl *Delay[L], maxLoad L) L {
+	if d == 1 && len(cache) == 1 {
+		return staleMemoryOne(loads, r, coins, count, &cache[0], lastUsed, bt, dl, maxLoad)
+	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	var view []L
@@ -209,4 +212,103 @@ func memoryRecache[L Load](loads, view []L, cands []uint32, ns int, cache []uint
 		}
 	}
 	sc.tied = tied
+}
+
+// staleMemoryOne is StaleMemory with one sample and one cached bin, the
+// papers' Memory: the same rule and streams without the candidate lists —
+// the sample j against the cached bin c (j first on a tie by position), a
+// coin of Bounded(2) (0: j) when they tie and one is not settled; then the
+// cache, by the view after the ball, takes j if lighter, and on a tie with
+// one of them not settled a coin of Bounded(2) (0: j) again.
+func staleMemoryOne[L Load](loads []L, r, coins *PCG32, count uint64, cached *uint32, lastUsed bool, bt *Batch[L], dl *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	cs, cinc := coins.state, coins.inc()
+	n := uint32(len(loads))
+	c := *cached
+	var view []L
+	var tau, t, slot, left uint64
+	var bins, pending []uint32
+	if bt != nil {
+		view, pending = bt.frozen, bt.pending
+		left = bt.b - bt.t%bt.b
+	} else {
+		view, tau, t, bins = dl.past, dl.tau, dl.t, dl.bins
+		slot = t % tau
+	}
+	for ; count > 0; count-- {
+		var j uint32
+		s, j = boundedFast(s, inc, n)
+		target := c
+		if j != c {
+			vj, vc := view[j], view[c]
+			switch {
+			case vj < vc:
+				target = j
+			case vj == vc:
+				target = j
+				if loads[j] != vj || loads[c] != vc {
+					var k uint32
+					cs, k = boundedFast(cs, cinc, 2)
+					if k == 1 {
+						target = c
+					}
+				}
+			}
+		}
+		v := loads[target] + 1
+		loads[target] = v
+		maxLoad = max(maxLoad, v)
+		if bt != nil {
+			if pending != nil {
+				pending = append(pending, target)
+			}
+			bt.t++
+			if left--; left == 0 {
+				bt.pending = pending
+				maxLoad = endBatch(bt, loads, maxLoad)
+				pending = bt.pending
+				left = bt.b
+			}
+		} else {
+			if t >= tau {
+				view[bins[slot]]++
+			}
+			bins[slot] = target
+			t++
+			if slot++; slot == tau {
+				slot = 0
+			}
+		}
+		switch {
+		case lastUsed:
+			c = target
+		case j == c:
+		case view[j] < view[c]:
+			c = j
+		case view[j] == view[c] && (loads[j] != view[j] || loads[c] != view[c]):
+			var k uint32
+			cs, k = boundedFast(cs, cinc, 2)
+			if k == 0 {
+				c = j
+			}
+		}
+	}
+	if bt != nil {
+		bt.pending = pending
+	} else {
+		dl.t = t
+	}
+	*cached = c
+	r.state, coins.state = s, cs
+	return maxLoad
+}
+
+// endBatch ends bt's batch after its last ball (bt.t counts it): the
+// frozen loads become the loads and the gap is recorded, as placeBatch.
+func endBatch[L Load](bt *Batch[L], loads []L, maxLoad L) L {
+	bt.flush(loads)
+	if v := uint64(maxLoad)*uint64(len(loads)) - bt.t; bt.ends == 1 || v > bt.bestUnit {
+		bt.bestUnit = v
+	}
+	return maxLoad
 }
