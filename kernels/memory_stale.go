@@ -70,14 +70,15 @@ func StaleMemory[L Load](loads []L, r, coins *PCG32, count uint64, d int, cache 
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	var view []L
-	var tau, t, slot uint64
+	var tau, t, slot, left uint64
+	var pending []uint32
 	if bt != nil {
-		view = bt.frozen
+		view, pending = bt.frozen, bt.pending
+		left = bt.b - bt.t%bt.b
 	} else {
 		view, tau, t = dl.past, dl.tau, dl.t
 		slot = t % tau
 	}
-	var one [1]uint32
 	cands := sc.cands[:0]
 	for ; count > 0; count-- {
 		// The candidates: distinct samples in draw order, then the cached
@@ -129,13 +130,21 @@ func StaleMemory[L Load](loads []L, r, coins *PCG32, count uint64, d int, cache 
 			}
 		}
 		// Place and publish.
+		v := loads[target] + 1
+		loads[target] = v
+		maxLoad = max(maxLoad, v)
 		if bt != nil {
-			one[0] = target
-			maxLoad = placeBatch(bt, loads, one[:], maxLoad)
+			if pending != nil {
+				pending = append(pending, target)
+			}
+			bt.t++
+			if left--; left == 0 {
+				bt.pending = pending
+				maxLoad = endBatch(bt, loads, maxLoad)
+				pending = bt.pending
+				left = bt.b
+			}
 		} else {
-			v := loads[target] + 1
-			loads[target] = v
-			maxLoad = max(maxLoad, v)
 			t, slot = delayPush(view, dl.bins, target, t, tau, slot)
 		}
 		if lastUsed {
@@ -145,7 +154,9 @@ func StaleMemory[L Load](loads []L, r, coins *PCG32, count uint64, d int, cache 
 		memoryRecache(loads, view, cands, ns, cache, sc, coins)
 	}
 	sc.cands = cands
-	if dl != nil {
+	if bt != nil {
+		bt.pending = pending
+	} else {
 		dl.t = t
 	}
 	r.state = s
