@@ -64,8 +64,11 @@ func NewMemoryScratch(d, k int) *MemoryScratch {
 // PCG32.Bounded per tie that needs a coin (none while every bin is settled,
 // so at b = 1 the run is Memory's draw for draw). 1 ≤ len(loads) ≤ MaxBins.
 func StaleMemory[L Load](loads []L, r, coins *PCG32, count uint64, d int, cache []uint32, lastUsed bool, sc *MemoryScratch, bt *Batch[L], dl *Delay[L], maxLoad L) L {
-	if d == 1 && len(cache) == 1 {
+	switch {
+	case d == 1 && len(cache) == 1:
 		return staleMemoryOne(loads, r, coins, count, &cache[0], lastUsed, bt, dl, maxLoad)
+	case d == 2 && len(cache) == 1:
+		return staleMemoryTwoOne(loads, r, coins, count, &cache[0], lastUsed, bt, dl, maxLoad)
 	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
@@ -321,5 +324,147 @@ func endBatch[L Load](bt *Batch[L], loads []L, maxLoad L) L {
 	if v := uint64(maxLoad)*uint64(len(loads)) - bt.t; bt.ends == 1 || v > bt.bestUnit {
 		bt.bestUnit = v
 	}
+	return maxLoad
+}
+
+// staleMemoryTwoOne is StaleMemory with two samples and one cached bin:
+// the candidates a, b (when b ≠ a), c (when not sampled) in registers, the
+// same rule and streams as the general loop.
+func staleMemoryTwoOne[L Load](loads []L, r, coins *PCG32, count uint64, cached *uint32, lastUsed bool, bt *Batch[L], dl *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	cs, cinc := coins.state, coins.inc()
+	n := uint32(len(loads))
+	c := *cached
+	var view []L
+	var tau, t, slot, left uint64
+	var bins, pending []uint32
+	if bt != nil {
+		view, pending = bt.frozen, bt.pending
+		left = bt.b - bt.t%bt.b
+	} else {
+		view, tau, t, bins = dl.past, dl.tau, dl.t, dl.bins
+		slot = t % tau
+	}
+	for ; count > 0; count-- {
+		var a, b uint32
+		s, a = boundedFast(s, inc, n)
+		s, b = boundedFast(s, inc, n)
+		hasB, hasC := b != a, c != a && c != b
+		va, vb, vc := view[a], view[b], view[c]
+		target, vt := a, va
+		ties, loose := 1, loads[a] != va
+		if hasB {
+			if vb < vt {
+				target, vt, ties, loose = b, vb, 1, loads[b] != vb
+			} else if vb == vt {
+				ties++
+				loose = loose || loads[b] != vb
+			}
+		}
+		if hasC {
+			if vc < vt {
+				target, vt, ties, loose = c, vc, 1, loads[c] != vc
+			} else if vc == vt {
+				ties++
+				loose = loose || loads[c] != vc
+			}
+		}
+		if ties > 1 && loose { // the k-th tied of a, b, c
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(ties))
+			target = a
+			if va == vt {
+				if k == 0 {
+					goto chosen
+				}
+				k--
+			}
+			if hasB && vb == vt {
+				target = b
+				if k == 0 {
+					goto chosen
+				}
+			}
+			target = c
+		}
+	chosen:
+		v := loads[target] + 1
+		loads[target] = v
+		maxLoad = max(maxLoad, v)
+		if bt != nil {
+			if pending != nil {
+				pending = append(pending, target)
+			}
+			bt.t++
+			if left--; left == 0 {
+				bt.pending = pending
+				maxLoad = endBatch(bt, loads, maxLoad)
+				pending = bt.pending
+				left = bt.b
+			}
+		} else {
+			if t >= tau {
+				view[bins[slot]]++
+			}
+			bins[slot] = target
+			t++
+			if slot++; slot == tau {
+				slot = 0
+			}
+		}
+		if lastUsed {
+			c = target
+			continue
+		}
+		// The cache by the view now: the sequential rule, then the boundary.
+		va, vb, vc = view[a], view[b], view[c]
+		nc, vn := c, vc
+		if a != nc && va < vn {
+			nc, vn = a, va
+		}
+		if hasB && b != nc && vb < vn {
+			nc, vn = b, vb
+		}
+		tied, loose := 0, false
+		if va == vn {
+			tied++
+			loose = loads[a] != va
+		}
+		if hasB && vb == vn {
+			tied++
+			loose = loose || loads[b] != vb
+		}
+		if hasC && vc == vn {
+			tied++
+			loose = loose || loads[c] != vc
+		}
+		if tied > 1 && loose { // the k-th of a, b, c at the boundary's view
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(tied))
+			nc = a
+			if va == vn {
+				if k == 0 {
+					goto cachedBin
+				}
+				k--
+			}
+			if hasB && vb == vn {
+				nc = b
+				if k == 0 {
+					goto cachedBin
+				}
+			}
+			nc = c
+		}
+	cachedBin:
+		c = nc
+	}
+	if bt != nil {
+		bt.pending = pending
+	} else {
+		dl.t = t
+	}
+	*cached = c
+	r.state, coins.state = s, cs
 	return maxLoad
 }
