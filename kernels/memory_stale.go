@@ -71,6 +71,8 @@ func StaleMemory[L Load](loads []L, r, coins *PCG32, count uint64, d int, cache 
 		return staleMemoryTwoOne(loads, r, coins, count, &cache[0], lastUsed, bt, dl, maxLoad)
 	case d == 1 && len(cache) == 2:
 		return staleMemoryOneTwo(loads, r, coins, count, (*[2]uint32)(cache), bt, dl, maxLoad)
+	case d == 2 && len(cache) == 2:
+		return staleMemoryTwoTwo(loads, r, coins, count, (*[2]uint32)(cache), bt, dl, maxLoad)
 	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
@@ -566,6 +568,152 @@ func staleMemoryOneTwo[L Load](loads []L, r, coins *PCG32, count uint64, cache *
 		var tied [3]uint32
 		nt, loose := 0, false
 		for _, x := range cand {
+			if view[x] == vk {
+				tied[nt] = x
+				nt++
+				loose = loose || loads[x] != vk
+			}
+		}
+		kept := b2i(v0 == vk) + b2i(v1 == vk)
+		if nt == kept || !loose {
+			continue
+		}
+		for i := range kept {
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(nt-i))
+			k += uint32(i)
+			tied[i], tied[k] = tied[k], tied[i]
+		}
+		i := 0
+		if v0 == vk {
+			c0 = tied[i]
+			i++
+		}
+		if v1 == vk {
+			c1 = tied[i]
+		}
+	}
+	if bt != nil {
+		bt.pending = pending
+	} else {
+		dl.t = t
+	}
+	cache[0], cache[1] = c0, c1
+	r.state, coins.state = s, cs
+	return maxLoad
+}
+
+// staleMemoryTwoTwo is StaleMemory with two samples and two cached bins
+// (least-loaded): the up to four candidates in a stack array, the same rule
+// and streams as the general loop.
+func staleMemoryTwoTwo[L Load](loads []L, r, coins *PCG32, count uint64, cache *[2]uint32, bt *Batch[L], dl *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	cs, cinc := coins.state, coins.inc()
+	n := uint32(len(loads))
+	c0, c1 := cache[0], cache[1]
+	var view []L
+	var tau, t, slot, left uint64
+	var bins, pending []uint32
+	if bt != nil {
+		view, pending = bt.frozen, bt.pending
+		left = bt.b - bt.t%bt.b
+	} else {
+		view, tau, t, bins = dl.past, dl.tau, dl.t, dl.bins
+		slot = t % tau
+	}
+	for ; count > 0; count-- {
+		var a, b uint32
+		s, a = boundedFast(s, inc, n)
+		s, b = boundedFast(s, inc, n)
+		// The candidates in order: the distinct samples, then the cached
+		// bins not sampled.
+		var cand [4]uint32
+		cand[0] = a
+		nc := 1
+		if b != a {
+			cand[1] = b
+			nc = 2
+		}
+		ns := nc
+		if c0 != a && c0 != b {
+			cand[nc] = c0
+			nc++
+		}
+		if c1 != a && c1 != b {
+			cand[nc] = c1
+			nc++
+		}
+		target, vt := a, view[a]
+		ties, loose := 1, loads[a] != vt
+		for _, x := range cand[1:nc] {
+			if vx := view[x]; vx < vt {
+				target, vt, ties, loose = x, vx, 1, loads[x] != vx
+			} else if vx == vt {
+				ties++
+				loose = loose || loads[x] != vx
+			}
+		}
+		if ties > 1 && loose {
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(ties))
+			for _, x := range cand[:nc] {
+				if view[x] == vt {
+					if k == 0 {
+						target = x
+						break
+					}
+					k--
+				}
+			}
+		}
+		v := loads[target] + 1
+		loads[target] = v
+		maxLoad = max(maxLoad, v)
+		if bt != nil {
+			if pending != nil {
+				pending = append(pending, target)
+			}
+			bt.t++
+			if left--; left == 0 {
+				bt.pending = pending
+				maxLoad = endBatch(bt, loads, maxLoad)
+				pending = bt.pending
+				left = bt.b
+			}
+		} else {
+			if t >= tau {
+				view[bins[slot]]++
+			}
+			bins[slot] = target
+			t++
+			if slot++; slot == tau {
+				slot = 0
+			}
+		}
+		if nc == 2 {
+			continue // every candidate is cached
+		}
+		// The cache by the view now: each sample in draw order, not cached
+		// and strictly lighter than the heavier slot (slot 0 on a tie),
+		// takes that slot; then the boundary.
+		v0, v1 := view[c0], view[c1]
+		for _, j := range cand[:ns] {
+			if j == c0 || j == c1 {
+				continue
+			}
+			vj := view[j]
+			if v1 > v0 {
+				if vj < v1 {
+					c1, v1 = j, vj
+				}
+			} else if vj < v0 {
+				c0, v0 = j, vj
+			}
+		}
+		vk := max(v0, v1)
+		var tied [4]uint32
+		nt, loose := 0, false
+		for _, x := range cand[:nc] {
 			if view[x] == vk {
 				tied[nt] = x
 				nt++
