@@ -117,8 +117,9 @@ func refStaleMemory[L Load](loads []L, r, coins *PCG32, count uint64, d int, cac
 
 // The stale loops against the literal one, ball for ball — loads, cache,
 // both streams — for batches and fixed delays, d = 1, 2, 3 and K = 1, 2, 3
-// (both rules at K = 1), in chunks that stop mid-batch; and the coins are
-// used (a run with them never drawn would not test them).
+// (both rules at K = 1), in chunks that stop mid-batch, max_gap at the
+// batch ends included; and the coins are used (a run with them never drawn
+// would not test them).
 func TestStaleMemoryMatchesReference(t *testing.T) {
 	coinsUsed := 0
 	for _, n := range []int{1, 2, 3, 7, 50} {
@@ -158,6 +159,23 @@ func TestStaleMemoryMatchesReference(t *testing.T) {
 						}
 						if nf != NewPCG32(seed, 4) {
 							coinsUsed++
+						}
+						if bt != nil { // max_gap: the largest gap at a batch end, from the record
+							replay := make([]uint64, n)
+							ends, best := uint64(0), uint64(0)
+							for u, i := range hist {
+								replay[i]++
+								if uint64(u+1)%st.b == 0 {
+									if v := slices.Max(replay)*uint64(n) - uint64(u+1); ends == 0 || v > best {
+										best = v
+									}
+									ends++
+								}
+							}
+							gotEnds, gotGap := bt.BatchEnds(n)
+							if gotEnds != ends || (ends > 0 && gotGap != float64(best)/float64(n)) {
+								t.Fatalf("%s: %d batch ends, max_gap %v; the record's %d, %v", name, gotEnds, gotGap, ends, float64(best)/float64(n))
+							}
 						}
 					}
 				}
