@@ -43,7 +43,8 @@ func naiveMemory(loads []int, m, d, k int) {
 
 // BenchmarkMemory: one trial of b.N balls through engine.RunTrial beside the
 // naive loop, at n = 10^4, for the papers' d = K = 1 and four general cases.
-// bench/README.md's ratio rule: compare direct/X with naive/X of one run.
+// bench/README.md's ratio rule: compare direct/X with naive/X of one run,
+// by balls/cpu-s on a shared machine.
 func BenchmarkMemory(b *testing.B) {
 	const n = 10_000
 	for _, c := range []struct{ d, k int }{{1, 1}, {2, 1}, {1, 2}, {1, 3}, {2, 2}} {
@@ -55,12 +56,90 @@ func BenchmarkMemory(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
+			start := cpuTime()
 			engine.RunTrial(s, 0, nil)
-			report(b)
+			reportCPU(b, start)
 		})
 		b.Run("naive/"+name, func(b *testing.B) {
+			start := cpuTime()
 			naiveMemory(make([]int, n), b.N, c.d, c.k)
-			report(b)
+			reportCPU(b, start)
 		})
+	}
+}
+
+// naiveMemoryStale is memory reading stale loads as one first writes it:
+// math/rand/v2, []int loads, the view a second []int (b > 0: copied at
+// every batch end; else τ balls old, kept with a ring of bins), every tie
+// random by shuffling the candidates before an insertion sort by view —
+// the ball to the first, the cache the first k after the ball.
+func naiveMemoryStale(loads []int, m, d, k, b, tau int) {
+	n := len(loads)
+	view := make([]int, n)
+	ring := make([]int, max(tau, 1))
+	cache := rand.Perm(n)[:k]
+	cands := make([]int, 0, d+k)
+	sortByView := func() {
+		rand.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+		for a := 1; a < len(cands); a++ {
+			for c := a; c > 0 && view[cands[c]] < view[cands[c-1]]; c-- {
+				cands[c], cands[c-1] = cands[c-1], cands[c]
+			}
+		}
+	}
+	for t := range m {
+		cands = append(cands[:0], cache...)
+		for range d {
+			if j := rand.IntN(n); !slices.Contains(cands, j) {
+				cands = append(cands, j)
+			}
+		}
+		sortByView()
+		i := cands[0]
+		loads[i]++
+		if b > 0 {
+			if (t+1)%b == 0 {
+				copy(view, loads)
+			}
+		} else {
+			if t >= tau {
+				view[ring[t%tau]]++
+			}
+			ring[t%tau] = i
+		}
+		sortByView()
+		copy(cache, cands[:k])
+	}
+}
+
+// BenchmarkMemoryStale: memory --batch n and --tau n (--delay fixed) through
+// engine.RunTrial beside naiveMemoryStale, at n = 10^4, balls per CPU
+// second (bench/README.md).
+func BenchmarkMemoryStale(b *testing.B) {
+	const n = 10_000
+	for _, c := range []struct{ d, k int }{{1, 1}, {2, 1}, {1, 2}, {2, 2}} {
+		for _, set := range []string{"batch", "tau"} {
+			name := fmt.Sprintf("%s-n/d%d-k%d/n=1e4", set, c.d, c.k)
+			b.Run("direct/"+name, func(b *testing.B) {
+				s, err := core.NewSpec("memory", map[string]string{"d": fmt.Sprint(c.d), "k": fmt.Sprint(c.k), set: fmt.Sprint(n)},
+					core.Common{Bins: n, Balls: uint64(b.N), Trials: 1, Seed: 1, Alpha: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				start := cpuTime()
+				engine.RunTrial(s, 0, nil)
+				reportCPU(b, start)
+			})
+			b.Run("naive/"+name, func(b *testing.B) {
+				bb, tau := n, 0
+				if set == "tau" {
+					bb, tau = 0, n
+				}
+				start := cpuTime()
+				naiveMemoryStale(make([]int, n), b.N, c.d, c.k, bb, tau)
+				reportCPU(b, start)
+			})
+		}
 	}
 }

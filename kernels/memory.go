@@ -41,10 +41,15 @@ func Memory[L Load](loads []L, r *PCG32, count uint64, d int, cache, samples []u
 		return memoryOne(loads, r, count, &cache[0], lastUsed, maxLoad)
 	case d == 1 && len(cache) == 2:
 		return memoryOneTwo(loads, r, count, (*[2]uint32)(cache), maxLoad)
+	case d == 1 && len(cache) == 3:
+		return memoryOneThree(loads, r, count, (*[3]uint32)(cache), maxLoad)
 	case d == 1:
 		return memoryOneSample(loads, r, count, cache, maxLoad)
 	case len(cache) == 1:
 		return memoryOneCached(loads, r, count, &cache[0], samples[:d], lastUsed, maxLoad)
+	}
+	if d == 2 && len(cache) == 2 {
+		return memoryTwoTwo(loads, r, count, (*[2]uint32)(cache), maxLoad)
 	}
 	return memoryGeneral(loads, r, count, cache, samples[:d], maxLoad)
 }
@@ -148,6 +153,135 @@ func memoryOneTwo[L Load](loads []L, r *PCG32, count uint64, cache *[2]uint32, m
 			}
 		} else if lj < l0 {
 			c0, l0 = j, lj
+		}
+	}
+	cache[0], cache[1] = c0, c1
+	r.state = s
+	return maxLoad
+}
+
+// memoryOneThree is Memory with one sample and three cached bins, names and
+// loads in registers: memoryOneSample's rule (the lightest cached bin, the
+// first slot on a tie, against the sample, which wins ties; then the
+// heaviest cached bin, the first slot on a tie, gives its slot to a sample
+// strictly lighter and not cached) without its loops over the cache.
+func memoryOneThree[L Load](loads []L, r *PCG32, count uint64, cache *[3]uint32, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	c0, c1, c2 := cache[0], cache[1], cache[2]
+	l0, l1, l2 := loads[c0], loads[c1], loads[c2]
+	for ; count > 0; count-- {
+		var j uint32
+		s, j = boundedFast(s, inc, n)
+		lj := loads[j]
+		tc, tl := c0, l0 // the lightest cached bin, the first slot on a tie
+		if l1 < tl {
+			tc, tl = c1, l1
+		}
+		if l2 < tl {
+			tc, tl = c2, l2
+		}
+		t, v := j, lj
+		if tl < lj {
+			t, v = tc, tl
+		}
+		v++
+		loads[t] = v
+		maxLoad = max(maxLoad, v)
+		// The bin raised, in whichever register holds it (the sample may be
+		// a cached bin).
+		if t == c0 {
+			l0 = v
+		}
+		if t == c1 {
+			l1 = v
+		}
+		if t == c2 {
+			l2 = v
+		}
+		if j == c0 || j == c1 || j == c2 {
+			continue // the sample was cached already
+		}
+		if t == j {
+			lj = v
+		}
+		switch { // the heaviest cached bin, the first slot on a tie
+		case l0 >= l1 && l0 >= l2:
+			if lj < l0 {
+				c0, l0 = j, lj
+			}
+		case l1 >= l2:
+			if lj < l1 {
+				c1, l1 = j, lj
+			}
+		default:
+			if lj < l2 {
+				c2, l2 = j, lj
+			}
+		}
+	}
+	cache[0], cache[1], cache[2] = c0, c1, c2
+	r.state = s
+	return maxLoad
+}
+
+// memoryTwoTwo is Memory with two samples and two cached bins, names and
+// loads in registers: memoryGeneral's rule (the first least loaded of
+// sample 0, sample 1, slot 0, slot 1; then each sample in draw order, not
+// cached and strictly lighter than the heaviest cached bin, the first slot
+// on a tie, takes that slot) without re-reading the loads.
+func memoryTwoTwo[L Load](loads []L, r *PCG32, count uint64, cache *[2]uint32, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	c0, c1 := cache[0], cache[1]
+	l0, l1 := loads[c0], loads[c1]
+	for ; count > 0; count-- {
+		var a, b uint32
+		s, a = boundedFast(s, inc, n)
+		s, b = boundedFast(s, inc, n)
+		la, lb := loads[a], loads[b]
+		t, v := a, la
+		if lb < v {
+			t, v = b, lb
+		}
+		if l0 < v {
+			t, v = c0, l0
+		}
+		if l1 < v {
+			t, v = c1, l1
+		}
+		v++
+		loads[t] = v
+		maxLoad = max(maxLoad, v)
+		if t == a {
+			la = v
+		}
+		if t == b {
+			lb = v
+		}
+		if t == c0 {
+			l0 = v
+		}
+		if t == c1 {
+			l1 = v
+		}
+		if a != c0 && a != c1 {
+			if l1 > l0 { // the heavier cached bin is slot 1 (slot 0 on a tie)
+				if la < l1 {
+					c1, l1 = a, la
+				}
+			} else if la < l0 {
+				c0, l0 = a, la
+			}
+		}
+		if b != c0 && b != c1 { // a, if now cached, counts as cached
+			if l1 > l0 {
+				if lb < l1 {
+					c1, l1 = b, lb
+				}
+			} else if lb < l0 {
+				c0, l0 = b, lb
+			}
 		}
 	}
 	cache[0], cache[1] = c0, c1

@@ -66,17 +66,39 @@ import (
 //
 // No fluid limit: none is standard for the cache (MPS analyse the lightly
 // loaded case and a queueing limit, not this process at m ≫ n), so Memory
-// has no Fluid capability. No --batch: under batches there is no agreed
-// reading of "the least loaded after placement" when a ball reads the
-// loads frozen at its batch's start, so it is left out. Unit balls only
-// (no --weights).
+// has no Fluid capability. Unit balls only (no --weights).
+//
+// --batch b and --tau T --delay fixed (b-Batch's and τ-Delay's settings,
+// as every load-reading process takes them, issue 17 item 8: bbatch.go,
+// batchany.go, delayparam.go, tau2.go; Los, Sauerwald, "Balanced
+// allocations with the choice of noise", PODC 2022, §2, and SPAA 2022's
+// b-Batch): every load memory reads, in the ball's comparison and in the
+// cache rule, is the load it may see — the load at the batch's start, or
+// the load τ balls ago — while the cache holds bins, read afresh at their
+// view by every ball; placements go to the real loads. "Least loaded after
+// placement" reads the view after the ball (the view the next ball reads),
+// so --batch 1 and --tau 0 are memory itself, ball for ball. Ties stay
+// uniformly random in law: bins with one view may differ in real load,
+// and a tie among such bins is decided by a coin from the noise stream
+// (kernels/memory_stale.go gives the rule and the other reading, a cache
+// that remembers the load value it saw, which is not offered). Only
+// --delay fixed: the other delays give every read its own age, and memory
+// reads d + K loads a ball and K more for the cache — no rule says which
+// ages those share. Direct engine only (a bin's real load and view tell it
+// apart from others at its view); empty bins at the start (--initial: the
+// positional ties need an exchangeable start, as the direct loop's, and
+// the delay's record starts empty); no balls that leave (the frozen or
+// past loads would change under the reads). K = 0 is d-choice with the same
+// setting, its loops.
 
 // Caching is the memory (Caching) process; Memory is the name of the footprint
 // interface.
 type Caching struct {
-	D    int    // uniform samples per ball
-	K    int    // cached bins
-	Rule string // what the cache keeps: least-loaded or last-used
+	D       int     // uniform samples per ball
+	K       int     // cached bins
+	Rule    string  // what the cache keeps: least-loaded or last-used
+	Batch   uint64  // balls per batch (b-Batch's setting); 1: none
+	Delayed Delayed // τ-Delay's setting, --delay fixed; τ = 0: none
 }
 
 const (
@@ -96,14 +118,15 @@ func init() { Register(memoryEntry) }
 func (p *Caching) Entry() *Entry { return memoryEntry }
 
 func (p *Caching) Params() []*Param {
-	return []*Param{
+	return append([]*Param{
 		DParam(&p.D, "uniform samples d per ball, 1 ≤ d ≤ bins").Def("1"),
 		IntWant("k", "memory: cached bins K seen by every ball beside its samples, 0 ≤ K ≤ min(bins, 1024) (0: d-choice)", &p.K, 0, 1024,
 			"an integer in [0, min(bins, 1024)]").Def("1").Listed(),
 		Choice("cache-rule", "memory: what the cache keeps after each ball: least-loaded (the K least loaded candidates, Mitzenmacher et al.) or last-used (the bin that took the ball, K = 1)",
 			&p.Rule, cacheLeastLoaded, cacheLastUsed).Def(cacheLeastLoaded).Listed().
 			ShownWhen(func() bool { return p.Rule != cacheLeastLoaded }),
-	}
+		BatchParam(&p.Batch),
+	}, p.Delayed.params(p.Entry().Name)...)
 }
 
 func (p *Caching) Check(su *Setup) error {
@@ -119,14 +142,30 @@ func (p *Caching) Check(su *Setup) error {
 	if p.Rule == cacheLastUsed && p.K != 1 {
 		return fmt.Errorf("--cache-rule last-used keeps the one bin that took the ball: want --k 1, not %d", p.K)
 	}
-	return nil
+	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
+		return err
+	}
+	if p.K == 0 { // d-choice's setting, its delays included
+		return p.Delayed.check(p.Entry().Name, su, delayRule{batch: p.Batch})
+	}
+	return checkFixedDelay(p.Entry().Name, &p.Delayed, su, p.Batch)
 }
+
+// stale reports whether memory's own loops read a view (K ≥ 1 in batches
+// or with a delay).
+func (p *Caching) stale() bool { return p.K > 0 && (p.Batch > 1 || p.Delayed.on()) }
 
 // Memory: the cache and one ball's samples.
 func (p *Caching) Memory(f *units.Footprint, m Mem) {
 	if p.K > 0 {
 		f.Add(fmt.Sprintf("--d %d", p.D), "lower --d", uint64(p.D+p.K)*4)
 	}
+	if p.K == 0 {
+		p.dChoice().Memory(f, m)
+		return
+	}
+	batchMemory(p.Batch, f, m)
+	p.Delayed.memory(f, m)
 }
 
 type memoryLoop[L kernels.Load] struct {
@@ -140,9 +179,43 @@ func (l *memoryLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
 	return c, kernels.Memory(loads, l.r, c, l.d, l.cache, l.samples, l.lastUsed, maxLoad)
 }
 
+// memoryStale is memory reading frozen (batch) or past (delay) loads.
+type memoryStale[L kernels.Load] struct {
+	r, coins *kernels.PCG32
+	d        int
+	cache    []uint32
+	lastUsed bool
+	sc       *kernels.MemoryScratch
+	batch    *kernels.Batch[L]
+	delay    *kernels.Delay[L]
+}
+
+func (l *memoryStale[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.StaleMemory(loads, l.r, l.coins, c, l.d, l.cache, l.lastUsed, l.sc, l.batch, l.delay, maxLoad)
+}
+
+// memoryBatched adds the batch ends' gaps (max_gap).
+type memoryBatched[L kernels.Load] struct{ memoryStale[L] }
+
+func (l *memoryBatched[L]) BatchEnds(n int) (uint64, float64) { return l.batch.BatchEnds(n) }
+
 func memoryDirect[L kernels.Load](p *Caching, tr *Trial) Stepper[L] {
 	if p.K == 0 {
-		return dChoiceDirect[L](p.D, 1, tr)
+		if p.Delayed.on() && p.D > 1 {
+			return delayedDirect[L](&p.Delayed, p.D, nil, tr)
+		}
+		return dChoiceDirect[L](p.D, p.Batch, tr)
+	}
+	if p.stale() {
+		st := memoryStale[L]{r: tr.Choices, coins: tr.Noise, d: p.D, cache: make([]uint32, p.K),
+			lastUsed: p.Rule == cacheLastUsed, sc: kernels.NewMemoryScratch(p.D, p.K)}
+		kernels.FirstCache(st.cache, uint32(tr.Bins), tr.Choices)
+		if p.Batch > 1 {
+			st.batch = kernels.NewBatch[L](int(tr.Bins), p.Batch, false)
+			return &memoryBatched[L]{st}
+		}
+		st.delay = delayState[L](&p.Delayed, tr)
+		return &st
 	}
 	l := &memoryLoop[L]{r: tr.Choices, d: p.D, cache: make([]uint32, p.K), lastUsed: p.Rule == cacheLastUsed}
 	kernels.FirstCache(l.cache, uint32(tr.Bins), tr.Choices)
@@ -183,7 +256,40 @@ func (p *Caching) Levels(tr *Trial) LevelStepper {
 	return &memoryLevels{r: tr.Choices, d: p.D, cache: make([]uint64, p.K), cands: make([]kernels.MemoryCandidate, 0, p.D+p.K), lastUsed: p.Rule == cacheLastUsed}
 }
 
-func (p *Caching) dChoice() *DChoice { return &DChoice{D: p.D, Dims: 1, Populated: 1, Batch: 1} }
+// dChoice is the d-choice process K = 0 runs, in the same setting.
+func (p *Caching) dChoice() *DChoice {
+	return &DChoice{D: p.D, Dims: 1, Populated: 1, Batch: p.Batch, Delayed: p.Delayed}
+}
+
+// HistogramWhy: in batches or delayed, a bin's real load and its view
+// tell it apart from the others at its view; the level counts do not hold
+// that. K = 0: d-choice's reasons.
+func (p *Caching) HistogramWhy() string {
+	switch {
+	case p.K == 0:
+		return p.dChoice().HistogramWhy()
+	case p.Batch > 1:
+		return p.Entry().Name + " in batches (--batch) runs on the direct engine (a bin's load now and at the batch's start tell it apart from others at its frozen load)"
+	}
+	return p.Delayed.histogramWhy(p.Entry().Name)
+}
+
+// InitialWhy: in batches the loop's positional ties need an exchangeable
+// start, which an --initial vector is not in general (and memory from one
+// runs on the histogram engine, which batches do not); a delay's record
+// starts from empty bins.
+func (p *Caching) InitialWhy() string {
+	switch {
+	case p.K == 0:
+		return p.dChoice().InitialWhy()
+	case p.Batch > 1:
+		return p.Entry().Name + " in batches (--batch) starts from empty bins: its ties by position are random ties only from a start where bins are interchangeable, and from an unequal start memory runs on the histogram engine, which batches do not"
+	}
+	return p.Delayed.initialWhy(p.Entry().Name)
+}
+
+// Content: a replay file's ages (K = 0 with --delay replay).
+func (p *Caching) Content() (map[string]string, []string) { return p.Delayed.content() }
 
 // HistogramSeconds: ball by ball on ranks, one level search a sample: 11
 // ns a ball at d = K = 1, 24.5, 24.8 and 30.2 at (d, K) = (1, 2), (2, 1),

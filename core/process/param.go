@@ -194,7 +194,7 @@ var flagUsage = map[string]string{
 	"d":           "samples per ball (d-choice, hypergraph, idea: per round; memory: beside its cache, default 1; kd-choice: per step) or groups (always-go-left), 1 ≤ d ≤ bins (default 2)",
 	"g":           "comparisons of loads differing by at most g are noisy, g ≥ 0 (g-adv-comp, g-myopic-comp)",
 	"batch":       "balls per batch b ≥ 1: every ball of a batch decides on the loads at the batch's start (b-batch; d-choice, one-plus-beta, (mixed-)quantile and two-thinning in batches, default 1: none)",
-	"tau":         "τ-Delay: every load read may be up to τ balls old, 0 ≤ τ < 2^32 − 1 (tau-delay; d-choice, two-choice, one-plus-beta, (mixed-)quantile and two-thinning with a delay; k-thinning, threshold, adaptive, twinning, packing and kd-choice with --delay fixed; default 0: none)",
+	"tau":         "τ-Delay: every load read may be up to τ balls old, 0 ≤ τ < 2^32 − 1 (tau-delay; d-choice, two-choice, one-plus-beta, (mixed-)quantile and two-thinning with a delay; k-thinning, threshold, adaptive, twinning, packing, kd-choice and memory with --delay fixed; default 0: none)",
 	"delay":       "with --tau: how old each read is: fixed (τ), uniform (in [0, τ]), adversarial, empirical (drawn from --ages) or replay (one age per ball, from --replay)",
 	"ages":        "--delay empirical: a file of \"age count\" lines, the law of read ages in balls",
 	"replay":      "--delay replay: a file of ages in balls, one per ball in ball order (balloc concurrent --save-ages writes one)",

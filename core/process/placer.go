@@ -113,4 +113,12 @@ func (p *Retry) Placement() (kernels.Placement, string) {
 // argument; the exact-law test with random ties checks it). The
 // supermarket (a cache beside the event loop) and the level counts (a
 // departure tested against the cached bins) are not built.
-func (p *Caching) DeletionsWhy() string { return "" }
+func (p *Caching) DeletionsWhy() string {
+	switch {
+	case p.Batch > 1:
+		return "--batch: batches read frozen loads, which departures would change under them"
+	case p.Delayed.on():
+		return "--tau: the delayed reads count balls placed, not events"
+	}
+	return ""
+}
