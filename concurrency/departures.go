@@ -96,7 +96,7 @@ func sampleLane(w int) kernels.Lane { return kernels.Lane(1<<40 + uint64(w)) }
 func CheckDepartures(s *core.Spec) error {
 	pl, ok := s.Proc.(process.Placer)
 	if !ok {
-		return fmt.Errorf("--arrival-rate: %s has no supermarket reading", s.Process.Name)
+		return fmt.Errorf("--arrival-rate: balloc concurrent runs departures for one-choice, two-choice, d-choice and one-plus-beta (the least of d samples); %s has no supermarket reading", s.Process.Name)
 	}
 	p, why := pl.Placement()
 	switch {
