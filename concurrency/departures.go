@@ -62,7 +62,7 @@ import (
 //     departures the load can go down as well as up). Emulated runs tally
 //     every arrival's age exactly (AgeLaw).
 //   - Time averages: before the event (after the worker's share of the
-//     warmup), sampleBins consecutive bins from a uniformly random start,
+//     warmup), SampleBins consecutive bins from a uniformly random start,
 //     drawn from the worker's own sample stream (sampleLane, not its event
 //     stream, so --measure-every never changes the events), are read and
 //     tallied by load into one of depBatches batches by the event's place
@@ -81,9 +81,9 @@ import (
 // into, for their standard errors (as the sequential engine's 32).
 const depBatches = 32
 
-// sampleBins is the bins read at a measured event for the time averages:
+// SampleBins is the bins read at a measured event for the time averages:
 // consecutive (one cache line of packed loads), from a uniform start.
-const sampleBins = 16
+const SampleBins = 16
 
 // sampleLane is worker w's stream of time-average sample positions, apart
 // from its events (kernels.WorkerLane) and from every other lane.
@@ -187,13 +187,13 @@ func (sp *sampler) sample(k uint64, rd *reader, n uint32) {
 	}
 	b := (k - sp.warm - 1) * depBatches / (sp.count - sp.warm)
 	i := sp.r.Bounded(n)
-	for range min(sampleBins, n) {
+	for range min(SampleBins, n) {
 		sp.batches[b].add(uint64(rd.get(i)))
 		if i++; i == n {
 			i = 0
 		}
 	}
-	sp.reads += uint64(min(sampleBins, n))
+	sp.reads += uint64(min(SampleBins, n))
 }
 
 // depState is a departures run's shared state and what it measured, per

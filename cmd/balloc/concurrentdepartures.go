@@ -116,7 +116,7 @@ func printDepartures(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 		g(float64(d.Events)/d.EventRate(spec.Bins)), g(d.Warmup), mode, layout, spec.Seed, runtime.NumCPU())
 	fmt.Fprintln(stdout, "events: each worker draws its own share, an arrival with probability λ/(1+λ) (decided on racy reads, committed by an atomic add, or --mode cas a compare-and-swap),")
 	fmt.Fprintln(stdout, "else a departure from a uniform bin, taken by compare-and-swap only if that bin is non-empty")
-	fmt.Fprintf(stdout, "time averages: %d consecutive bins from a uniform start read before every %d-th event of each worker after its share of the warmup, ± batch-means SE\n", 16, measure)
+	fmt.Fprintf(stdout, "time averages: %d consecutive bins from a uniform start read before every %d-th event of each worker after its share of the warmup, ± batch-means SE\n", concurrency.SampleBins, measure)
 	if emulated {
 		fmt.Fprintln(stdout, "ages: of every arrival, exact: load changes (arrivals and departures) committed between its reads and its commit")
 	} else {
@@ -129,9 +129,14 @@ func printDepartures(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	head := what + "\ttrial\trun\tevents/s\tarrivals\tdepartures\tmean queue (time avg)\tfinal mean queue\tmax queue\tmax ever\tgap\tage mean/p50/p90/p99/max"
-	if mode == concurrency.CAS {
+	// Emulated departures are one step each (their CAS loop is atomic):
+	// only goroutine runs have departure retries to show.
+	switch {
+	case mode == concurrency.CAS && emulated:
+		head += "\tCAS retries"
+	case mode == concurrency.CAS:
 		head += "\tCAS retries arrivals/departures"
-	} else {
+	case !emulated:
 		head += "\tdeparture CAS retries"
 	}
 	fmt.Fprintln(tw, head)
@@ -144,16 +149,23 @@ func printDepartures(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 		line := fmt.Sprintf("%d\t%d\t%s\t%.3g\t%d\t%d\t%s ± %.2g\t%s\t%s\t%s\t%s\t%s", r.Workers, r.Trial, run, x.EventsPerS, x.Arrivals, x.Departures,
 			g(x.MeanQueue), x.MeanQueueSE, g(x.FinalMeanQueue), g(x.MaxQueue), g(x.MaxEver), g(r.Gap),
 			fmt.Sprintf("%.3g/%d/%d/%d/%d", r.AgeMean, r.AgeP50, r.AgeP90, r.AgeP99, r.AgeMax))
-		if mode == concurrency.CAS {
+		switch {
+		case mode == concurrency.CAS && emulated:
+			line += fmt.Sprintf("\t%d", r.Concurrent.Retries)
+		case mode == concurrency.CAS:
 			line += fmt.Sprintf("\t%d/%d", r.Concurrent.Retries, x.DepartureRetries)
-		} else {
+		case !emulated:
 			line += fmt.Sprintf("\t%d", x.DepartureRetries)
 		}
 		fmt.Fprintln(tw, line)
 		if x.Sequential != nil {
 			sd := x.Sequential.Dynamic
-			fmt.Fprintf(tw, "\t\tsequential\t%.3g\t%d\t%d\t%s ± %.2g\t%s\t%s\t%s\t%s\t–\t–\n", *x.SeqEventsPerS, sd.Arrivals, sd.Departures,
+			seq := fmt.Sprintf("\t\tsequential\t%.3g\t%d\t%d\t%s ± %.2g\t%s\t%s\t%s\t%s\t–", *x.SeqEventsPerS, sd.Arrivals, sd.Departures,
 				g(*x.SeqMeanQueue), *x.SeqMeanQueueSE, g(*x.SeqFinalMeanQueue), g(*x.SeqMaxQueue), g(sd.MaxEver), g(*x.SeqGap))
+			if mode == concurrency.CAS || !emulated {
+				seq += "\t–"
+			}
+			fmt.Fprintln(tw, seq)
 		}
 	}
 	tw.Flush()
