@@ -185,7 +185,9 @@ func (sp *sampler) sample(k uint64, rd *reader, n uint32) {
 	if k <= sp.warm {
 		return
 	}
-	b := (k - sp.warm - 1) * depBatches / (sp.count - sp.warm)
+	// (k − warm − 1)·depBatches/(count − warm), in floating point: the
+	// product overflows 64 bits beyond 2^59 events.
+	b := min(int(float64(k-sp.warm-1)/float64(sp.count-sp.warm)*depBatches), depBatches-1)
 	i := sp.r.Bounded(n)
 	for range min(SampleBins, n) {
 		sp.batches[b].add(uint64(rd.get(i)))
@@ -253,7 +255,7 @@ func runDepartures(cfg Config, W int) (*Result, error) {
 		top = max(top, v)
 	}
 	A, D := sum(st.arrivals), sum(st.departures)
-	if total != A-D || top > uint32(A) {
+	if total != A-D || uint64(top) > A {
 		return nil, fmt.Errorf("concurrent run lost or invented balls: the loads hold %d (largest %d), %d arrivals and %d departures were committed", total, top, A, D)
 	}
 	snap := result.MeasureLoads(loads, total, s.Alpha)
