@@ -35,7 +35,8 @@ import (
 //     (kernels.WorkerLane(w), as its balls are seeded today): per event the
 //     arrival coin (Bernoulli.Flip), then for an arrival the placement's
 //     draws (its β coin when 0 < β < 1, then D PCG32.Bounded(n) on a
-//     two-choice-like step, one on a one-choice step), for a departure one
+//     two-choice-like step, one on a one-choice step; thinning one
+//     Bounded(n) a sample tried), for a departure one
 //     PCG32.Bounded(n) — kernels.SupermarketDirect's stream, so one worker
 //     on that lane is SupermarketDirect draw for draw.
 //   - An arrival reads its samples with atomic loads (racy reads, as a
@@ -43,6 +44,14 @@ import (
 //     as the sequential loop), and commits with an atomic add (--mode
 //     racy) or a compare-and-swap against the load read, re-read and
 //     re-decided on failure (--mode cas, counted as cas_retries).
+//   - Two-thinning (kernels.Placement.Thetas) keeps sample j when n·load <
+//     present + ⌈n·θ_j⌉ (kernels.ThinKeep, the sequential loop's integer
+//     test), drawing the next sample only when one is rejected, as that
+//     loop does. The balls present are each worker's arrivals minus
+//     departures, published to a striped counter of their own: a worker
+//     reads its sum before an arrival at least 64 events after its last
+//     read and follows its own changes in between (so one worker follows
+//     the count exactly); an emulated worker knows it exactly.
 //   - A departure decrements its bin only if it is non-empty, atomically,
 //     in both modes: a compare-and-swap loop from the load it reads (failed
 //     swaps counted as departure_cas_retries), so no load goes negative and
@@ -92,7 +101,8 @@ func sampleLane(w int) kernels.Lane { return kernels.Lane(1<<40 + uint64(w)) }
 // CheckDepartures reports whether the supermarket spec s can run
 // concurrently (called by Check): its placement must be the least of D
 // samples with probability β (one-choice, two-choice, d-choice,
-// one-plus-beta), which the workers decide on racy reads.
+// one-plus-beta) or thinning's (two-thinning), which the workers decide on
+// racy reads.
 func CheckDepartures(s *core.Spec) error {
 	pl, ok := s.Proc.(process.Placer)
 	if !ok {
@@ -102,8 +112,8 @@ func CheckDepartures(s *core.Spec) error {
 	switch {
 	case why != "":
 		return fmt.Errorf("--arrival-rate: %s", why)
-	case p.Heavy > 0 || len(p.Thetas) > 0:
-		return fmt.Errorf("--arrival-rate: balloc concurrent runs departures for one-choice, two-choice, d-choice and one-plus-beta (the least of d samples); %s's thresholds read the balls present, not built concurrently", s.Process.Name)
+	case p.Heavy > 0 || p.Retry || len(p.Thetas) >= maxSamples:
+		return fmt.Errorf("--arrival-rate: balloc concurrent runs departures for one-choice, two-choice, d-choice, one-plus-beta and two-thinning; %s is not built concurrently", s.Process.Name)
 	case s.Dynamic.Stale():
 		return fmt.Errorf("--arrival-rate: balloc concurrent's staleness is its workers' own; --update-period, --update-delay and --update-individual are balloc run's")
 	}
@@ -138,6 +148,11 @@ type depRule struct {
 	d            int
 	one, mixed   bool // as kernels' placeRule: one sample per ball; a β coin per ball
 	n            uint32
+	// thin: thinning's ⌈n·θ_j⌉ (nil: the least of D). Sample j is kept when
+	// n·load < present + thin[j] (kernels.ThinKeep), the last one whatever
+	// its load; the samples are drawn one at a time, as the sequential loop
+	// draws them.
+	thin []int64
 }
 
 func newDepRule(s *core.Spec) (*depRule, error) {
@@ -151,11 +166,22 @@ func newDepRule(s *core.Spec) (*depRule, error) {
 		return nil, err
 	}
 	one := p.D == 1 || p.Beta == 0
-	return &depRule{arrive: a, beta: b, d: p.D, one: one, mixed: !one && p.Beta < 1, n: uint32(s.Bins)}, nil
+	dr := &depRule{arrive: a, beta: b, d: p.D, one: one, mixed: !one && p.Beta < 1, n: uint32(s.Bins)}
+	if len(p.Thetas) > 0 {
+		if dr.thin, err = kernels.ThinConstants(s.Bins, p.Thetas); err != nil {
+			return nil, err
+		}
+	}
+	return dr, nil
 }
 
-// draw draws an arrival's samples into b (after its arrival coin).
+// draw draws an arrival's samples into b (after its arrival coin):
+// thinning's first sample only (decideThin draws the others as needed).
 func (dr *depRule) draw(r *kernels.PCG32, b *ball) {
+	if dr.thin != nil {
+		b.k, b.idx[0] = 1, r.Bounded(dr.n)
+		return
+	}
 	two := !dr.one
 	if dr.mixed {
 		two = dr.beta.Flip(r)
@@ -179,6 +205,43 @@ func (dr *depRule) decide(b *ball, rd *reader) (uint32, uint32) {
 		}
 	}
 	return best, bv
+}
+
+// decideOn is the decision of an emulated worker, which knows the balls
+// present exactly.
+func (dr *depRule) decideOn(r *kernels.PCG32, b *ball, rd *reader, present uint64) (uint32, uint32) {
+	if dr.thin != nil {
+		return dr.decideThin(r, b, rd, present)
+	}
+	return dr.decide(b, rd)
+}
+
+// decideThin is thinning's decision with present balls: the first sample
+// kept, drawing the next from r when one is rejected (the samples drawn so
+// far are kept in b, so a compare-and-swap's retry decides again on them
+// first). It returns the bin and the load it was read at.
+func (dr *depRule) decideThin(r *kernels.PCG32, b *ball, rd *reader, present uint64) (uint32, uint32) {
+	n, last := uint64(dr.n), len(dr.thin)-1
+	for j := 0; ; j++ {
+		if j == b.k {
+			b.idx[j] = r.Bounded(dr.n)
+			b.k++
+		}
+		v := rd.get(b.idx[j])
+		if j > last || kernels.ThinKeep(n, uint64(v), present, dr.thin[j]) {
+			return b.idx[j], v
+		}
+	}
+}
+
+// presentOf reads the balls present from a striped sum of the workers'
+// arrivals minus departures (each cell wraps below zero; so may a racy sum,
+// read cell by cell, which is then taken as 0).
+func presentOf(sum uint64) uint64 {
+	if int64(sum) < 0 {
+		return 0
+	}
+	return sum
 }
 
 // sampler tallies a worker's time-average reads by batch.
@@ -221,12 +284,14 @@ type depState struct {
 	maxEver              []uint32
 	samplers             []*sampler
 	retries              []uint64
-	ageLaw               tally // emulated: every arrival's age
+	ageLaw               tally    // emulated: every arrival's age
+	net                  *Striped // thinning: each worker's arrivals minus departures, wrapping
 }
 
 func newDepState(cfg Config, W int) *depState {
 	return &depState{state: newState(cfg, W), arrivals: make([]uint64, W), departures: make([]uint64, W),
-		depRetries: make([]uint64, W), maxEver: make([]uint32, W), samplers: make([]*sampler, W), retries: make([]uint64, W)}
+		depRetries: make([]uint64, W), maxEver: make([]uint32, W), samplers: make([]*sampler, W), retries: make([]uint64, W),
+		net: NewStriped(W)}
 }
 
 // runDepartures is Run for a supermarket spec (Run checked it).
@@ -438,6 +503,12 @@ func depWorker(cfg Config, dr *depRule, st *depState, w int, count, warm uint64)
 	st.samplers[w] = sp
 	mine := st.placed.cell(w)
 	cas := cfg.Mode == CAS
+	// Thinning reads the balls present: the workers' striped net counts,
+	// summed every 64 events and followed by this worker's own changes in
+	// between (so one worker follows the count exactly).
+	thin := dr.thin != nil
+	myNet := st.net.cell(w)
+	var base, baseOwn, nextRead uint64 // the striped sum last read; own net then; the event of the next read
 	var arr, dep, retries, depRetries uint64
 	var top uint32
 	var b ball
@@ -459,6 +530,9 @@ func depWorker(cfg Config, dr *depRule, st *depState, w int, count, warm uint64)
 				if c.CompareAndSwap(v, v-1) {
 					dep++
 					storeOwned64(mine, arr+dep)
+					if thin {
+						storeOwned64(myNet, arr-dep)
+					}
 					break
 				}
 				depRetries++
@@ -472,20 +546,36 @@ func depWorker(cfg Config, dr *depRule, st *depState, w int, count, warm uint64)
 			begin = time.Now()
 			t0 = st.placed.Sum()
 		}
-		bin, v := dr.decide(&b, rd)
+		var bin, v uint32
+		if thin {
+			if k >= nextRead {
+				base, baseOwn, nextRead = st.net.Sum(), arr-dep, k+64
+			}
+			bin, v = dr.decideThin(&r, &b, rd, presentOf(base+arr-dep-baseOwn))
+		} else {
+			bin, v = dr.decide(&b, rd)
+		}
 		var after uint32
 		if !cas {
 			after = cells[uint64(bin)*stride].Add(1)
 		} else {
 			for !cells[uint64(bin)*stride].CompareAndSwap(v, v+1) {
 				retries++
-				bin, v = dr.decide(&b, rd)
+				if thin {
+					base, baseOwn = st.net.Sum(), arr-dep
+					bin, v = dr.decideThin(&r, &b, rd, presentOf(base))
+				} else {
+					bin, v = dr.decide(&b, rd)
+				}
 			}
 			after = v + 1
 		}
 		top = max(top, after)
 		arr++
 		storeOwned64(mine, arr+dep)
+		if thin {
+			storeOwned64(myNet, arr-dep)
+		}
 		if measured {
 			st.bin[w].add(netChange(after, v))
 			age := st.placed.Sum() - t0 - 1
@@ -542,7 +632,7 @@ func emulateDepartures(cfg Config, dr *depRule, W int, warm uint64) *depState {
 			active = append(active, w)
 		}
 	}
-	changes := uint64(0) // load changes committed: exact in one goroutine
+	changes, present := uint64(0), uint64(0) // load changes committed, balls present: exact in one goroutine
 	n, measure := dr.n, cfg.MeasureEvery
 	for len(active) > 0 {
 		a := int(sched.Bounded(uint32(len(active))))
@@ -560,13 +650,14 @@ func emulateDepartures(cfg Config, dr *depRule, W int, warm uint64) *depState {
 				if v := c.Load(); v > 0 {
 					c.Store(v - 1)
 					changes++
+					present--
 					st.departures[w]++
 					st.placed.Store(w, st.arrivals[w]+st.departures[w])
 				}
 			} else {
 				dr.draw(&vw.r, &vw.b)
 				vw.t0 = changes
-				vw.bin, vw.v = dr.decide(&vw.b, rd)
+				vw.bin, vw.v = dr.decideOn(&vw.r, &vw.b, rd, present)
 				vw.pending = true
 			}
 		} else {
@@ -574,12 +665,13 @@ func emulateDepartures(cfg Config, dr *depRule, W int, warm uint64) *depState {
 			if cfg.Mode == CAS && c.Load() != vw.v {
 				st.retries[w]++
 				vw.t0 = changes
-				vw.bin, vw.v = dr.decide(&vw.b, rd)
+				vw.bin, vw.v = dr.decideOn(&vw.r, &vw.b, rd, present)
 				continue
 			}
 			after := c.Add(1)
 			st.ageLaw.add(changes - vw.t0)
 			changes++
+			present++
 			st.arrivals[w]++
 			st.placed.Store(w, st.arrivals[w]+st.departures[w])
 			st.maxEver[w] = max(st.maxEver[w], after)

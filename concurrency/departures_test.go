@@ -32,6 +32,7 @@ var depProcs = []struct {
 	params map[string]string
 }{
 	{"one-choice", nil}, {"two-choice", nil}, {"d-choice", map[string]string{"d": "3"}}, {"one-plus-beta", map[string]string{"beta": "0.3"}},
+	{"two-thinning", map[string]string{"threshold": "0.5"}},
 }
 
 // One worker is the sequential supermarket loop on the worker's lane, draw
@@ -99,7 +100,7 @@ func TestDeparturesConservedUnderContention(t *testing.T) {
 	for _, p := range []struct {
 		name   string
 		params map[string]string
-	}{{"two-choice", nil}, {"one-plus-beta", map[string]string{"beta": "0.5"}}} {
+	}{{"two-choice", nil}, {"one-plus-beta", map[string]string{"beta": "0.5"}}, {"two-thinning", map[string]string{"threshold": "0"}}} {
 		for _, mode := range []Mode{Racy, CAS} {
 			for _, lambda := range []float64{0.5, 0.95} {
 				t.Run(fmt.Sprintf("%s/%s/λ=%g", p.name, mode, lambda), func(t *testing.T) {
@@ -161,8 +162,8 @@ func depFigures(out map[string][]float64, dy *result.Dynamic, n uint64) {
 // engine, balloc run's default), in distribution over seeded trials: the
 // final fractions ≥ i, the final and the time-averaged mean queue (the
 // worker's sampled, the engine's exact) agree within Welch |t| < 4.5 on
-// each; the same test tells two-choice from one-plus-beta at β = 0.7 with
-// |t| > 6 (power).
+// each; the same test tells two-choice from one-plus-beta at β = 0.7, and
+// two-thinning at θ = 0.5 from θ = 1.5, with |t| > 6 (power).
 func TestDeparturesOneWorkerIsSequentialInLaw(t *testing.T) {
 	const n, lambda = 1000, 0.9
 	trials := 30
@@ -178,23 +179,31 @@ func TestDeparturesOneWorkerIsSequentialInLaw(t *testing.T) {
 		}
 		return out
 	}
-	conc := map[string][]float64{}
-	s := depSpec(t, "two-choice", nil, n, lambda, E, 20, 31, core.EngineDirect)
-	for tr := range uint64(trials) {
-		res, err := Run(Config{Spec: s, Trial: tr, Workers: 1, Mode: Racy, MeasureEvery: 16})
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range []struct {
+		name, other       string
+		params, offParams map[string]string
+	}{
+		{"two-choice", "one-plus-beta", nil, map[string]string{"beta": "0.7"}},
+		{"two-thinning", "two-thinning", map[string]string{"threshold": "0.5"}, map[string]string{"threshold": "1.5"}},
+	} {
+		conc := map[string][]float64{}
+		s := depSpec(t, c.name, c.params, n, lambda, E, 20, 31, core.EngineDirect)
+		for tr := range uint64(trials) {
+			res, err := Run(Config{Spec: s, Trial: tr, Workers: 1, Mode: Racy, MeasureEvery: 16})
+			if err != nil {
+				t.Fatal(err)
+			}
+			depFigures(conc, res.Dynamic, n)
 		}
-		depFigures(conc, res.Dynamic, n)
-	}
-	same, at := welch(conc, seqOf("two-choice", nil))
-	off, offAt := welch(conc, seqOf("one-plus-beta", map[string]string{"beta": "0.7"}))
-	t.Logf("|t| against the sequential engine %.2f (%s); against one-plus-beta β = 0.7 %.2f (%s)", same, at, off, offAt)
-	if same > 4.5 {
-		t.Errorf("one worker against the sequential supermarket: |t| = %.2f on %s", same, at)
-	}
-	if off < 6 {
-		t.Errorf("power: one-plus-beta β = 0.7 gives only |t| = %.2f", off)
+		same, at := welch(conc, seqOf(c.name, c.params))
+		off, offAt := welch(conc, seqOf(c.other, c.offParams))
+		t.Logf("%s %v: |t| against the sequential engine %.2f (%s); against %s %v %.2f (%s)", c.name, c.params, same, at, c.other, c.offParams, off, offAt)
+		if same > 4.5 {
+			t.Errorf("%s: one worker against the sequential supermarket: |t| = %.2f on %s", c.name, same, at)
+		}
+		if off < 6 {
+			t.Errorf("%s: power: %s %v gives only |t| = %.2f", c.name, c.other, c.offParams, off)
+		}
 	}
 }
 

@@ -48,7 +48,8 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 			"--delay replay), the i.i.d.-ages model, two-choice, and tau-delay and b-batch at the ages' p99.\n" +
 			"With --arrival-rate λ the balls also leave (the supermarket model, as balloc run's: each worker\n" +
 			"draws its own uniformized events; a departure takes a ball from a uniform bin by compare-and-swap\n" +
-			"only if it is non-empty; racy and cas modes, one-choice, two-choice, d-choice and one-plus-beta),\n" +
+			"only if it is non-empty; racy and cas modes; one-choice, two-choice, d-choice, one-plus-beta and\n" +
+			"two-thinning, whose threshold reads the balls present from the workers' striped counts),\n" +
 			"set beside the sequential supermarket run at the same λ and the mean field's fixed point.\n" +
 			"Processes: " + strings.Join(concurrentProcesses(), ", ") + ".",
 		Args: cobra.NoArgs,

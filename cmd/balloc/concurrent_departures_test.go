@@ -66,6 +66,10 @@ func TestConcurrentDeparturesJSON(t *testing.T) {
 			t.Errorf("the table has no %q:\n%s", want, table)
 		}
 	}
+	code, table, errs = run(t, "concurrent", "--process", "two-thinning", "--threshold", "0.5", "--bins", "1000", "--arrival-rate", "0.9", "--time", "20", "--emulate", "8")
+	if code != 0 || !strings.Contains(table, "fixed point: the mean-field ODE") {
+		t.Errorf("two-thinning: exit %d, %s\n%s", code, errs, table)
+	}
 }
 
 // The cross-checks of departures: one stderr line naming the flag, exit 2,
@@ -83,7 +87,6 @@ func TestConcurrentDeparturesBadInput(t *testing.T) {
 		{[]string{"--process", "two-choice", "--balls", "8", "--events", "9"}, "--events"},
 		{[]string{"--process", "two-choice", "--arrival-rate", "0.5", "--time", "2", "--mode", "sharded"}, "--mode sharded"},
 		{[]string{"--process", "two-choice", "--arrival-rate", "0.5", "--time", "2", "--mode", "local-batch", "--batch", "2"}, "--mode local-batch"},
-		{[]string{"--process", "two-thinning", "--threshold", "1", "--arrival-rate", "0.5", "--time", "2"}, "--arrival-rate"},
 		{[]string{"--process", "g-myopic-comp", "--g", "1", "--arrival-rate", "0.5", "--time", "2"}, "--arrival-rate"},
 		{[]string{"--process", "two-choice", "--arrival-rate", "0.5", "--time", "2", "--emulate", "2", "--save-ages", t.TempDir() + "/a"}, "--save-ages"},
 		{[]string{"--process", "two-choice", "--arrival-rate", "0.5", "--time", "2", "--warmup", "2"}, "--warmup"},

@@ -169,6 +169,13 @@ func printDepartures(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 		}
 	}
 	tw.Flush()
+	for _, r := range rows {
+		dy := r.Concurrent.Result.Result.Dynamic
+		if limit := 2 / math.Sqrt(float64(dy.Batches)); dy.Batches > 1 && dy.BatchLag1 > limit {
+			fmt.Fprintf(stdout, "warning: the batch means are correlated (lag-1 autocorrelation %.2f > 2/√%d in trial %d): the batches are shorter than the relaxation time and the standard errors understated; lengthen --time\n", dy.BatchLag1, dy.Batches, r.Trial)
+			break
+		}
+	}
 	if compare {
 		fmt.Fprintln(stdout, "\nsequential: balloc run's supermarket model at the same λ and events (direct engine, exact time averages; its own trials' streams)")
 	}
