@@ -146,8 +146,12 @@ func printDepartures(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 	}
 	for _, r := range rows {
 		x := r.departuresRow
-		line := fmt.Sprintf("%d\t%d\t%s\t%.3g\t%d\t%d\t%s ± %.2g\t%s\t%s\t%s\t%s\t%s", r.Workers, r.Trial, run, x.EventsPerS, x.Arrivals, x.Departures,
-			g(x.MeanQueue), x.MeanQueueSE, g(x.FinalMeanQueue), g(x.MaxQueue), g(x.MaxEver), g(r.Gap),
+		avg := "– (--measure-every 0)"
+		if x.TimeSamples > 0 {
+			avg = fmt.Sprintf("%s ± %.2g", g(x.MeanQueue), x.MeanQueueSE)
+		}
+		line := fmt.Sprintf("%d\t%d\t%s\t%.3g\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s", r.Workers, r.Trial, run, x.EventsPerS, x.Arrivals, x.Departures,
+			avg, g(x.FinalMeanQueue), g(x.MaxQueue), g(x.MaxEver), g(r.Gap),
 			fmt.Sprintf("%.3g/%d/%d/%d/%d", r.AgeMean, r.AgeP50, r.AgeP90, r.AgeP99, r.AgeMax))
 		switch {
 		case mode == concurrency.CAS && emulated:
