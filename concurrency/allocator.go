@@ -107,6 +107,10 @@ type Result struct {
 	// their law (exact, not sampled).
 	Ages   []uint32 `json:"-"`
 	AgeLaw *Dist    `json:"age_law,omitempty"`
+	// With departures (departures.go): the failed compare-and-swaps of
+	// departures, and the bins read for the sampled time averages.
+	DepartureRetries uint64 `json:"departure_cas_retries,omitempty"`
+	TimeSamples      uint64 `json:"time_samples,omitempty"`
 }
 
 // descheduled: a measured ball whose read-to-add takes longer than this
@@ -153,6 +157,9 @@ func Check(s *core.Spec) error {
 	}
 	if s.Bins > kernels.MaxBins {
 		return fmt.Errorf("--bins %d: balloc concurrent holds at most %d bins", s.Bins, uint64(kernels.MaxBins))
+	}
+	if s.Dynamic.Supermarket() {
+		return CheckDepartures(s)
 	}
 	if s.Balls >= 1<<32 {
 		return fmt.Errorf("--balls %d: balloc concurrent's 32-bit atomic loads take fewer than 2^32 balls", s.Balls)
@@ -322,6 +329,9 @@ func Run(cfg Config) (*Result, error) {
 		return nil, err
 	}
 	W := max(1, cfg.Workers)
+	if s.Dynamic.Supermarket() {
+		return runDepartures(cfg, W)
+	}
 	if cfg.Mode == LocalBatch && cfg.Batch == 0 {
 		return nil, fmt.Errorf("--mode local-batch needs --batch B ≥ 1")
 	}

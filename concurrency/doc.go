@@ -26,6 +26,15 @@
 // every ball's age in commit order, and its law, which kernels.TauDelayReplay
 // replays as τ-Delay.
 //
+// With a supermarket spec (core.Spec.Dynamic, --arrival-rate) Run runs
+// departures.go instead: each worker draws its own share of the model's
+// uniformized events; an arrival decides on racy reads and commits by an
+// atomic add (racy) or a compare-and-swap (cas), and a departure takes a
+// ball from a uniform bin by a compare-and-swap loop only if it is
+// non-empty. The final loads hold exactly the arrivals minus the
+// departures committed, which Run checks. Time averages are sampled at
+// the measured events only.
+//
 // Promises:
 //   - Ordered's output never depends on the number of workers when each item
 //     is a pure function of its index (a trial is): results are emitted in

@@ -34,17 +34,23 @@ type concurrentFlags struct {
 	cpuprofile, memprofile, trace      string
 	saveAges                           string
 	params                             map[string]*string
+	dyn                                dynamicFlags // --arrival-rate, --time, --events, --warmup (concurrentdepartures.go)
 }
 
 func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 	f := &concurrentFlags{params: map[string]*string{}}
 	c := &cobra.Command{
-		Use:   "concurrent --process NAME --bins N --balls M [--workers W | --scaling 1,2,4 | --emulate W] [flags]",
+		Use:   "concurrent --process NAME --bins N (--balls M | --arrival-rate λ (--time T | --events E)) [--workers W | --scaling 1,2,4 | --emulate W] [flags]",
 		Short: "Allocate with goroutines on shared atomic loads; measure staleness; compare with the delay model",
 		Long: "Allocate with W goroutines on one shared array of atomic loads (or, --mode sharded, each\n" +
 			"writing its own shard), measure the age of the information each ball decided on, and, for\n" +
 			"two-choice, set the gap beside the replay of an emulated run's exact age sequence (tau-delay\n" +
 			"--delay replay), the i.i.d.-ages model, two-choice, and tau-delay and b-batch at the ages' p99.\n" +
+			"With --arrival-rate λ the balls also leave (the supermarket model, as balloc run's: each worker\n" +
+			"draws its own uniformized events; a departure takes a ball from a uniform bin by compare-and-swap\n" +
+			"only if it is non-empty; racy and cas modes; one-choice, two-choice, d-choice, one-plus-beta and\n" +
+			"two-thinning, whose threshold reads the balls present from the workers' striped counts),\n" +
+			"set beside the sequential supermarket run at the same λ and the mean field's fixed point.\n" +
 			"Processes: " + strings.Join(concurrentProcesses(), ", ") + ".",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runConcurrent(c, f, stdout) },
@@ -53,7 +59,8 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 	fl.SortFlags = false
 	fl.StringVar(&f.process, "process", "", "process (required)")
 	fl.StringVar(&f.bins, "bins", "", "number of bins n (required)")
-	fl.StringVar(&f.balls, "balls", "", "number of balls m, below 2^32 (required)")
+	fl.StringVar(&f.balls, "balls", "", "number of balls m, below 2^32 (required, unless --arrival-rate)")
+	addConcurrentDynamicFlags(fl, &f.dyn)
 	for _, d := range process.Flags() {
 		for _, name := range concurrentParams {
 			if d.Name == name {
@@ -84,7 +91,7 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error {
 	fl := c.Flags()
 	for _, req := range []string{"process", "bins", "balls"} {
-		if !fl.Changed(req) {
+		if !fl.Changed(req) && (req != "balls" || !fl.Changed("arrival-rate")) {
 			return fmt.Errorf("--%s is required (see balloc concurrent --help)", req)
 		}
 	}
@@ -93,7 +100,15 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	if com.Bins, err = parseCountFlag("bins", f.bins); err != nil {
 		return err
 	}
-	if com.Balls, err = parseCountFlag("balls", f.balls); err != nil {
+	if fl.Changed("balls") {
+		if com.Balls, err = parseCountFlag("balls", f.balls); err != nil {
+			return err
+		}
+		if fl.Changed("arrival-rate") {
+			return fmt.Errorf("--balls: a supermarket run (--arrival-rate) is as long as --time T or --events E, not a number of balls")
+		}
+	}
+	if err := parseDynamic(fl, &f.dyn, &com); err != nil {
 		return err
 	}
 	if com.Seed, err = parseCountFlag("seed", f.seed); err != nil {
@@ -123,6 +138,11 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	if err := concurrency.Check(&core.Spec{Process: proc, Proc: proc.New()}); err != nil {
 		return err
 	}
+	if fl.Changed("arrival-rate") {
+		if err := concurrency.CheckDepartures(&core.Spec{Process: proc, Proc: proc.New()}); err != nil {
+			return err
+		}
+	}
 	for name := range set {
 		if !proc.Takes(name) {
 			return fmt.Errorf("--%s does not apply to %s", name, proc.Name)
@@ -138,6 +158,15 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	mode, err := concurrency.ParseMode(f.mode)
 	if err != nil {
 		return err
+	}
+	departures := spec.Dynamic.Supermarket()
+	if departures {
+		if err := concurrency.CheckDeparturesMode(mode); err != nil {
+			return err
+		}
+		if f.saveAges != "" {
+			return fmt.Errorf("--save-ages: the ages of a run with departures are not a tau-delay replay; leave out --save-ages or --arrival-rate")
+		}
 	}
 	layout, err := concurrency.ParseLayout(f.layout)
 	if err != nil {
@@ -220,7 +249,8 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 		}
 		return fmt.Errorf("--bins %s: the shared loads need %s, more than the %s of memory available; %s", units.FormatCount(spec.Bins), units.FormatBytes(float64(need)), units.FormatBytes(float64(avail)), hint)
 	}
-	if emulated && (f.compare || f.saveAges != "") {
+	record := emulated && (f.compare || f.saveAges != "") && !departures
+	if record {
 		// Every ball's age is kept for the replay: 4 bytes a ball.
 		if avail := units.AvailableMemory(); avail > 0 && need+4*spec.Balls > avail {
 			return fmt.Errorf("--balls %s: an emulated run keeps every ball's age for its replay, %s with the loads, more than the %s available; lower --balls or add --compare=false",
@@ -250,7 +280,7 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	for _, w := range counts {
 		for tr := range uint64(trials) {
 			res, err := concurrency.Run(concurrency.Config{Spec: spec, Trial: tr, Workers: w, Mode: mode, Batch: batch,
-				Layout: layout, MeasureEvery: measure, Emulate: emulated, RecordAges: emulated && (f.compare || f.saveAges != "")})
+				Layout: layout, MeasureEvery: measure, Emulate: emulated, RecordAges: record})
 			if err != nil {
 				prof.finish()
 				return failure{err}
@@ -261,7 +291,10 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 					return failure{err}
 				}
 			}
-			row, err := compareRun(res, spec, com, tr, f.compare && comparable)
+			row, err := compareRun(res, spec, com, tr, f.compare && comparable && !departures)
+			if departures {
+				compareDepartures(&row, res, spec, tr, f.compare)
+			}
 			if err != nil {
 				prof.finish()
 				return failure{err}
@@ -279,6 +312,10 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 			return failure{err}
 		}
 		fmt.Fprintf(stdout, "%s\n", b)
+		return nil
+	}
+	if departures {
+		printDepartures(stdout, rows, spec, mode, layout, measure, emulated, f.compare)
 		return nil
 	}
 	printConcurrent(stdout, rows, spec, mode, layout, measure, emulated, comparable && f.compare)
@@ -318,6 +355,10 @@ type concurrentRow struct {
 	Regime      string   `json:"regime,omitempty"`
 	TauDelayGap *float64 `json:"tau_delay_gap"`
 	BBatchGap   *float64 `json:"b_batch_gap"`
+
+	// With --arrival-rate (concurrentdepartures.go), its figures at the
+	// top level; nil otherwise, and then none of its fields appear.
+	*departuresRow
 
 	Concurrent concurrentResult `json:"concurrent"`
 	Replay     *result.Result   `json:"replay,omitempty"`
