@@ -403,8 +403,8 @@ func SupermarketLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 		ev++
 	}
 	r.state = s
+	t.Total += (arrivals - t.Arrivals) - (departures - t.Departures) // mod 2^64: the start's balls stay
 	t.S, t.Event, t.Arrivals, t.Departures = S, ev, arrivals, departures
-	t.Total = arrivals - departures
 }
 
 // grow opens a new top level above the current one (S gains the zero above it).
