@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/theory"
@@ -81,7 +82,7 @@ func supermarketStartLaw(s *Spec) ([]float64, error) {
 	if len(pl.Thetas) > 0 {
 		pi, model := thinningTheory(lambda, pl.Thetas, pl.Retry)
 		if pi == nil {
-			return nil, fmt.Errorf("%s has no rest point here (%s)", s.Process.Name, model)
+			return nil, fmt.Errorf("%s has no rest point here (%s)", s.Process.Name, strings.TrimPrefix(strings.TrimPrefix(model, "none: "), "theory: "))
 		}
 		return pi, nil
 	}
