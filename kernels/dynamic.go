@@ -221,7 +221,7 @@ func (t *Tally) TakeAcc() []float64 {
 // SupermarketDirect runs count events of the supermarket model on the
 // loads (see the file comment for its stream), keeping t up to date.
 // 1 ≤ len(loads) ≤ MaxBins; the loads must hold every bin's load when t
-// counts them (both start empty).
+// counts them (both empty, or t started from the loads: Tally.StartLevels).
 func SupermarketDirect[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 	switch {
 	case sm.heavy > 0:
