@@ -18,7 +18,9 @@ import (
 // The supermarket model (--arrival-rate λ, 0 < λ < 1): n queues, arrivals at
 // rate λn placed by the process, each non-empty queue serving at rate 1,
 // simulated exactly at the events of its uniformization (kernels/dynamic.go).
-// Every trial starts empty. Its length is --time T (continuous time) or
+// A trial starts empty, or from --initial (core/supermarket_initial.go:
+// uniform:L, spike:L, file:PATH, and fixed-point, i.i.d. loads from the
+// process's fixed point). Its length is --time T (continuous time) or
 // --events E, and the two are tied by the events' rate n(1+λ): --time T
 // runs E = round(n(1+λ)·T) events, a fixed number (not a Poisson one), so T
 // is the expected time of the last event; the time actually reached is
@@ -52,7 +54,7 @@ type Dynamic struct {
 	// UpdatePeriod > 0: arrivals decide on a board of the loads refreshed
 	// every T time units (--update-period T; Mitzenmacher's periodic update
 	// model), every round(n(1+λ)·T) events in the fixed-events convention;
-	// the board starts as the empty start. The direct engine only: on level
+	// the board starts as the start's loads. The direct engine only: on level
 	// counts the state would be the joint law of (board, real) loads.
 	UpdatePeriod float64
 	// UpdateDelay > 0: the continuous update model (--update-delay T): an

@@ -52,6 +52,9 @@ func (s *Spec) fixesBins() bool {
 // engine, once both are known.
 func (s *Spec) resolveInitial() error {
 	_, conserving := s.Proc.(Conserving)
+	if s.Initial.Kind == process.InitialFixedPoint && !s.Dynamic.Supermarket() {
+		return fmt.Errorf("--initial fixed-point: the supermarket model's fixed point (a start for --arrival-rate runs); %s without it has none", s.Process.Name)
+	}
 	if err := s.Initial.Resolve(s.Bins, s.Balls, conserving); err != nil {
 		return err
 	}
@@ -59,7 +62,7 @@ func (s *Spec) resolveInitial() error {
 		return nil
 	}
 	if s.Dynamic.On() {
-		return fmt.Errorf("--initial %s: balls that leave (--arrival-rate, --delete-prob) start from empty bins; leave --initial out", s.Initial.String())
+		return s.resolveDynamicInitial() // supermarket_initial.go
 	}
 	if w, ok := s.Proc.(process.InitialWhy); ok && w.InitialWhy() != "" {
 		return fmt.Errorf("--initial %s: %s", s.Initial.String(), w.InitialWhy())

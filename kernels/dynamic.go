@@ -221,7 +221,7 @@ func (t *Tally) TakeAcc() []float64 {
 // SupermarketDirect runs count events of the supermarket model on the
 // loads (see the file comment for its stream), keeping t up to date.
 // 1 ≤ len(loads) ≤ MaxBins; the loads must hold every bin's load when t
-// counts them (both start empty).
+// counts them (both empty, or t started from the loads: Tally.StartLevels).
 func SupermarketDirect[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 	switch {
 	case sm.heavy > 0:
@@ -348,6 +348,7 @@ func SupermarketLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 	}
 	s, inc := r.state, r.inc()
 	n := uint32(t.S[0])
+	thresh := -n % n // boundedThresh's: one division a call, not one in n/2^32 of the draws
 	S, acc, since := t.S, t.Acc, t.since
 	ev, arrivals, departures := t.Event, t.Arrivals, t.Departures
 	arriveHi, betaHi := sm.arrive.hi, sm.beta.hi
@@ -361,7 +362,7 @@ func SupermarketLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 		}
 		var x uint32
 		if !arrival {
-			s, x = boundedFast(s, inc, n)
+			s, x = boundedThresh(s, inc, n, thresh)
 			if k := levelOf(S, uint64(x)); k > 0 {
 				acc[k] += float64(S[k]) * float64(ev-since[k])
 				since[k] = ev
@@ -382,11 +383,11 @@ func SupermarketLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 				s, two = sm.beta.flipTail(s, inc)
 			}
 		}
-		s, x = boundedFast(s, inc, n)
+		s, x = boundedThresh(s, inc, n, thresh)
 		if two {
 			for k := 1; k < d; k++ {
 				var y uint32
-				s, y = boundedFast(s, inc, n)
+				s, y = boundedThresh(s, inc, n, thresh)
 				x = max(x, y)
 			}
 		}
@@ -403,8 +404,23 @@ func SupermarketLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 		ev++
 	}
 	r.state = s
+	t.Total += (arrivals - t.Arrivals) - (departures - t.Departures) // mod 2^64: the start's balls stay
 	t.S, t.Event, t.Arrivals, t.Departures = S, ev, arrivals, departures
-	t.Total = arrivals - departures
+}
+
+// boundedThresh is boundedFast with its rejection threshold −n mod n
+// given, for a loop whose n is fixed: boundedFast accepts a draw whose low
+// word is ≥ n or ≥ thresh, and thresh < n, so both accept exactly when it
+// is ≥ thresh — the same draws, the same stream, with the division (taken
+// in n/2^32 of the draws, a fifth of them at n = 10^9) left out.
+func boundedThresh(s, inc uint64, n, thresh uint32) (uint64, uint32) {
+	for {
+		m := uint64(pcgOutput(s)) * uint64(n)
+		s = s*pcgMul + inc
+		if uint32(m) >= thresh {
+			return s, uint32(m >> 32)
+		}
+	}
 }
 
 // grow opens a new top level above the current one (S gains the zero above it).

@@ -241,6 +241,7 @@ func supermarketPlacerLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) 
 	ev, arrivals, departures := t.Event, t.Arrivals, t.Departures
 	arriveHi := sm.arrive.hi
 	thin, last, heavy := sm.thin, len(sm.thin)-1, sm.heavy
+	start := t.Total - t.Arrivals + t.Departures // the start's balls (mod 2^64)
 	for ; count > 0; count-- {
 		var c uint32
 		var x uint64
@@ -275,7 +276,7 @@ func supermarketPlacerLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) 
 			}
 			v = levelOf(S, x)
 		} else {
-			present := arrivals - departures
+			present := start + arrivals - departures
 			s, x = rank(s, inc, n)
 			v = levelOf(S, x)
 			for j := 0; j <= last || sm.retry; j++ {
@@ -299,6 +300,6 @@ func supermarketPlacerLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) 
 		ev++
 	}
 	r.state = s
+	t.Total += (arrivals - t.Arrivals) - (departures - t.Departures) // mod 2^64: the start's balls stay
 	t.S, t.Event, t.Arrivals, t.Departures = S, ev, arrivals, departures
-	t.Total = arrivals - departures
 }

@@ -150,7 +150,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/rounds":      {kind: kCount1, legal: "3", base: []string{"--process", "rbb"}, bad: []string{"3,3"}},
 		"run/placement":   {kind: kEnum, legal: "d-choice", base: []string{"--process", "rbb", "--rounds", "3"}, bad: []string{"one-choice,one-choice"}},
 		"run/initial": {kind: kSpec, legal: "spike:4", bad: []string{"nope", "uniform", "spike", "zero:1", "uniform:", "uniform:-1", "spike:abc", "spike:1e3", "uniform:4611686018427387904",
-			"file:", "file:" + filepath.Join(f.dir, "missing"), "file:" + f.dir, "file:" + f.ages, "file:" + f.replay, "file:/dev/null", "spike:4,spike:4"}},
+			"file:", "file:" + filepath.Join(f.dir, "missing"), "file:" + f.dir, "file:" + f.ages, "file:" + f.replay, "file:/dev/null", "spike:4,spike:4", "fixed-point", "fixed-point:1"}},
 		"run/graph": {kind: kSpec, legal: "cycle:8", base: graphical, bad: []string{"nope", "cycle", "cycle:", "cycle:0", "cycle:-1", "cycle:abc", "cycle:2^64",
 			"torus:", "torus:0,4", "hypercube:-1", "complete:1e400", "random-regular:8,9", "erdos-renyi:8,2", "erdos-renyi:8,NaN",
 			"joined-expanders:16,3", "joined-expanders:15,3,2", "joined-expanders:16,2,2", "joined-expanders:16,3,3", "joined-expanders:16,3,8", "joined-expanders:16,3,2,x",

@@ -343,8 +343,8 @@ func (w *writer) table() {
 		}
 	}
 	if d := s0.Dynamic; d.Supermarket() {
-		fmt.Fprintf(w.w, "n = %s bins, supermarket model: %s events from empty, %d trial(s) each, seed %d, engine %s, %d worker(s); the gap is max load − balls present/n, balls/s counts events\n\n",
-			units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), s0.Trials, s0.Seed, engines, w.p.workers)
+		fmt.Fprintf(w.w, "n = %s bins, supermarket model: %s events %s, %d trial(s) each, seed %d, engine %s, %d worker(s); the gap is max load − balls present/n, balls/s counts events\n\n",
+			units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), core.SupermarketStart(s0), s0.Trials, s0.Seed, engines, w.p.workers)
 	} else if d.Deletions() {
 		fmt.Fprintf(w.w, "n = %s bins, %s steps (insertions and deletions), %d trial(s) each, seed %d, engine %s, %d worker(s); the gap is max load − balls present/n, balls/s counts steps\n\n",
 			units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), s0.Trials, s0.Seed, engines, w.p.workers)

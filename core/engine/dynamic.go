@@ -104,20 +104,24 @@ func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.R
 	switch {
 	case d.UpdateDelay != 0 || d.UpdateIndividual != 0: // stale.go
 		run, measure, kept = supermarketStale(s, trial, &rng, sm, t)
-	case d.UpdatePeriod != 0 && E <= math.MaxUint32:
-		run, measure, kept = supermarketBoard[uint32](s, &rng, sm, t)
+	case d.UpdatePeriod != 0 && narrowLoads(s):
+		run, measure, kept = supermarketBoard[uint32](s, trial, &rng, sm, t)
 	case d.UpdatePeriod != 0:
-		run, measure, kept = supermarketBoard[uint64](s, &rng, sm, t)
+		run, measure, kept = supermarketBoard[uint64](s, trial, &rng, sm, t)
 	case s.ResolvedEngine() == core.EngineHistogram:
+		if S := startLevels(s, trial); S != nil { // supermarket_initial.go
+			t.StartLevels(S)
+		}
 		run = func(c uint64) { kernels.SupermarketLevels(&rng, c, sm, t) }
 		measure = func() result.Snapshot { return measureTally(t, s.Alpha) }
-	case E <= math.MaxUint32:
-		run, measure, kept = supermarketDirect[uint32](s, &rng, sm, t)
+	case narrowLoads(s):
+		run, measure, kept = supermarketDirect[uint32](s, trial, &rng, sm, t)
 	default:
-		run, measure, kept = supermarketDirect[uint64](s, &rng, sm, t)
+		run, measure, kept = supermarketDirect[uint64](s, trial, &rng, sm, t)
 	}
+	start := t.Total // the start's balls
 
-	res := &result.Result{}
+	res := &result.Result{InitialBalls: start}
 	if s.Checkpoints > 0 {
 		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints)
 	}
@@ -169,17 +173,21 @@ func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.R
 
 // supermarketDirect is the direct engine's event loop, its measure, and
 // its loads for --loads, on a load array of L.
-func supermarketDirect[L kernels.Load](s *core.Spec, rng *kernels.PCG32, sm *kernels.Supermarket, t *kernels.Tally) (func(uint64), func() result.Snapshot, func() []float64) {
+func supermarketDirect[L kernels.Load](s *core.Spec, trial uint64, rng *kernels.PCG32, sm *kernels.Supermarket, t *kernels.Tally) (func(uint64), func() result.Snapshot, func() []float64) {
 	loads := make([]L, s.Bins)
+	startLoads(s, trial, loads, t)
 	run := func(c uint64) { kernels.SupermarketDirect(loads, rng, c, sm, t) }
 	measure := func() result.Snapshot { return result.MeasureUnit(loads, t.Total, 1, s.Alpha, L(t.Top())) }
 	return run, measure, func() []float64 { return keptLoads(loads) }
 }
 
 // supermarketBoard is supermarketDirect deciding on the periodic board:
-// the board is copied from the loads after every BoardEvents events.
-func supermarketBoard[L kernels.Load](s *core.Spec, rng *kernels.PCG32, sm *kernels.Supermarket, t *kernels.Tally) (func(uint64), func() result.Snapshot, func() []float64) {
+// the board is copied from the loads after every BoardEvents events, and
+// starts as the start's loads.
+func supermarketBoard[L kernels.Load](s *core.Spec, trial uint64, rng *kernels.PCG32, sm *kernels.Supermarket, t *kernels.Tally) (func(uint64), func() result.Snapshot, func() []float64) {
 	loads, board := make([]L, s.Bins), make([]L, s.Bins)
+	startLoads(s, trial, loads, t)
+	copy(board, loads)
 	every := s.Dynamic.BoardEvents(s.Bins)
 	next := every
 	run := func(c uint64) {

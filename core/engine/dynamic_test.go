@@ -65,11 +65,15 @@ func uniformBall(loads []int) []float64 {
 // dynamicLaw propagates the law of load vectors through `events` events,
 // each an insertion by tr with probability a, else a removal by dep.
 func dynamicLaw(n, events int, a float64, tr transition, dep departure) map[vec]float64 {
-	law := map[vec]float64{vec(make([]byte, n)): 1}
+	return dynamicLawFrom(map[vec]float64{vec(make([]byte, n)): 1}, events, a, tr, dep)
+}
+
+// dynamicLawFrom is dynamicLaw from the law of the start's load vectors.
+func dynamicLawFrom(law map[vec]float64, events int, a float64, tr transition, dep departure) map[vec]float64 {
 	for range events {
 		next := map[vec]float64{}
 		for v, pv := range law {
-			loads := make([]int, n)
+			loads := make([]int, len(v))
 			for i := range loads {
 				loads[i] = int(v[i])
 			}

@@ -29,11 +29,11 @@ func RunTrial(s *core.Spec, trial uint64, progress func(balls uint64)) *result.R
 	res.Process = s.Process.Name
 	res.Params = s.ParamsMap()
 	res.Bins, res.Balls, res.Trial, res.Seed = s.Bins, s.Balls, trial, s.Seed
-	if _, conserving := s.Proc.(core.Conserving); !conserving {
-		res.InitialBalls = s.InitialBalls()
+	if _, conserving := s.Proc.(core.Conserving); !conserving && res.InitialBalls == 0 {
+		res.InitialBalls = s.InitialBalls() // a supermarket trial set its own (fixed-point draws it)
 	}
 	if d := res.Dynamic; d != nil {
-		res.Balls = d.Arrivals - d.Departures // the balls present; s.Balls counts events or steps
+		res.Balls = res.InitialBalls + d.Arrivals - d.Departures // the balls present; s.Balls counts events or steps
 	}
 	res.Engine = string(s.ResolvedEngine())
 	res.ElapsedS = time.Since(start).Seconds()

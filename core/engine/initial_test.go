@@ -618,16 +618,21 @@ func TestInitialSamplingOptions(t *testing.T) {
 	}
 }
 
-// Balls that leave start from empty bins: --initial beside --arrival-rate
-// or --delete-prob is one line naming --initial.
+// The deletions model starts from empty bins: --initial beside
+// --delete-prob is one line naming --initial. The supermarket model takes
+// it (supermarket_initial_test.go).
 func TestInitialRefusedWhenBallsLeave(t *testing.T) {
 	for _, c := range []struct {
 		dyn   core.Dynamic
 		balls uint64
-	}{{core.Dynamic{ArrivalRate: 0.5, Events: 100}, 0}, {core.Dynamic{DeleteProb: 0.3, Delete: "ball"}, 10}} {
+		ok    bool
+	}{{core.Dynamic{ArrivalRate: 0.5, Events: 100}, 0, true}, {core.Dynamic{DeleteProb: 0.3, Delete: "ball"}, 10, false}} {
 		dyn := c.dyn
 		_, err := core.NewSpec("two-choice", map[string]string{"initial": "spike:3"}, core.Common{Bins: 4, Balls: c.balls, Trials: 1, Alpha: 1, Dynamic: dyn})
-		if err == nil || !strings.Contains(err.Error(), "--initial spike:3") || strings.Contains(err.Error(), "\n") {
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("%+v with --initial spike:3: %v, want it taken", dyn, err)
+		case !c.ok && (err == nil || !strings.Contains(err.Error(), "--initial spike:3") || strings.Contains(err.Error(), "\n")):
 			t.Errorf("%+v with --initial spike:3: %v, want one line naming --initial", dyn, err)
 		}
 	}

@@ -21,7 +21,7 @@ import (
 // supermarketStale is supermarketDirect deciding on the delayed loads or
 // on the individually refreshed board, by the width of the loads.
 func supermarketStale(s *core.Spec, trial uint64, rng *kernels.PCG32, sm *kernels.Supermarket, t *kernels.Tally) (func(uint64), func() result.Snapshot, func() []float64) {
-	if s.Dynamic.Events <= math.MaxUint32 {
+	if narrowLoads(s) {
 		return supermarketStaleOf[uint32](s, trial, rng, sm, t)
 	}
 	return supermarketStaleOf[uint64](s, trial, rng, sm, t)
@@ -30,10 +30,12 @@ func supermarketStale(s *core.Spec, trial uint64, rng *kernels.PCG32, sm *kernel
 func supermarketStaleOf[L kernels.Load](s *core.Spec, trial uint64, rng *kernels.PCG32, sm *kernels.Supermarket, t *kernels.Tally) (func(uint64), func() result.Snapshot, func() []float64) {
 	d := s.Dynamic
 	loads := make([]L, s.Bins)
+	startLoads(s, trial, loads, t) // before time 0 the loads were the start's
 	noise := kernels.TrialStream(s.Seed, trial, kernels.LaneNoise)
 	var run func(uint64)
 	if d.UpdateDelay != 0 {
 		rec := kernels.NewDelayRecord[L](int(s.Bins), d.UpdateDelay, d.EventRate(s.Bins), noise, delayHint(s))
+		copy(rec.Board, loads)
 		run = func(c uint64) { kernels.SupermarketDelay(loads, rng, c, sm, t, rec) }
 	} else {
 		f, err := kernels.NewRefresher(d.ArrivalRate, d.UpdateIndividual, noise)
@@ -41,6 +43,7 @@ func supermarketStaleOf[L kernels.Load](s *core.Spec, trial uint64, rng *kernels
 			panic("core: " + err.Error())
 		}
 		board := make([]L, s.Bins)
+		copy(board, loads)
 		run = func(c uint64) { kernels.SupermarketIndividual(loads, board, rng, c, sm, t, f) }
 	}
 	measure := func() result.Snapshot { return result.MeasureUnit(loads, t.Total, 1, s.Alpha, L(t.Top())) }

@@ -28,6 +28,10 @@ import (
 //	            every bin ⌊m/n⌋, the first m mod n bins one more (the authors'
 //	            generate_uniform_vector); rbb's default
 //	spike       (rbb only) all m balls in bin 0: the paper's adversarial start
+//	fixed-point (the supermarket model only, --arrival-rate) every bin's load
+//	            drawn i.i.d. from the process's fixed point π, P(load ≥ i) =
+//	            π_i: one-choice's exact stationary law, the others'
+//	            mean-field rest point (core/supermarket_initial.go)
 //
 // The static processes throw --balls balls on top of the initial ones, which
 // do not count toward --balls: checkpoints and Result.Balls count thrown balls,
@@ -44,18 +48,25 @@ import (
 
 // Initial is a parsed --initial.
 type Initial struct {
-	Kind string // "zero" (or ""), "uniform", "spike", "file"
+	Kind string // "zero" (or ""), "uniform", "spike", "file", InitialFixedPoint
 	L    uint64 // uniform:L, spike:L
 	Bare bool   // uniform or spike without L: rbb's m balls
 	Path string // file:PATH
 	File []uint64
+	// AtLeast is the fixed-point start's law, P(load ≥ i) = AtLeast[i−1],
+	// set by core once the process and λ are known (a random start: its
+	// balls are drawn per trial, and Total is 0).
+	AtLeast []float64
 
 	n, m uint64 // set by Resolve: bins, and the balls a bare form spreads
 }
 
+// InitialFixedPoint is the Kind of --initial fixed-point.
+const InitialFixedPoint = "fixed-point"
+
 // InitialParam is --initial, bound to in: for every process.
 func InitialParam(in *Initial) *Param {
-	return Custom("initial", "the loads a trial starts from: zero, uniform:L (every bin L), spike:L (bin 0 holds L), file:PATH (one load a line); rbb also uniform and spike of its --balls (its default: uniform); the initial balls add to --balls",
+	return Custom("initial", "the loads a trial starts from: zero, uniform:L (every bin L), spike:L (bin 0 holds L), file:PATH (one load a line); rbb also uniform and spike of its --balls (its default: uniform); the initial balls add to --balls; with --arrival-rate also fixed-point (i.i.d. loads with P(load ≥ i) = π_i, the fixed point: one-choice's exact stationary law, the others' mean-field rest point, stationary up to an O(1/n) bias and O(1/√n) fluctuations)",
 		func(v string) error {
 			x, err := ParseInitial(v)
 			if err != nil {
@@ -89,6 +100,11 @@ func ParseInitial(v string) (Initial, error) {
 			return bad(fmt.Sprintf("want %s:L with L a non-negative integer", kind))
 		}
 		return Initial{Kind: kind, L: l}, nil
+	case InitialFixedPoint:
+		if hasArg {
+			return bad("fixed-point takes no value")
+		}
+		return Initial{Kind: kind}, nil
 	case "file":
 		if arg == "" {
 			return bad("want file:PATH")
@@ -99,7 +115,7 @@ func ParseInitial(v string) (Initial, error) {
 		}
 		return Initial{Kind: "file", Path: arg, File: loads}, nil
 	}
-	return bad("want zero, uniform:L, spike:L or file:PATH (rbb also uniform and spike)")
+	return bad("want zero, uniform:L, spike:L or file:PATH (rbb also uniform and spike; the supermarket model also fixed-point)")
 }
 
 // readInitialFile reads one load a line; the error names the file and line.
@@ -149,6 +165,8 @@ func (in *Initial) String() string {
 		return "zero"
 	case in.Kind == "file":
 		return "file:" + in.Path
+	case in.Kind == InitialFixedPoint:
+		return in.Kind
 	case in.Bare:
 		return in.Kind
 	}
@@ -235,6 +253,22 @@ func (in *Initial) loadOf(i uint64) uint64 {
 		return in.L
 	case "file":
 		return in.File[i]
+	}
+	return 0
+}
+
+// Top is the largest initial load of a deterministic form, without
+// building its levels (0 for zero and fixed-point).
+func (in *Initial) Top() uint64 {
+	switch in.Kind {
+	case "uniform", "spike":
+		return in.loadOf(0)
+	case "file":
+		top := uint64(0)
+		for _, x := range in.File {
+			top = max(top, x)
+		}
+		return top
 	}
 	return 0
 }

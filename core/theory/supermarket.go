@@ -58,6 +58,12 @@ const FixedPointTail = 1e-12
 // below FixedPointTail, by s_i = λ·f(s_{i−1}) (exact at the fixed point,
 // see above). 0 < λ < 1.
 func SupermarketFixedPoint(lambda float64, law SupermarketLaw) ([]float64, error) {
+	return SupermarketFixedPointTo(lambda, law, FixedPointTail)
+}
+
+// SupermarketFixedPointTo is SupermarketFixedPoint down to the first value
+// below tail (at most 2^20 levels: then the last value may be above it).
+func SupermarketFixedPointTo(lambda float64, law SupermarketLaw, tail float64) ([]float64, error) {
 	if !(lambda > 0 && lambda < 1) {
 		return nil, fmt.Errorf("theory: arrival rate %v outside (0, 1)", lambda)
 	}
@@ -65,7 +71,7 @@ func SupermarketFixedPoint(lambda float64, law SupermarketLaw) ([]float64, error
 	for s := 1.0; ; {
 		s = lambda * law.F(s)
 		pi = append(pi, s)
-		if s < FixedPointTail || len(pi) >= 1<<20 {
+		if s < tail || len(pi) >= 1<<20 {
 			return pi, nil
 		}
 	}
