@@ -104,8 +104,9 @@ func BenchmarkThinning(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
+			start := cpuTime()
 			engine.RunTrial(s, 0, nil)
-			report(b)
+			reportCPU(b, start)
 		})
 	}
 }
@@ -113,8 +114,9 @@ func BenchmarkThinning(b *testing.B) {
 func BenchmarkThinningNaive(b *testing.B) {
 	for _, c := range thinningCases {
 		b.Run(fmt.Sprintf("%s/n=1e4", c.name), func(b *testing.B) {
+			start := cpuTime()
 			c.naive(make([]int, 10_000), b.N)
-			report(b)
+			reportCPU(b, start)
 		})
 	}
 }

@@ -21,22 +21,15 @@ import "slices"
 // Stream: PCG32.Bounded(n) for each sample taken: the first, then one more
 // after each rejection, at most K. 1 ≤ len(loads) ≤ MaxBins.
 func KThinning[L Load](loads []L, r *PCG32, count uint64, limits []uint64, maxLoad L) L {
-	s, inc := r.state, r.inc()
-	n := uint32(len(loads))
-	for ; count > 0; count-- {
-		var i uint32
-		s, i = boundedFast(s, inc, n)
-		for _, lim := range limits {
-			if uint64(loads[i]) < lim {
-				break
-			}
-			s, i = boundedFast(s, inc, n)
-		}
-		v := loads[i] + 1
-		loads[i] = v
-		maxLoad = max(maxLoad, v)
+	one := true
+	for _, lim := range limits {
+		one = one && lim == limits[0]
 	}
-	r.state = s
+	if one {
+		r.state, maxLoad = thinOne(loads, r.state, r.inc(), count, len(limits)+1, limits[0], maxLoad)
+	} else {
+		r.state, maxLoad = thinMany(loads, r.state, r.inc(), count, limits, maxLoad)
+	}
 	return maxLoad
 }
 

@@ -1,0 +1,386 @@
+package kernels
+
+import "math/bits"
+
+// Windows for the thinning loops (Two-Thinning, K-Thinning, Threshold and
+// Adaptive). Their decision is a test of one sampled load against a limit,
+// kept or not with probability near ½; written as a branch it is a coin to
+// the predictor, and a misprediction costs more than the rest of the ball.
+// Computed without a branch, the next ball's stream position depends on
+// the load just read, so every ball waits on one generator step, one load
+// and one compare in turn (two branch-free versions of K-Thinning were
+// slower: 9.7 and 8.3 ns a ball against 6.6).
+//
+// A window breaks that chain. It draws the next thinWin bin indices of the
+// stream at once (they do not depend on the loads), reads their loads, and
+// keeps one bit per position and limit: load < limit. The balls are then
+// walked over the bits, a ball's first accepted position found by a
+// trailing-zero count, and the stream moves on by the samples it took; the
+// walk's only chain is a shift and a count.
+//
+// The bits are the loads at the window's start. Within a call the limits
+// are fixed and loads only grow, so a position read as rejected stays
+// rejected, and an accepted one can only have been raised past its limit by
+// an earlier ball of the same window: the ball checks its kept sample's
+// load, which it reads anyway to add the ball, against the limit, and if it
+// no longer passes (rare: the bin was sampled twice in one window and
+// crossed the limit between) the window is read again from that ball's
+// start. Each ball thus takes exactly the samples, in the same order, that
+// the ball-by-ball loop takes; the windows change speed, never results.
+//
+// A draw whose Lemire low half is below n may be redrawn (Algorithm 5), so
+// positions after it would shift: a window ends before such a draw, and a
+// ball that does not fit in what is left starts a new window; a ball that
+// does not fit in a fresh one (its draws run into such a draw, or a retry
+// takes more than thinWin probes) is thrown by the ball-by-ball loop.
+
+// thinWin is the positions of the stream a window draws ahead: one 64-bit
+// mask per limit.
+const thinWin = 64
+
+// pcgJumpMul[q] and pcgJumpAdd[q] step a state q positions at once: the
+// state q steps after s is pcgJumpMul[q]·s + pcgJumpAdd[q]·inc (q ≤ thinWin).
+var pcgJumpMul, pcgJumpAdd = pcgJumps()
+
+func pcgJumps() (a, c [thinWin + 1]uint64) {
+	a[0] = 1
+	for q := 1; q <= thinWin; q++ {
+		a[q] = a[q-1] * pcgMul
+		c[q] = c[q-1]*pcgMul + 1
+	}
+	return a, c
+}
+
+// jump returns the state q steps after s, 0 ≤ q ≤ thinWin.
+func jump(s, inc uint64, q int) uint64 {
+	return pcgJumpMul[q]*s + pcgJumpAdd[q]*inc
+}
+
+// windowWant is the positions a window draws for count balls of at most k
+// samples each: no more than they can take, at most thinWin.
+func windowWant(count uint64, k int) int {
+	if count >= thinWin {
+		return thinWin
+	}
+	return int(min(count*uint64(k), thinWin))
+}
+
+// fillPass writes to idx the Lemire indices of the next want outputs from
+// state s (1 ≤ want ≤ thinWin) and returns how many of them are
+// draws of PCG32.Bounded(n) (all, or up to the first whose low half is
+// below n) and the mask of those whose load is below lim, bit q for
+// position q. lim < 2^63: a load read as below it is then a load < lim or
+// one ≥ 2^63, which a ball's check of its kept sample's load tells apart.
+func fillPass[L Load](loads []L, s, inc uint64, idx *[thinWin]uint32, want int, lim uint64) (int, uint64) {
+	n := uint32(len(loads))
+	// The mask fills from the top, a position a shift: the sign of
+	// load − lim is the test, with no compare to turn into a bit.
+	const top = 1 << 63
+	var m uint64
+	for q := range want {
+		a := uint64(pcgOutput(s)) * uint64(n)
+		s = s*pcgMul + inc
+		if uint32(a) < n {
+			want = q
+			break
+		}
+		i := uint32(a >> 32)
+		idx[q&(thinWin-1)] = i
+		m = m>>1 | (uint64(loads[i])-lim)&top
+	}
+	if want == 0 {
+		return 0, 0
+	}
+	return want, m >> uint(thinWin-want)
+}
+
+// passMask returns the positions q < valid of a window whose load is below
+// lim (< 2^63, as fillPass), bit q for position q.
+func passMask[L Load](loads []L, idx *[thinWin]uint32, valid int, lim uint64) uint64 {
+	const top = 1 << 63
+	var m uint64
+	for _, i := range idx[:valid] {
+		m = m>>1 | (uint64(loads[i])-lim)&top
+	}
+	if valid == 0 {
+		return 0
+	}
+	return m >> uint(thinWin-valid)
+}
+
+// thinOne throws count balls of K-Thinning whose K − 1 tests share one
+// limit (Two-Thinning is K = 2): a ball's samples run to the first one
+// below lim, or to the K-th. It returns the new state and maximum load.
+func thinOne[L Load](loads []L, s, inc, count uint64, k int, lim uint64, maxLoad L) (uint64, L) {
+	if lim >= 1<<63 {
+		return kThinningLoop(loads, s, inc, count, k, lim, nil, maxLoad)
+	}
+	var idx [thinWin]uint32
+	// keep[t]: the limit a ball's sample t + 1 was kept under; the K-th
+	// is kept whatever its load.
+	var keep [thinWin]uint64
+	for t := range k - 1 {
+		keep[t] = lim
+	}
+	keep[k-1] = ^uint64(0)
+	last := uint64(1) << uint(k-1)
+	tests := last - 1
+	for count > 0 {
+		valid, w := fillPass(loads, s, inc, &idx, windowWant(count, k), lim)
+		p := 0
+		for {
+			t := bits.TrailingZeros64(w&tests|last) & (thinWin - 1)
+			if p+t >= valid {
+				break
+			}
+			p += t + 1
+			i := idx[(p-1)&(thinWin-1)]
+			v := loads[i]
+			if uint64(v) >= keep[t] {
+				p -= t + 1
+				break // raised past lim by this window's balls: read again from here
+			}
+			loads[i] = v + 1
+			maxLoad = max(maxLoad, v+1)
+			w = w >> uint(t) >> 1
+			if count--; count == 0 {
+				break
+			}
+		}
+		if p == 0 {
+			var i uint32
+			s, i = kThinningBall(loads, s, inc, k, lim, nil)
+			v := loads[i] + 1
+			loads[i] = v
+			maxLoad = max(maxLoad, v)
+			count--
+			continue
+		}
+		s = jump(s, inc, p)
+	}
+	return s, maxLoad
+}
+
+// kThinningLoop is K-Thinning ball by ball (the loops before windows), for
+// limits of 2^63 or more, which fillPass's sign test cannot read: tests
+// are limits, or lim for each when limits is nil.
+func kThinningLoop[L Load](loads []L, s, inc, count uint64, k int, lim uint64, limits []uint64, maxLoad L) (uint64, L) {
+	for ; count > 0; count-- {
+		var i uint32
+		s, i = kThinningBall(loads, s, inc, k, lim, limits)
+		v := loads[i] + 1
+		loads[i] = v
+		maxLoad = max(maxLoad, v)
+	}
+	return s, maxLoad
+}
+
+// kThinningBall is one ball of K-Thinning drawn ball by ball, the window
+// loops' fallback: its K − 1 tests are limits, or lim for each when limits
+// is nil. It returns the new state and the ball's bin.
+func kThinningBall[L Load](loads []L, s, inc uint64, k int, lim uint64, limits []uint64) (uint64, uint32) {
+	n := uint32(len(loads))
+	var i uint32
+	s, i = bounded(s, inc, n)
+	for j := 0; j < k-1; j++ {
+		if limits != nil {
+			lim = limits[j]
+		}
+		if uint64(loads[i]) < lim {
+			break
+		}
+		s, i = bounded(s, inc, n)
+	}
+	return s, i
+}
+
+// thinMany throws count balls of K-Thinning with per-test limits
+// (K = len(limits) + 1 ≤ maxKThinningTests + 1). Tests with equal limits
+// share a mask.
+func thinMany[L Load](loads []L, s, inc, count uint64, limits []uint64, maxLoad L) (uint64, L) {
+	k := len(limits) + 1
+	var keep [thinWin]uint64 // as thinOne's
+	copy(keep[:], limits)
+	keep[k-1] = ^uint64(0)
+	// Distinct limits, and for each test the index of its own.
+	var uniq [maxKThinningTests]uint64
+	var of [maxKThinningTests]uint8
+	u := 0
+	for j, lim := range limits {
+		if lim >= 1<<63 {
+			return kThinningLoop(loads, s, inc, count, k, 0, limits, maxLoad)
+		}
+		d := 0
+		for d < u && uniq[d] != lim {
+			d++
+		}
+		if d == u {
+			uniq[u] = lim
+			u++
+		}
+		of[j] = uint8(d)
+	}
+	if k == 3 {
+		return thinTwoTests(loads, s, inc, count, limits[0], limits[1], maxLoad)
+	}
+	var idx [thinWin]uint32
+	var masks [maxKThinningTests]uint64
+	// tm[j]: test j's mask from the ball's first sample on, bit 0 the
+	// position p + j; shifted on with the balls.
+	var tm [maxKThinningTests]uint64
+	last := uint64(1) << uint(k-1)
+	for count > 0 {
+		valid, m0 := fillPass(loads, s, inc, &idx, windowWant(count, k), uniq[0])
+		masks[0] = m0
+		for d := 1; d < u; d++ {
+			masks[d] = passMask(loads, &idx, valid, uniq[d])
+		}
+		for j := range k - 1 {
+			tm[j] = masks[of[j]] >> uint(j)
+		}
+		p := 0
+		for {
+			code := last
+			for j := range k - 1 {
+				code |= (tm[j] & 1) << uint(j)
+			}
+			t := bits.TrailingZeros64(code) & (thinWin - 1)
+			if p+t >= valid {
+				break
+			}
+			p += t + 1
+			i := idx[(p-1)&(thinWin-1)]
+			v := loads[i]
+			if uint64(v) >= keep[t] {
+				p -= t + 1
+				break // raised past its limit by this window's balls: read again from here
+			}
+			loads[i] = v + 1
+			maxLoad = max(maxLoad, v+1)
+			for j := range k - 1 {
+				tm[j] = tm[j] >> uint(t) >> 1
+			}
+			if count--; count == 0 {
+				break
+			}
+		}
+		if p == 0 {
+			var i uint32
+			s, i = kThinningBall(loads, s, inc, k, 0, limits)
+			v := loads[i] + 1
+			loads[i] = v
+			maxLoad = max(maxLoad, v)
+			count--
+			continue
+		}
+		s = jump(s, inc, p)
+	}
+	return s, maxLoad
+}
+
+// thinTwoTests is thinMany for K = 3, the two tests' masks in registers.
+func thinTwoTests[L Load](loads []L, s, inc, count uint64, lim1, lim2 uint64, maxLoad L) (uint64, L) {
+	keep := [4]uint64{lim1, lim2, ^uint64(0)}
+	var idx [thinWin]uint32
+	for count > 0 {
+		valid, a := fillPass(loads, s, inc, &idx, windowWant(count, 3), lim1)
+		b := passMask(loads, &idx, valid, lim2) >> 1
+		p := 0
+		for {
+			t := bits.TrailingZeros64(a&1|b<<1&2|4) & 3
+			if p+t >= valid {
+				break
+			}
+			p += t + 1
+			i := idx[(p-1)&(thinWin-1)]
+			v := loads[i]
+			if uint64(v) >= keep[t] {
+				p -= t + 1
+				break // raised past its limit by this window's balls: read again from here
+			}
+			loads[i] = v + 1
+			maxLoad = max(maxLoad, v+1)
+			a, b = a>>uint(t)>>1, b>>uint(t)>>1
+			if count--; count == 0 {
+				break
+			}
+		}
+		if p == 0 {
+			var i uint32
+			s, i = kThinningBall(loads, s, inc, 3, 0, []uint64{lim1, lim2})
+			v := loads[i] + 1
+			loads[i] = v
+			maxLoad = max(maxLoad, v)
+			count--
+			continue
+		}
+		s = jump(s, inc, p)
+	}
+	return s, maxLoad
+}
+
+// retryWindows throws count balls of Threshold or Adaptive (Retry) by
+// windows: a ball's probes run to its first sample below lim. A ball
+// whose probes do not end inside a fresh window is thrown by
+// retryBall. It returns the new state and maximum load.
+func retryWindows[L Load](loads []L, s, inc, count, lim uint64, pr *Probes, maxLoad L) (uint64, L) {
+	if lim >= 1<<63 {
+		for ; count > 0; count-- {
+			maxLoad = retryBall(loads, &s, inc, lim, pr, maxLoad)
+		}
+		return s, maxLoad
+	}
+	total, most := pr.Total, pr.Max
+	var idx [thinWin]uint32
+	for count > 0 {
+		valid, w := fillPass(loads, s, inc, &idx, windowWant(count, 4), lim)
+		p := 0
+		for w != 0 {
+			t := bits.TrailingZeros64(w) & (thinWin - 1)
+			p += t + 1
+			i := idx[(p-1)&(thinWin-1)]
+			v := loads[i]
+			if uint64(v) >= lim {
+				p -= t + 1
+				break // raised past lim by this window's balls: read again from here
+			}
+			loads[i] = v + 1
+			maxLoad = max(maxLoad, v+1)
+			total += uint64(t) + 1
+			most = max(most, uint64(t)+1)
+			w = w >> uint(t) >> 1
+			if count--; count == 0 {
+				break
+			}
+		}
+		if p == 0 {
+			pr.Total, pr.Max = total, most
+			maxLoad = retryBall(loads, &s, inc, lim, pr, maxLoad)
+			total, most = pr.Total, pr.Max
+			count--
+			continue
+		}
+		_ = valid // bits past valid are 0: no ball ends there
+		s = jump(s, inc, p)
+	}
+	pr.Total, pr.Max = total, most
+	return s, maxLoad
+}
+
+// retryBall is one ball of Retry drawn sample by sample, the window loop's
+// fallback.
+func retryBall[L Load](loads []L, s *uint64, inc, lim uint64, pr *Probes, maxLoad L) L {
+	n := uint32(len(loads))
+	var i uint32
+	k := uint64(1)
+	*s, i = bounded(*s, inc, n)
+	for uint64(loads[i]) >= lim {
+		*s, i = bounded(*s, inc, n)
+		k++
+	}
+	pr.Total += k
+	pr.Max = max(pr.Max, k)
+	v := loads[i] + 1
+	loads[i] = v
+	return max(maxLoad, v)
+}
