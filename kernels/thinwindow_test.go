@@ -1,0 +1,168 @@
+package kernels
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// The windows' rare paths against the literal loops (refKThinning,
+// refTwoThinning, refRetry), ball for ball: a window cut by a draw that
+// Algorithm 5 may redraw, limits of 2^63 or more, and loads of 2^63 or
+// more, which the sign test misreads as passing. The small-n cases of
+// TestKThinningMatchesReference and TestRetryMatchesReference re-read
+// windows after a bin raised past its limit all the time.
+
+// lowHalfStates returns states of stream (seed, seq) just before a draw
+// whose Lemire low half is below n: one that Algorithm 5 redraws
+// (below 2^32 mod n) and one it keeps.
+func lowHalfStates(t *testing.T, n uint32, seed, seq uint64) (redrawn, kept uint64) {
+	t.Helper()
+	r := NewPCG32(seed, seq)
+	var haveR, haveK bool
+	for range 1 << 26 {
+		s := r.state
+		low := uint32(uint64(r.Uint32()) * uint64(n))
+		switch {
+		case low < -n%n && !haveR:
+			redrawn, haveR = s, true
+		case low >= -n%n && low < n && !haveK:
+			kept, haveK = s, true
+		}
+		if haveR && haveK {
+			return redrawn, kept
+		}
+	}
+	t.Fatalf("n=%d: no low half below n in 2^26 draws", n)
+	return 0, 0
+}
+
+// back returns the state q steps before s.
+func back(s, inc uint64, q uint64) uint64 {
+	r := PCG32{state: s, incx: inc ^ pcgDefaultInc}
+	r.Advance(-q)
+	return r.state
+}
+
+// mixedLoads are n loads from 0 to 3, so that limits 1 to 3 pass about
+// half the samples.
+func mixedLoads[L Load](n int, seed uint64) []L {
+	r := NewPCG32(seed, 1)
+	loads := make([]L, n)
+	for i := range loads {
+		loads[i] = L(r.Bounded(4))
+	}
+	return loads
+}
+
+func TestThinWindowsAtRedrawnDraws(t *testing.T) {
+	const n = 10_000
+	r0 := NewPCG32(7, 11)
+	inc := r0.inc()
+	redrawn, kept := lowHalfStates(t, n, 7, 11)
+	for _, at := range []struct {
+		name string
+		s    uint64
+	}{{"redrawn", redrawn}, {"kept", kept}} {
+		for _, off := range []uint64{0, 1, 2, 3, 31, 62, 63, 64, 65, 90, 200} {
+			start := PCG32{state: back(at.s, inc, off), incx: inc ^ pcgDefaultInc}
+			for _, limits := range [][]uint64{{2}, {1, 3}, {3, 1}, {2, 2, 2}, {1, 2, 3, 1, 2}} {
+				name := fmt.Sprintf("%s/off=%d/limits=%v", at.name, off, limits)
+				fast, slow := mixedLoads[uint32](n, off), mixedLoads[uint32](n, off)
+				rf, rs := start, start
+				var maxLoad uint32
+				for _, c := range []uint64{1, 2, 5, 40, 100} {
+					maxLoad = KThinning(fast, &rf, c, limits, max(maxLoad, slices.Max(fast)))
+					refKThinning(slow, &rs, c, limits)
+					if !slices.Equal(fast, slow) || rf != rs || maxLoad != slices.Max(slow) {
+						t.Fatalf("KThinning %s, after a chunk of %d: state %x, want %x", name, c, rf.state, rs.state)
+					}
+				}
+				if len(limits) == 1 {
+					rf, rs = start, start
+					fast, slow = mixedLoads[uint32](n, off), mixedLoads[uint32](n, off)
+					TwoThinning(fast, &rf, 150, limits[0], 3)
+					refTwoThinning(slow, &rs, 150, limits[0])
+					if !slices.Equal(fast, slow) || rf != rs {
+						t.Fatalf("TwoThinning %s differs", name)
+					}
+				}
+			}
+			for _, limit := range []uint64{1, 2, 3} {
+				name := fmt.Sprintf("%s/off=%d/limit=%d", at.name, off, limit)
+				fast, slow := mixedLoads[uint32](n, off), mixedLoads[uint32](n, off)
+				rf, rs := start, start
+				var pf, ps Probes
+				// retryStretch balls at a time, so that the window loop runs
+				// once the plain one has seen the retries.
+				for range 3 {
+					Retry(fast, &rf, retryStretch+7, limit, &pf, 3)
+					refRetry(slow, &rs, retryStretch+7, limit, &ps)
+				}
+				if !slices.Equal(fast, slow) || rf != rs || pf != ps {
+					t.Fatalf("Retry %s: probes %+v, want %+v", name, pf, ps)
+				}
+			}
+		}
+	}
+}
+
+// Direct calls of the window loops at a cut window, so that they run there
+// whatever Retry's choice of loop.
+func TestRetryWindowsAtRedrawnDraws(t *testing.T) {
+	const n = 10_000
+	r0 := NewPCG32(3, 5)
+	inc := r0.inc()
+	redrawn, kept := lowHalfStates(t, n, 3, 5)
+	for _, at := range []uint64{redrawn, kept} {
+		for off := range uint64(70) {
+			s := back(at, inc, off)
+			fast, slow := mixedLoads[uint32](n, off), mixedLoads[uint32](n, off)
+			rs := PCG32{state: s, incx: inc ^ pcgDefaultInc}
+			var pf, ps Probes
+			sf, _ := retryWindows(fast, s, inc, 60, 2, &pf, uint32(3))
+			refRetry(slow, &rs, 60, 2, &ps)
+			if !slices.Equal(fast, slow) || sf != rs.state || pf != ps {
+				t.Fatalf("off=%d: probes %+v, want %+v", off, pf, ps)
+			}
+		}
+	}
+}
+
+// Limits from 2^63 up are thrown ball by ball; loads from 2^63 up read as
+// passing every limit below 2^63, and the check of the kept sample's load
+// must catch it.
+func TestThinWindowsHugeLimitsAndLoads(t *testing.T) {
+	const big = 1 << 63
+	for _, limits := range [][]uint64{{big}, {big, 2}, {2, big + 5}, {^uint64(0), ^uint64(0)}, {2}, {1, 3}, {2, 2, 2}} {
+		for _, huge := range []bool{false, true} {
+			name := fmt.Sprintf("limits=%v/huge loads=%v", limits, huge)
+			fast, slow := mixedLoads[uint64](50, 1), mixedLoads[uint64](50, 1)
+			if huge {
+				for i := 0; i < 50; i += 3 {
+					fast[i], slow[i] = big+uint64(i), big+uint64(i)
+				}
+			}
+			rf, rs := NewPCG32(5, 6), NewPCG32(5, 6)
+			maxLoad := KThinning(fast, &rf, 3000, limits, slices.Max(fast))
+			refKThinning(slow, &rs, 3000, limits)
+			if !slices.Equal(fast, slow) || rf != rs || maxLoad != slices.Max(slow) {
+				t.Fatalf("KThinning %s differs", name)
+			}
+		}
+	}
+	for _, limit := range []uint64{big, big + 1, ^uint64(0), 3} {
+		fast, slow := mixedLoads[uint64](50, 2), mixedLoads[uint64](50, 2)
+		for i := 0; i < 50; i += 4 {
+			fast[i], slow[i] = big+uint64(i), big+uint64(i)
+		}
+		rf, rs := NewPCG32(8, 9), NewPCG32(8, 9)
+		var pf, ps Probes
+		// 20 balls: the bins below 3 hold room for about 50.
+		sf, maxLoad := retryWindows(fast, rf.state, rf.inc(), 20, limit, &pf, slices.Max(fast))
+		refRetry(slow, &rs, 20, limit, &ps)
+		if !slices.Equal(fast, slow) || sf != rs.state || pf != ps || maxLoad != slices.Max(slow) {
+			t.Fatalf("Retry limit %d: probes %+v, want %+v", limit, pf, ps)
+		}
+	}
+}
