@@ -307,7 +307,7 @@ func thinTwoTests[L Load](loads []L, s, inc, count uint64, lim1, lim2 uint64, ma
 		}
 		if p == 0 {
 			var i uint32
-			s, i = kThinningBall(loads, s, inc, 3, 0, []uint64{lim1, lim2})
+			s, i = kThinningBall(loads, s, inc, 3, 0, keep[:2])
 			v := loads[i] + 1
 			loads[i] = v
 			maxLoad = max(maxLoad, v)
@@ -346,7 +346,6 @@ func retryWindows[L Load](loads []L, s, inc, count, lim uint64, pr *Probes, maxL
 			}
 			loads[i] = v + 1
 			maxLoad = max(maxLoad, v+1)
-			total += uint64(t) + 1
 			most = max(most, uint64(t)+1)
 			w = w >> uint(t) >> 1
 			if count--; count == 0 {
@@ -361,6 +360,7 @@ func retryWindows[L Load](loads []L, s, inc, count, lim uint64, pr *Probes, maxL
 			continue
 		}
 		_ = valid // bits past valid are 0: no ball ends there
+		total += uint64(p) // a probe each position the balls took
 		s = jump(s, inc, p)
 	}
 	pr.Total, pr.Max = total, most
@@ -383,4 +383,176 @@ func retryBall[L Load](loads []L, s *uint64, inc, lim uint64, pr *Probes, maxLoa
 	v := loads[i] + 1
 	loads[i] = v
 	return max(maxLoad, v)
+}
+
+// The batched loops decide a batch's balls by its frozen loads, which do
+// not move within a call: a window's bits stay true and no ball re-reads
+// one, but for the misread of loads ≥ 2^63 (see fillPass). These fill
+// dst with the bins of len(dst) balls and return the new state.
+
+// chooseThin is thinOne and thinMany for frozen loads.
+func chooseThin[L Load](frozen []L, s, inc uint64, limits []uint64, dst []uint32) uint64 {
+	k := len(limits) + 1
+	one := true
+	for _, lim := range limits {
+		if lim >= 1<<63 {
+			for b := range dst {
+				s, dst[b] = kThinningBall(frozen, s, inc, k, 0, limits)
+			}
+			return s
+		}
+		one = one && lim == limits[0]
+	}
+	switch {
+	case one:
+		return chooseOne(frozen, s, inc, k, limits[0], dst)
+	case k == 3:
+		return chooseTwoTests(frozen, s, inc, limits[0], limits[1], dst)
+	}
+	var keep [thinWin]uint64 // as thinOne's
+	copy(keep[:], limits)
+	keep[k-1] = ^uint64(0)
+	var idx [thinWin]uint32
+	var tm [maxKThinningTests]uint64 // as thinMany's
+	last := uint64(1) << uint(k-1)
+	for b := 0; b < len(dst); {
+		valid, m0 := fillPass(frozen, s, inc, &idx, windowWant(uint64(len(dst)-b), k), limits[0])
+		tm[0] = m0
+		for j := 1; j < k-1; j++ {
+			tm[j] = passMask(frozen, &idx, valid, limits[j]) >> uint(j)
+		}
+		p := 0
+		for b < len(dst) {
+			code := last
+			for j := range k - 1 {
+				code |= (tm[j] & 1) << uint(j)
+			}
+			t := bits.TrailingZeros64(code) & (thinWin - 1)
+			if p+t >= valid {
+				break
+			}
+			i := idx[(p+t)&(thinWin-1)]
+			if uint64(frozen[i]) >= keep[t] {
+				break // a load ≥ 2^63 read as passing
+			}
+			p += t + 1
+			dst[b] = i
+			b++
+			for j := range k - 1 {
+				tm[j] = tm[j] >> uint(t) >> 1
+			}
+		}
+		if p == 0 {
+			s, dst[b] = kThinningBall(frozen, s, inc, k, 0, limits)
+			b++
+			continue
+		}
+		s = jump(s, inc, p)
+	}
+	return s
+}
+
+// chooseOne is chooseThin with one limit for all K − 1 tests.
+func chooseOne[L Load](frozen []L, s, inc uint64, k int, lim uint64, dst []uint32) uint64 {
+	var idx [thinWin]uint32
+	last := uint64(1) << uint(k-1)
+	tests := last - 1
+	for b := 0; b < len(dst); {
+		valid, w := fillPass(frozen, s, inc, &idx, windowWant(uint64(len(dst)-b), k), lim)
+		p := 0
+		for b < len(dst) {
+			t := bits.TrailingZeros64(w&tests|last) & (thinWin - 1)
+			if p+t >= valid {
+				break
+			}
+			i := idx[(p+t)&(thinWin-1)]
+			if t < k-1 && uint64(frozen[i]) >= lim {
+				break // a load ≥ 2^63 read as passing
+			}
+			p += t + 1
+			dst[b] = i
+			b++
+			w = w >> uint(t) >> 1
+		}
+		if p == 0 {
+			s, dst[b] = kThinningBall(frozen, s, inc, k, lim, nil)
+			b++
+			continue
+		}
+		s = jump(s, inc, p)
+	}
+	return s
+}
+
+// chooseTwoTests is chooseThin for K = 3, as thinTwoTests.
+func chooseTwoTests[L Load](frozen []L, s, inc uint64, lim1, lim2 uint64, dst []uint32) uint64 {
+	keep := [4]uint64{lim1, lim2, ^uint64(0)}
+	var idx [thinWin]uint32
+	for b := 0; b < len(dst); {
+		valid, a := fillPass(frozen, s, inc, &idx, windowWant(uint64(len(dst)-b), 3), lim1)
+		c := passMask(frozen, &idx, valid, lim2) >> 1
+		p := 0
+		for b < len(dst) {
+			t := bits.TrailingZeros64(a&1|c<<1&2|4) & 3
+			if p+t >= valid {
+				break
+			}
+			i := idx[(p+t)&(thinWin-1)]
+			if uint64(frozen[i]) >= keep[t] {
+				break // a load ≥ 2^63 read as passing
+			}
+			p += t + 1
+			dst[b] = i
+			b++
+			a, c = a>>uint(t)>>1, c>>uint(t)>>1
+		}
+		if p == 0 {
+			s, dst[b] = kThinningBall(frozen, s, inc, 3, 0, keep[:2])
+			b++
+			continue
+		}
+		s = jump(s, inc, p)
+	}
+	return s
+}
+
+// chooseRetry is retryWindows for frozen loads.
+func chooseRetry[L Load](frozen []L, s, inc, lim uint64, pr *Probes, dst []uint32) uint64 {
+	total, most := pr.Total, pr.Max
+	var idx [thinWin]uint32
+	for b := 0; b < len(dst); {
+		var w uint64
+		p := 0
+		if lim < 1<<63 {
+			_, w = fillPass(frozen, s, inc, &idx, windowWant(uint64(len(dst)-b), 4), lim)
+		}
+		for w != 0 && b < len(dst) {
+			t := bits.TrailingZeros64(w) & (thinWin - 1)
+			i := idx[(p+t)&(thinWin-1)]
+			if uint64(frozen[i]) >= lim {
+				break // a load ≥ 2^63 read as passing
+			}
+			p += t + 1
+			dst[b] = i
+			b++
+			most = max(most, uint64(t)+1)
+			w = w >> uint(t) >> 1
+		}
+		if p == 0 {
+			k := uint64(1)
+			s, dst[b] = bounded(s, inc, uint32(len(frozen)))
+			for uint64(frozen[dst[b]]) >= lim {
+				s, dst[b] = bounded(s, inc, uint32(len(frozen)))
+				k++
+			}
+			total += k
+			most = max(most, k)
+			b++
+			continue
+		}
+		total += uint64(p) // a probe each position the balls took
+		s = jump(s, inc, p)
+	}
+	pr.Total, pr.Max = total, most
+	return s
 }

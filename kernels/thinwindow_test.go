@@ -166,3 +166,59 @@ func TestThinWindowsHugeLimitsAndLoads(t *testing.T) {
 		}
 	}
 }
+
+// The batched windows (frozen loads) against the literal choice, at a
+// window cut by a low half below n, with limits and loads of 2^63 and up.
+func TestChooseWindowsMatchLiteral(t *testing.T) {
+	const n = 10_000
+	r0 := NewPCG32(12, 13)
+	inc := r0.inc()
+	redrawn, kept := lowHalfStates(t, n, 12, 13)
+	refChoose := func(frozen []uint64, r *PCG32, limits []uint64, retry bool, dst []uint32, pr *Probes) {
+		for b := range dst {
+			k := uint64(1)
+			i := r.Bounded(uint32(len(frozen)))
+			for j := 0; retry || j < len(limits); j++ {
+				lim := limits[min(j, len(limits)-1)]
+				if frozen[i] < lim {
+					break
+				}
+				i = r.Bounded(uint32(len(frozen)))
+				k++
+			}
+			dst[b] = i
+			pr.Total += k
+			pr.Max = max(pr.Max, k)
+		}
+	}
+	const big = 1 << 63
+	for _, at := range []uint64{redrawn, kept} {
+		for _, off := range []uint64{0, 1, 2, 40, 63, 64, 65, 130} {
+			s := back(at, inc, off)
+			frozen := mixedLoads[uint64](n, off)
+			for i := 0; i < n; i += 7 {
+				frozen[i] = big + uint64(i)
+			}
+			for _, limits := range [][]uint64{{2}, {1, 3}, {2, 2, 2}, {3, 1, 2, 1}, {big + 1, 2}, {2}} {
+				for _, c := range []int{1, 3, 100, 256} {
+					fast, slow := make([]uint32, c), make([]uint32, c)
+					rs := PCG32{state: s, incx: inc ^ pcgDefaultInc}
+					var ps, pf Probes
+					refChoose(frozen, &rs, limits, false, slow, &ps)
+					if sf := chooseThin(frozen, s, inc, limits, fast); sf != rs.state || !slices.Equal(fast, slow) {
+						t.Fatalf("chooseThin off=%d limits=%v c=%d differs", off, limits, c)
+					}
+					if len(limits) > 1 {
+						continue
+					}
+					rs = PCG32{state: s, incx: inc ^ pcgDefaultInc}
+					ps = Probes{}
+					refChoose(frozen, &rs, limits, true, slow, &ps)
+					if sf := chooseRetry(frozen, s, inc, limits[0], &pf, fast); sf != rs.state || !slices.Equal(fast, slow) || pf != ps {
+						t.Fatalf("chooseRetry off=%d limit=%d c=%d: probes %+v, want %+v", off, limits[0], c, pf, ps)
+					}
+				}
+			}
+		}
+	}
+}
