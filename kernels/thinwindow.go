@@ -359,7 +359,7 @@ func retryWindows[L Load](loads []L, s, inc, count, lim uint64, pr *Probes, maxL
 			count--
 			continue
 		}
-		_ = valid // bits past valid are 0: no ball ends there
+		_ = valid          // bits past valid are 0: no ball ends there
 		total += uint64(p) // a probe each position the balls took
 		s = jump(s, inc, p)
 	}
