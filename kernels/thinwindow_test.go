@@ -222,3 +222,32 @@ func TestChooseWindowsMatchLiteral(t *testing.T) {
 		}
 	}
 }
+
+// K-Thinning's quantile tests by windows (K = 3) against the literal rule
+// at windows cut by a low half below n, from loads whose boundaries move
+// within the run.
+func TestKThinningQuantileWindowsAtRedrawnDraws(t *testing.T) {
+	const n = 2_000
+	r0 := NewPCG32(21, 22)
+	inc := r0.inc()
+	redrawn, kept := lowHalfStates(t, n, 21, 22)
+	idx := []uint64{n / 5, n / 3}
+	k := []uint64{n - idx[0], n - idx[1]}
+	for _, at := range []uint64{redrawn, kept} {
+		for _, off := range []uint64{0, 1, 2, 3, 63, 64, 65, 150} {
+			fast, slow := mixedLoads[uint32](n, off), mixedLoads[uint32](n, off)
+			q := NewKThinningCounts(n, k)
+			StartKThinning(q, fast)
+			rf := PCG32{state: back(at, inc, off), incx: inc ^ pcgDefaultInc}
+			rs := rf
+			maxLoad := slices.Max(fast)
+			for _, c := range []uint64{1, 2, 60, 100, 2000} {
+				maxLoad = KThinningQuantile(fast, &rf, c, q, maxLoad)
+				refKThinningQuantile(slow, &rs, c, idx)
+				if !slices.Equal(fast, slow) || rf != rs || maxLoad != slices.Max(slow) {
+					t.Fatalf("off=%d: differs after a chunk of %d", off, c)
+				}
+			}
+		}
+	}
+}
