@@ -91,8 +91,8 @@ func kThinningQuantile3[L Load](loads []L, r *PCG32, count uint64, q *KThinningC
 	b0, b1 := q.b[0], q.b[1]
 	above0, above1 := q.above[0], q.above[1]
 	var idx [thinWin]uint32
-	var keep [4]uint64 // the limit a ball's sample t + 1 was kept under
-	var a, c uint64    // the masks of tests 1 and 2, bit 0 the ball's first sample
+	var keep [4]uint64            // the limit a ball's sample t + 1 was kept under
+	var a, c uint64               // the masks of tests 1 and 2, bit 0 the ball's first sample
 	sw, p, valid := r.state, 0, 0 // the window starts at state sw; the next ball at its position p
 	fresh := false                // the window was read at this ball's start
 	for count > 0 {
