@@ -94,6 +94,30 @@ func fillPass[L Load](loads []L, s, inc uint64, idx *[thinWin]uint32, want int, 
 	return want, m >> uint(thinWin-want)
 }
 
+// fillPass2 is fillPass with a second limit's mask from the same loads.
+func fillPass2[L Load](loads []L, s, inc uint64, idx *[thinWin]uint32, want int, lim1, lim2 uint64) (int, uint64, uint64) {
+	n := uint32(len(loads))
+	const top = 1 << 63
+	var m1, m2 uint64
+	for q := range want {
+		a := uint64(pcgOutput(s)) * uint64(n)
+		s = s*pcgMul + inc
+		if uint32(a) < n {
+			want = q
+			break
+		}
+		i := uint32(a >> 32)
+		idx[q&(thinWin-1)] = i
+		v := uint64(loads[i])
+		m1 = m1>>1 | (v-lim1)&top
+		m2 = m2>>1 | (v-lim2)&top
+	}
+	if want == 0 {
+		return 0, 0, 0
+	}
+	return want, m1 >> uint(thinWin-want), m2 >> uint(thinWin-want)
+}
+
 // passMask returns the positions q < valid of a window whose load is below
 // lim (< 2^63, as fillPass), bit q for position q.
 func passMask[L Load](loads []L, idx *[thinWin]uint32, valid int, lim uint64) uint64 {
@@ -283,11 +307,15 @@ func thinTwoTests[L Load](loads []L, s, inc, count uint64, lim1, lim2 uint64, ma
 	keep := [4]uint64{lim1, lim2, ^uint64(0)}
 	var idx [thinWin]uint32
 	for count > 0 {
-		valid, a := fillPass(loads, s, inc, &idx, windowWant(count, 3), lim1)
-		b := passMask(loads, &idx, valid, lim2) >> 1
+		valid, a, b := fillPass2(loads, s, inc, &idx, windowWant(count, 3), lim1, lim2)
+		b >>= 1
 		p := 0
 		for {
-			t := bits.TrailingZeros64(a&1|b<<1&2|4) & 3
+			// t = 0 if test 1 passes, else 1 if test 2 does, else 2: in
+			// arithmetic, shorter than a bit scan on the chain from one
+			// ball's masks to the next's.
+			na := ^a & 1
+			t := int(na + na&^b)
 			if p+t >= valid {
 				break
 			}
@@ -489,11 +517,12 @@ func chooseTwoTests[L Load](frozen []L, s, inc uint64, lim1, lim2 uint64, dst []
 	keep := [4]uint64{lim1, lim2, ^uint64(0)}
 	var idx [thinWin]uint32
 	for b := 0; b < len(dst); {
-		valid, a := fillPass(frozen, s, inc, &idx, windowWant(uint64(len(dst)-b), 3), lim1)
-		c := passMask(frozen, &idx, valid, lim2) >> 1
+		valid, a, c := fillPass2(frozen, s, inc, &idx, windowWant(uint64(len(dst)-b), 3), lim1, lim2)
+		c >>= 1
 		p := 0
 		for b < len(dst) {
-			t := bits.TrailingZeros64(a&1|c<<1&2|4) & 3
+			na := ^a & 1 // as thinTwoTests
+			t := int(na + na&^c)
 			if p+t >= valid {
 				break
 			}
