@@ -28,9 +28,12 @@ func KThinning[L Load](loads []L, r *PCG32, count uint64, limits []uint64, maxLo
 	for _, lim := range limits {
 		one = one && lim == limits[0]
 	}
-	if one {
+	switch {
+	case one && len(limits) == 1:
+		r.state, maxLoad = thinTwo(loads, r.state, r.inc(), count, limits[0], maxLoad)
+	case one:
 		r.state, maxLoad = thinOne(loads, r.state, r.inc(), count, len(limits)+1, limits[0], maxLoad)
-	} else {
+	default:
 		r.state, maxLoad = thinMany(loads, r.state, r.inc(), count, limits, maxLoad)
 	}
 	return maxLoad

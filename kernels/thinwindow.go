@@ -482,6 +482,11 @@ func chooseThin[L Load](frozen []L, s, inc uint64, limits []uint64, dst []uint32
 
 // chooseOne is chooseThin with one limit for all K − 1 tests.
 func chooseOne[L Load](frozen []L, s, inc uint64, k int, lim uint64, dst []uint32) uint64 {
+	var keep [thinWin]uint64 // as thinOne's: no branch on whether a test kept the sample
+	for t := range k - 1 {
+		keep[t] = lim
+	}
+	keep[k-1] = ^uint64(0)
 	var idx [thinWin]uint32
 	last := uint64(1) << uint(k-1)
 	tests := last - 1
@@ -494,7 +499,7 @@ func chooseOne[L Load](frozen []L, s, inc uint64, k int, lim uint64, dst []uint3
 				break
 			}
 			i := idx[(p+t)&(thinWin-1)]
-			if t < k-1 && uint64(frozen[i]) >= lim {
+			if uint64(frozen[i]) >= keep[t] {
 				break // a load ≥ 2^63 read as passing
 			}
 			p += t + 1
@@ -584,4 +589,48 @@ func chooseRetry[L Load](frozen []L, s, inc, lim uint64, pr *Probes, dst []uint3
 	}
 	pr.Total, pr.Max = total, most
 	return s
+}
+
+// thinTwo is thinOne for K = 2 (Two-Thinning): a ball takes one sample if
+// the first passes, else two.
+func thinTwo[L Load](loads []L, s, inc, count, lim uint64, maxLoad L) (uint64, L) {
+	if lim >= 1<<63 {
+		return kThinningLoop(loads, s, inc, count, 2, lim, nil, maxLoad)
+	}
+	keep := [2]uint64{lim, ^uint64(0)}
+	var idx [thinWin]uint32
+	for count > 0 {
+		valid, w := fillPass(loads, s, inc, &idx, windowWant(count, 2), lim)
+		p := 0
+		for {
+			t := int(^w & 1)
+			if p+t >= valid {
+				break
+			}
+			p += t + 1
+			i := idx[(p-1)&(thinWin-1)]
+			v := loads[i]
+			if uint64(v) >= keep[t] {
+				p -= t + 1
+				break // raised past lim by this window's balls: read again from here
+			}
+			loads[i] = v + 1
+			maxLoad = max(maxLoad, v+1)
+			w = w >> uint(t) >> 1
+			if count--; count == 0 {
+				break
+			}
+		}
+		if p == 0 {
+			var i uint32
+			s, i = kThinningBall(loads, s, inc, 2, lim, nil)
+			v := loads[i] + 1
+			loads[i] = v
+			maxLoad = max(maxLoad, v)
+			count--
+			continue
+		}
+		s = jump(s, inc, p)
+	}
+	return s, maxLoad
 }

@@ -11,6 +11,6 @@ package kernels
 // Stream: PCG32.Bounded(n), then a second one only when the first bin is
 // rejected. 1 ≤ len(loads) ≤ MaxBins.
 func TwoThinning[L Load](loads []L, r *PCG32, count uint64, limit uint64, maxLoad L) L {
-	r.state, maxLoad = thinOne(loads, r.state, r.inc(), count, 2, limit, maxLoad)
+	r.state, maxLoad = thinTwo(loads, r.state, r.inc(), count, limit, maxLoad)
 	return maxLoad
 }
