@@ -147,7 +147,7 @@ func BatchedRetry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, 
 	frozen := bt.frozen
 	total, most := pr.Total, pr.Max
 	var chosen [2 * stageBalls]uint32
-	windows := false
+	windows := bt.retryWindows // calls end at batch ends: the choice carries over
 	for count > 0 {
 		c := int(min(count, uint64(len(chosen)), bt.b-bt.t%bt.b))
 		// By windows (thinwindow.go) when the chunk before retried on at
@@ -175,6 +175,7 @@ func BatchedRetry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, 
 		maxLoad = placeBatch(bt, loads, chosen[:c], maxLoad)
 		count -= uint64(c)
 	}
+	bt.retryWindows = windows
 	r.state = s
 	pr.Total, pr.Max = total, most
 	return maxLoad

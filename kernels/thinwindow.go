@@ -1,6 +1,9 @@
 package kernels
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // Windows for the thinning loops (Two-Thinning, K-Thinning, Threshold and
 // Adaptive). Their decision is a test of one sampled load against a limit,
@@ -72,6 +75,24 @@ func windowWant(count uint64, k int) int {
 // position q. lim < 2^63: a load read as below it is then a load < lim or
 // one ≥ 2^63, which a ball's check of its kept sample's load tells apart.
 func fillPass[L Load](loads []L, s, inc uint64, idx *[thinWin]uint32, want int, lim uint64) (int, uint64) {
+	if fillAsm {
+		var valid int
+		var m uint64
+		if unsafe.Sizeof(loads[0]) == 4 {
+			valid, m = fillPass32((*uint32)(unsafe.Pointer(&loads[0])), uint64(len(loads)), s, inc, idx, want, lim)
+		} else {
+			valid, m = fillPass64((*uint64)(unsafe.Pointer(&loads[0])), uint64(len(loads)), s, inc, idx, want, lim)
+		}
+		if valid == 0 {
+			return 0, 0
+		}
+		return valid, m >> uint(thinWin-valid)
+	}
+	return fillPassGo(loads, s, inc, idx, want, lim)
+}
+
+// fillPassGo is fillPass's portable loop.
+func fillPassGo[L Load](loads []L, s, inc uint64, idx *[thinWin]uint32, want int, lim uint64) (int, uint64) {
 	n := uint32(len(loads))
 	// The mask fills from the top, a position a shift: the sign of
 	// load − lim is the test, with no compare to turn into a bit.
@@ -96,6 +117,24 @@ func fillPass[L Load](loads []L, s, inc uint64, idx *[thinWin]uint32, want int, 
 
 // fillPass2 is fillPass with a second limit's mask from the same loads.
 func fillPass2[L Load](loads []L, s, inc uint64, idx *[thinWin]uint32, want int, lim1, lim2 uint64) (int, uint64, uint64) {
+	if fillAsm {
+		var valid int
+		var m1, m2 uint64
+		if unsafe.Sizeof(loads[0]) == 4 {
+			valid, m1, m2 = fillPass2_32((*uint32)(unsafe.Pointer(&loads[0])), uint64(len(loads)), s, inc, idx, want, lim1, lim2)
+		} else {
+			valid, m1, m2 = fillPass2_64((*uint64)(unsafe.Pointer(&loads[0])), uint64(len(loads)), s, inc, idx, want, lim1, lim2)
+		}
+		if valid == 0 {
+			return 0, 0, 0
+		}
+		return valid, m1 >> uint(thinWin-valid), m2 >> uint(thinWin-valid)
+	}
+	return fillPass2Go(loads, s, inc, idx, want, lim1, lim2)
+}
+
+// fillPass2Go is fillPass2's portable loop.
+func fillPass2Go[L Load](loads []L, s, inc uint64, idx *[thinWin]uint32, want int, lim1, lim2 uint64) (int, uint64, uint64) {
 	n := uint32(len(loads))
 	const top = 1 << 63
 	var m1, m2 uint64

@@ -251,3 +251,59 @@ func TestKThinningQuantileWindowsAtRedrawnDraws(t *testing.T) {
 		}
 	}
 }
+
+// The assembly fills against the portable ones: the same indices, count
+// and masks, from states at and before draws with a low half below n, for
+// both load widths.
+func TestFillPassAsmMatchesGo(t *testing.T) {
+	if !fillAsm {
+		t.Skip("no assembly fill on this architecture")
+	}
+	defer func() { fillAsm = true }()
+	for _, n := range []int{1, 3, 10_000, 1<<20 + 7} {
+		r0 := NewPCG32(uint64(n), 4)
+		inc := r0.inc()
+		states := []uint64{12345}
+		if n >= 10_000 { // below, a low half below n is too rare to find
+			redrawn, kept := lowHalfStates(t, uint32(n), uint64(n), 4)
+			states = append(states, redrawn, kept)
+		}
+		l32, l64 := mixedLoads[uint32](n, 9), mixedLoads[uint64](n, 9)
+		for _, at := range states {
+			for off := range uint64(70) {
+				s := back(at, inc, off)
+				for _, want := range []int{1, 2, 7, 63, 64} {
+					for _, lims := range [][2]uint64{{0, 0}, {1, 3}, {2, 2}, {4, 1}, {1 << 40, 5}} {
+						var ia, ig [thinWin]uint32
+						fillAsm = true
+						va, ma := fillPass(l32, s, inc, &ia, want, lims[0])
+						wa, a1, a2 := fillPass2(l64, s, inc, &ia, want, lims[0], lims[1])
+						fillAsm = false
+						vg, mg := fillPass(l32, s, inc, &ig, want, lims[0])
+						wg, g1, g2 := fillPass2(l64, s, inc, &ig, want, lims[0], lims[1])
+						if va != vg || ma != mg || wa != wg || a1 != g1 || a2 != g2 || ia != ig {
+							t.Fatalf("n=%d off=%d want=%d lims=%v: asm (%d %x; %d %x %x), go (%d %x; %d %x %x)",
+								n, off, want, lims, va, ma, wa, a1, a2, vg, mg, wg, g1, g2)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// The window loops with the portable fill, against the literal loops.
+func TestThinWindowsPortableFill(t *testing.T) {
+	if !fillAsm {
+		t.Skip("the portable fill runs everywhere else")
+	}
+	fillAsm = false
+	defer func() { fillAsm = true }()
+	t.Run("redrawn", TestThinWindowsAtRedrawnDraws)
+	t.Run("retry", TestRetryWindowsAtRedrawnDraws)
+	t.Run("huge", TestThinWindowsHugeLimitsAndLoads)
+	t.Run("choose", TestChooseWindowsMatchLiteral)
+	t.Run("quantile", TestKThinningQuantileWindowsAtRedrawnDraws)
+	t.Run("k-thinning", TestKThinningMatchesReference)
+	t.Run("retry-small", TestRetryMatchesReference)
+}
