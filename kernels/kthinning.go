@@ -111,7 +111,7 @@ func kThinningQuantile3[L Load](loads []L, r *PCG32, count uint64, q *KThinningC
 			// past its limit by this window's balls: read one from here.
 			sw, p = jump(sw, inc, p), 0
 			keep = [4]uint64{b0 + 1, b1 + 1, ^uint64(0)}
-			valid, a, c = fillPass2(loads, sw, inc, &idx, windowWant(count, 3), keep[0], keep[1])
+			valid, a, c = fillPass2(loads, sw, inc, &idx, windowWant(count), keep[0], keep[1])
 			c >>= 1
 			fresh = true
 			continue

@@ -59,13 +59,15 @@ func jump(s, inc uint64, q int) uint64 {
 	return pcgJumpMul[q]*s + pcgJumpAdd[q]*inc
 }
 
-// windowWant is the positions a window draws for count balls of at most k
-// samples each: no more than they can take, at most thinWin.
-func windowWant(count uint64, k int) int {
-	if count >= thinWin {
+// windowWant is the positions a window draws for count balls: two a ball
+// (most balls of these processes take one or two samples; the rest start
+// another window), at most thinWin. A window longer than its balls need
+// is drawn for nothing at the end of every call.
+func windowWant(count uint64) int {
+	if count >= thinWin/2 {
 		return thinWin
 	}
-	return int(min(count*uint64(k), thinWin))
+	return int(2 * count)
 }
 
 // fillPass writes to idx the Lemire indices of the next want outputs from
@@ -189,7 +191,7 @@ func thinOne[L Load](loads []L, s, inc, count uint64, k int, lim uint64, maxLoad
 	last := uint64(1) << uint(k-1)
 	tests := last - 1
 	for count > 0 {
-		valid, w := fillPass(loads, s, inc, &idx, windowWant(count, k), lim)
+		valid, w := fillPass(loads, s, inc, &idx, windowWant(count), lim)
 		p := 0
 		for {
 			t := bits.TrailingZeros64(w&tests|last) & (thinWin - 1)
@@ -293,7 +295,7 @@ func thinMany[L Load](loads []L, s, inc, count uint64, limits []uint64, maxLoad 
 	var tm [maxKThinningTests]uint64
 	last := uint64(1) << uint(k-1)
 	for count > 0 {
-		valid, m0 := fillPass(loads, s, inc, &idx, windowWant(count, k), uniq[0])
+		valid, m0 := fillPass(loads, s, inc, &idx, windowWant(count), uniq[0])
 		masks[0] = m0
 		for d := 1; d < u; d++ {
 			masks[d] = passMask(loads, &idx, valid, uniq[d])
@@ -346,7 +348,7 @@ func thinTwoTests[L Load](loads []L, s, inc, count uint64, lim1, lim2 uint64, ma
 	keep := [4]uint64{lim1, lim2, ^uint64(0)}
 	var idx [thinWin]uint32
 	for count > 0 {
-		valid, a, b := fillPass2(loads, s, inc, &idx, windowWant(count, 3), lim1, lim2)
+		valid, a, b := fillPass2(loads, s, inc, &idx, windowWant(count), lim1, lim2)
 		b >>= 1
 		p := 0
 		for {
@@ -400,7 +402,7 @@ func retryWindows[L Load](loads []L, s, inc, count, lim uint64, pr *Probes, maxL
 	total, most := pr.Total, pr.Max
 	var idx [thinWin]uint32
 	for count > 0 {
-		valid, w := fillPass(loads, s, inc, &idx, windowWant(count, 4), lim)
+		valid, w := fillPass(loads, s, inc, &idx, windowWant(count), lim)
 		p := 0
 		for w != 0 {
 			t := bits.TrailingZeros64(w) & (thinWin - 1)
@@ -483,7 +485,7 @@ func chooseThin[L Load](frozen []L, s, inc uint64, limits []uint64, dst []uint32
 	var tm [maxKThinningTests]uint64 // as thinMany's
 	last := uint64(1) << uint(k-1)
 	for b := 0; b < len(dst); {
-		valid, m0 := fillPass(frozen, s, inc, &idx, windowWant(uint64(len(dst)-b), k), limits[0])
+		valid, m0 := fillPass(frozen, s, inc, &idx, windowWant(uint64(len(dst)-b)), limits[0])
 		tm[0] = m0
 		for j := 1; j < k-1; j++ {
 			tm[j] = passMask(frozen, &idx, valid, limits[j]) >> uint(j)
@@ -530,7 +532,7 @@ func chooseOne[L Load](frozen []L, s, inc uint64, k int, lim uint64, dst []uint3
 	last := uint64(1) << uint(k-1)
 	tests := last - 1
 	for b := 0; b < len(dst); {
-		valid, w := fillPass(frozen, s, inc, &idx, windowWant(uint64(len(dst)-b), k), lim)
+		valid, w := fillPass(frozen, s, inc, &idx, windowWant(uint64(len(dst)-b)), lim)
 		p := 0
 		for b < len(dst) {
 			t := bits.TrailingZeros64(w&tests|last) & (thinWin - 1)
@@ -561,7 +563,7 @@ func chooseTwoTests[L Load](frozen []L, s, inc uint64, lim1, lim2 uint64, dst []
 	keep := [4]uint64{lim1, lim2, ^uint64(0)}
 	var idx [thinWin]uint32
 	for b := 0; b < len(dst); {
-		valid, a, c := fillPass2(frozen, s, inc, &idx, windowWant(uint64(len(dst)-b), 3), lim1, lim2)
+		valid, a, c := fillPass2(frozen, s, inc, &idx, windowWant(uint64(len(dst)-b)), lim1, lim2)
 		c >>= 1
 		p := 0
 		for b < len(dst) {
@@ -591,43 +593,56 @@ func chooseTwoTests[L Load](frozen []L, s, inc uint64, lim1, lim2 uint64, dst []
 
 // chooseRetry is retryWindows for frozen loads.
 func chooseRetry[L Load](frozen []L, s, inc, lim uint64, pr *Probes, dst []uint32) uint64 {
-	total, most := pr.Total, pr.Max
-	var idx [thinWin]uint32
-	for b := 0; b < len(dst); {
-		var w uint64
-		p := 0
-		if lim < 1<<63 {
-			_, w = fillPass(frozen, s, inc, &idx, windowWant(uint64(len(dst)-b), 4), lim)
+	if lim >= 1<<63 {
+		for b := range dst {
+			s, dst[b] = retryChoice(frozen, s, inc, lim, pr)
 		}
-		for w != 0 && b < len(dst) {
+		return s
+	}
+	most := pr.Max
+	var idx [thinWin]uint32
+	for len(dst) > 0 {
+		_, w := fillPass(frozen, s, inc, &idx, windowWant(uint64(len(dst))), lim)
+		p, k := 0, 0
+		for ; w != 0 && k < len(dst); k++ {
 			t := bits.TrailingZeros64(w) & (thinWin - 1)
 			i := idx[(p+t)&(thinWin-1)]
 			if uint64(frozen[i]) >= lim {
 				break // a load ≥ 2^63 read as passing
 			}
 			p += t + 1
-			dst[b] = i
-			b++
+			dst[k] = i
 			most = max(most, uint64(t)+1)
 			w = w >> uint(t) >> 1
 		}
+		pr.Total += uint64(p) // a probe each position the balls took
+		pr.Max = most
 		if p == 0 {
-			k := uint64(1)
-			s, dst[b] = bounded(s, inc, uint32(len(frozen)))
-			for uint64(frozen[dst[b]]) >= lim {
-				s, dst[b] = bounded(s, inc, uint32(len(frozen)))
-				k++
-			}
-			total += k
-			most = max(most, k)
-			b++
-			continue
+			s, dst[0] = retryChoice(frozen, s, inc, lim, pr)
+			most = pr.Max
+			k = 1
+		} else {
+			s = jump(s, inc, p)
 		}
-		total += uint64(p) // a probe each position the balls took
-		s = jump(s, inc, p)
+		dst = dst[k:]
 	}
-	pr.Total, pr.Max = total, most
 	return s
+}
+
+// retryChoice is one ball of Retry's choice on frozen loads, sample by
+// sample: the batched windows' fallback.
+func retryChoice[L Load](frozen []L, s, inc, lim uint64, pr *Probes) (uint64, uint32) {
+	n := uint32(len(frozen))
+	var i uint32
+	k := uint64(1)
+	s, i = bounded(s, inc, n)
+	for uint64(frozen[i]) >= lim {
+		s, i = bounded(s, inc, n)
+		k++
+	}
+	pr.Total += k
+	pr.Max = max(pr.Max, k)
+	return s, i
 }
 
 // thinTwo is thinOne for K = 2 (Two-Thinning): a ball takes one sample if
@@ -639,7 +654,7 @@ func thinTwo[L Load](loads []L, s, inc, count, lim uint64, maxLoad L) (uint64, L
 	keep := [2]uint64{lim, ^uint64(0)}
 	var idx [thinWin]uint32
 	for count > 0 {
-		valid, w := fillPass(loads, s, inc, &idx, windowWant(count, 2), lim)
+		valid, w := fillPass(loads, s, inc, &idx, windowWant(count), lim)
 		p := 0
 		for {
 			t := int(^w & 1)
