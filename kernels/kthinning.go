@@ -1,9 +1,6 @@
 package kernels
 
-import (
-	"math/bits"
-	"slices"
-)
+import "slices"
 
 // K-Thinning: a ball takes up to K uniform samples; sample j < K is kept
 // when it passes test j, and the K-th is kept whatever its load. Two
@@ -89,71 +86,70 @@ func KThinningQuantile[L Load](loads []L, r *PCG32, count uint64, q *KThinningCo
 func kThinningQuantile3[L Load](loads []L, r *PCG32, count uint64, q *KThinningCounts, maxLoad L) L {
 	inc := r.inc()
 	ring := q.ring
-	cnt, mask, lo := ring.cnt, ring.mask, ring.lo
-	k0, k1 := q.k[0], q.k[1]
-	b0, b1 := q.b[0], q.b[1]
-	above0, above1 := q.above[0], q.above[1]
 	var idx [thinWin]uint32
-	var keep [4]uint64            // the limit a ball's sample t + 1 was kept under
-	var a, c uint64               // the masks of tests 1 and 2, bit 0 the ball's first sample
-	sw, p, valid := r.state, 0, 0 // the window starts at state sw; the next ball at its position p
-	fresh := false                // the window was read at this ball's start
 	for count > 0 {
-		t := bits.TrailingZeros64(a&1|c<<1&2|4) & 3
-		var i uint32
-		if p+t < valid && uint64(loads[idx[(p+t)&(thinWin-1)]]) < keep[t] {
-			i = idx[(p+t)&(thinWin-1)]
+		cnt, mask, lo := ring.cnt, ring.mask, ring.lo
+		k0, k1 := q.k[0], q.k[1]
+		b0, b1 := q.b[0], q.b[1]
+		above0, above1 := q.above[0], q.above[1]
+		keep := [4]uint64{b0 + 1, b1 + 1, ^uint64(0)} // the limit a ball's sample t + 1 was kept under
+		valid, a, c := fillPass2(loads, r.state, inc, &idx, windowWant(count), keep[0], keep[1])
+		c >>= 1
+		p, placed := 0, uint64(0)
+		for placed < count {
+			na := ^a & 1 // as thinTwoTests
+			t := int(na + na&^c)
+			if p+t >= valid {
+				break
+			}
+			i := idx[(p+t)&(thinWin-1)]
+			v := uint64(loads[i])
+			if v >= keep[t] {
+				break // raised past its limit by this window's balls: read again from here
+			}
 			p += t + 1
 			a, c = a>>uint(t)>>1, c>>uint(t)>>1
-			fresh = false
-		} else if !fresh {
-			// The window ends, or a boundary moved, or a bin was raised
-			// past its limit by this window's balls: read one from here.
-			sw, p = jump(sw, inc, p), 0
-			keep = [4]uint64{b0 + 1, b1 + 1, ^uint64(0)}
-			valid, a, c = fillPass2(loads, sw, inc, &idx, windowWant(count), keep[0], keep[1])
-			c >>= 1
-			fresh = true
-			continue
-		} else {
+			loads[i] = L(v + 1)
+			maxLoad = max(maxLoad, L(v+1))
+			placed++
+			if v+1-lo > mask {
+				ring.lo = lo
+				ring.grow(v + 1)
+				cnt, mask = ring.cnt, ring.mask
+			}
+			cnt[v&mask]--
+			cnt[(v+1)&mask]++
+			// As kThinningQuantilePlain; a move ends the window.
+			d0, d1 := v^b0, v^b1
+			above0 += 1 ^ (d0|-d0)>>63
+			above1 += 1 ^ (d1|-d1)>>63
+			// lo moves past a load left empty, without a branch: v = lo is
+			// frequent and irregular.
+			lo += uint64(b2u(v == lo) & b2u(cnt[v&mask] == 0))
+			if above0 == k0 || above1 == k1 {
+				if above0 == k0 {
+					b0++
+					above0 = k0 - uint64(cnt[b0&mask])
+				}
+				if above1 == k1 {
+					b1++
+					above1 = k1 - uint64(cnt[b1&mask])
+				}
+				break
+			}
+		}
+		ring.lo = lo
+		q.b[0], q.b[1] = b0, b1
+		q.above[0], q.above[1] = above0, above1
+		r.state = jump(r.state, inc, p)
+		count -= placed
+		if placed == 0 {
 			// A fresh window that the ball does not fit: its samples one by
 			// one.
-			sw, i = kThinningBall(loads, sw, inc, 3, 0, keep[:2])
-			valid, fresh = 0, false
+			maxLoad = kThinningQuantilePlain(loads, r, 1, q, maxLoad)
+			count--
 		}
-		v := uint64(loads[i])
-		loads[i] = L(v + 1)
-		maxLoad = max(maxLoad, L(v+1))
-		if v+1-lo > mask {
-			ring.lo = lo
-			ring.grow(v + 1)
-			cnt, mask = ring.cnt, ring.mask
-		}
-		cnt[v&mask]--
-		cnt[(v+1)&mask]++
-		// As kThinningQuantilePlain; a move ends the window.
-		d0, d1 := v^b0, v^b1
-		above0 += 1 ^ (d0|-d0)>>63
-		above1 += 1 ^ (d1|-d1)>>63
-		if above0 == k0 {
-			b0++
-			above0 = k0 - uint64(cnt[b0&mask])
-			valid = 0
-		}
-		if above1 == k1 {
-			b1++
-			above1 = k1 - uint64(cnt[b1&mask])
-			valid = 0
-		}
-		// lo moves past a load left empty, without a branch: v = lo is
-		// frequent and irregular.
-		lo += uint64(b2u(v == lo) & b2u(cnt[v&mask] == 0))
-		count--
 	}
-	r.state = jump(sw, inc, p)
-	ring.lo = lo
-	q.b[0], q.b[1] = b0, b1
-	q.above[0], q.above[1] = above0, above1
 	return maxLoad
 }
 
