@@ -120,9 +120,8 @@ func kThinningQuantile3[L Load](loads []L, r *PCG32, count uint64, q *KThinningC
 			cnt[v&mask]--
 			cnt[(v+1)&mask]++
 			// As kThinningQuantilePlain; a move ends the window.
-			d0, d1 := v^b0, v^b1
-			above0 += 1 ^ (d0|-d0)>>63
-			above1 += 1 ^ (d1|-d1)>>63
+			above0 += uint64(b2u(v == b0))
+			above1 += uint64(b2u(v == b1))
 			// lo moves past a load left empty, without a branch: v = lo is
 			// frequent and irregular.
 			lo += uint64(b2u(v == lo) & b2u(cnt[v&mask] == 0))
