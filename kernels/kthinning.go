@@ -104,7 +104,7 @@ func kThinningQuantile3[L Load](loads []L, r *PCG32, count uint64, q *KThinningC
 			}
 			i := idx[(p+t)&(thinWin-1)]
 			v := uint64(loads[i])
-			if v >= keep[t] {
+			if v >= keep[t&3] {
 				break // raised past its limit by this window's balls: read again from here
 			}
 			p += t + 1
