@@ -89,9 +89,10 @@ func kThinningQuantile3[L Load](loads []L, r *PCG32, count uint64, q *KThinningC
 	var idx [thinWin]uint32
 	for count > 0 {
 		cnt, mask, lo := ring.cnt, ring.mask, ring.lo
-		k0, k1 := q.k[0], q.k[1]
 		b0, b1 := q.b[0], q.b[1]
-		above0, above1 := q.above[0], q.above[1]
+		// left_j = k_j − above_j: the bins still to pass b_j before it moves
+		// (one register each, not two).
+		left0, left1 := q.k[0]-q.above[0], q.k[1]-q.above[1]
 		keep := [4]uint64{b0 + 1, b1 + 1, ^uint64(0)} // the limit a ball's sample t + 1 was kept under
 		valid, a, c := fillPass2(loads, r.state, inc, &idx, windowWant(count), keep[0], keep[1])
 		c >>= 1
@@ -120,26 +121,27 @@ func kThinningQuantile3[L Load](loads []L, r *PCG32, count uint64, q *KThinningC
 			cnt[v&mask]--
 			cnt[(v+1)&mask]++
 			// As kThinningQuantilePlain; a move ends the window.
-			above0 += uint64(b2u(v == b0))
-			above1 += uint64(b2u(v == b1))
+			left0 -= uint64(b2u(v == b0))
+			left1 -= uint64(b2u(v == b1))
 			// lo moves past a load left empty, without a branch: v = lo is
 			// frequent and irregular.
 			lo += uint64(b2u(v == lo) & b2u(cnt[v&mask] == 0))
-			if above0 == k0 || above1 == k1 {
-				if above0 == k0 {
+			if left0 == 0 || left1 == 0 {
+				// above_j = k_j − (bins at b_j + 1), so left_j is that count.
+				if left0 == 0 {
 					b0++
-					above0 = k0 - uint64(cnt[b0&mask])
+					left0 = uint64(cnt[b0&mask])
 				}
-				if above1 == k1 {
+				if left1 == 0 {
 					b1++
-					above1 = k1 - uint64(cnt[b1&mask])
+					left1 = uint64(cnt[b1&mask])
 				}
 				break
 			}
 		}
 		ring.lo = lo
 		q.b[0], q.b[1] = b0, b1
-		q.above[0], q.above[1] = above0, above1
+		q.above[0], q.above[1] = q.k[0]-left0, q.k[1]-left1
 		r.state = jump(r.state, inc, p)
 		count -= placed
 		if placed == 0 {
