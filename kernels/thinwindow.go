@@ -18,8 +18,10 @@ import (
 // stream at once (they do not depend on the loads), reads their loads, and
 // keeps one bit per position and limit: load < limit. The balls are then
 // walked over the bits, a ball's first accepted position found by a
-// trailing-zero count, and the stream moves on by the samples it took; the
-// walk's only chain is a shift and a count.
+// trailing-zero count (for K ≤ 3 by arithmetic on two bits), and the
+// stream moves on by the samples it took; the walk's only chain is a shift
+// and a count. The stream state is stepped to the next window by a jump
+// (pcgJumpMul, pcgJumpAdd), not a step a position.
 //
 // The bits are the loads at the window's start. Within a call the limits
 // are fixed and loads only grow, so a position read as rejected stays
@@ -74,8 +76,11 @@ func windowWant(count uint64) int {
 // state s (1 ≤ want ≤ thinWin) and returns how many of them are
 // draws of PCG32.Bounded(n) (all, or up to the first whose low half is
 // below n) and the mask of those whose load is below lim, bit q for
-// position q. lim < 2^63: a load read as below it is then a load < lim or
-// one ≥ 2^63, which a ball's check of its kept sample's load tells apart.
+// position q. The assembly loops (amd64) compare exactly; the portable one
+// reads the sign of load − lim, so lim must be below 2^63 (the callers
+// throw larger limits ball by ball), and a load read as below it is then a
+// load < lim or one ≥ 2^63, which a ball's check of its kept sample's load
+// tells apart.
 func fillPass[L Load](loads []L, s, inc uint64, idx *[thinWin]uint32, want int, lim uint64) (int, uint64) {
 	if fillAsm {
 		var valid int
