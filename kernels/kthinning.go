@@ -154,8 +154,9 @@ func kThinningQuantile3[L Load](loads []L, r *PCG32, count uint64, q *KThinningC
 	return maxLoad
 }
 
-// kThinningQuantilePlain is KThinningQuantile ball by ball, for boundaries
-// of 2^62 or more, which the windows' sign test cannot read.
+// kThinningQuantilePlain is KThinningQuantile ball by ball (the loop
+// before windows): for K ≠ 3, and for boundaries of 2^62 or more, which
+// the portable fill's sign test cannot read.
 func kThinningQuantilePlain[L Load](loads []L, r *PCG32, count uint64, q *KThinningCounts, maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
