@@ -114,18 +114,18 @@ func kThinningQuantile3[L Load](loads []L, r *PCG32, count uint64, q *KThinningC
 			maxLoad = max(maxLoad, L(v+1))
 			placed++
 			if v+1-lo > mask {
-				ring.lo = lo
-				ring.grow(v + 1)
-				cnt, mask = ring.cnt, ring.mask
+				lo = leastLoad(cnt, mask, lo)
+				if v+1-lo > mask {
+					ring.lo = lo
+					ring.grow(v + 1)
+					cnt, mask = ring.cnt, ring.mask
+				}
 			}
 			cnt[v&mask]--
 			cnt[(v+1)&mask]++
 			// As kThinningQuantilePlain; a move ends the window.
 			left0 -= uint64(b2u(v == b0))
 			left1 -= uint64(b2u(v == b1))
-			// lo moves past a load left empty, without a branch: v = lo is
-			// frequent and irregular.
-			lo += uint64(b2u(v == lo) & b2u(cnt[v&mask] == 0))
 			if left0 == 0 || left1 == 0 {
 				// above_j = k_j − (bins at b_j + 1), so left_j is that count.
 				if left0 == 0 {
@@ -139,7 +139,11 @@ func kThinningQuantile3[L Load](loads []L, r *PCG32, count uint64, q *KThinningC
 				break
 			}
 		}
-		ring.lo = lo
+		// lo, the least load, is brought up to date here and before the
+		// ring would grow (loads only rise, so it is the least level with
+		// bins), rather than a ball at a time: the ring is then the plain
+		// loop's, level for level.
+		ring.lo = leastLoad(cnt, mask, lo)
 		q.b[0], q.b[1] = b0, b1
 		q.above[0], q.above[1] = q.k[0]-left0, q.k[1]-left1
 		r.state = jump(r.state, inc, p)
@@ -152,6 +156,14 @@ func kThinningQuantile3[L Load](loads []L, r *PCG32, count uint64, q *KThinningC
 		}
 	}
 	return maxLoad
+}
+
+// leastLoad is the least load from lo up with bins in the ring cnt.
+func leastLoad(cnt []uint32, mask, lo uint64) uint64 {
+	for cnt[lo&mask] == 0 {
+		lo++
+	}
+	return lo
 }
 
 // kThinningQuantilePlain is KThinningQuantile ball by ball (the loop
