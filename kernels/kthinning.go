@@ -1,6 +1,9 @@
 package kernels
 
-import "slices"
+import (
+	"slices"
+	"unsafe"
+)
 
 // K-Thinning: a ball takes up to K uniform samples; sample j < K is kept
 // when it passes test j, and the K-th is kept whatever its load. Two
@@ -79,83 +82,154 @@ func KThinningQuantile[L Load](loads []L, r *PCG32, count uint64, q *KThinningCo
 }
 
 // kThinningQuantile3 is KThinningQuantile for K = 3 by windows
-// (thinwindow.go), the two boundaries and their counts in locals: sample j
-// passes when its load is below b_j + 1. A boundary moves about once in
-// n/2 balls; the window is then read again, so within one the limits are
-// fixed, as windows need.
+// (thinwindow.go): sample j passes when its load is below b_j + 1. A
+// boundary moves about once in n/2 balls; the window is then read again,
+// so within one the limits are fixed, as windows need. A window's balls
+// are walked by quantWalk32 (assembly, uint32 loads on amd64) or
+// quantWalkGo, which stop where a boundary moves or the ring would grow.
 func kThinningQuantile3[L Load](loads []L, r *PCG32, count uint64, q *KThinningCounts, maxLoad L) L {
 	inc := r.inc()
 	ring := q.ring
 	var idx [thinWin]uint32
-	for count > 0 {
-		cnt, mask, lo := ring.cnt, ring.mask, ring.lo
-		b0, b1 := q.b[0], q.b[1]
-		// left_j = k_j − above_j: the bins still to pass b_j before it moves
-		// (one register each, not two).
-		left0, left1 := q.k[0]-q.above[0], q.k[1]-q.above[1]
-		keep := [4]uint64{b0 + 1, b1 + 1, ^uint64(0)} // the limit a ball's sample t + 1 was kept under
-		valid, a, c := fillPass2(loads, r.state, inc, &idx, windowWant(count), keep[0], keep[1])
-		c >>= 1
-		p, placed := 0, uint64(0)
-		for placed < count {
-			na := ^a & 1 // as thinTwoTests
-			t := int(na + na&^c)
-			if p+t >= valid {
+	var w quantWalk
+	asm := fillAsm && unsafe.Sizeof(loads[0]) == 4
+	w.loads, w.idx = unsafe.Pointer(&loads[0]), &idx
+	w.lo, w.b0, w.b1 = ring.lo, q.b[0], q.b[1]
+	// left_j = k_j − above_j: the bins still to pass b_j before it moves.
+	w.left0, w.left1 = q.k[0]-q.above[0], q.k[1]-q.above[1]
+	w.maxLoad, w.rem = uint64(maxLoad), count
+	for w.rem > 0 {
+		w.keep = [3]uint64{w.b0 + 1, w.b1 + 1, ^uint64(0)} // the limit a ball's sample t + 1 was kept under
+		var valid int
+		valid, w.a, w.c = fillPass2(loads, r.state, inc, &idx, windowWant(w.rem), w.keep[0], w.keep[1])
+		w.c >>= 1
+		w.p, w.valid = 0, int64(valid)
+		before := w.rem
+		for {
+			w.cnt, w.mask = &ring.cnt[0], ring.mask
+			if asm {
+				quantWalk32(&w)
+			} else {
+				quantWalkGo(&w, loads, ring.cnt)
+			}
+			if w.exit != quantGrow {
 				break
 			}
-			i := idx[(p+t)&(thinWin-1)]
+			// The ball at p would reach past the ring: lo up to date, and
+			// the ring grown if it still would.
+			i := idx[(int(w.p)+int(quantT(w.a, w.c)))&(thinWin-1)]
 			v := uint64(loads[i])
-			if v >= keep[t&3] {
-				break // raised past its limit by this window's balls: read again from here
-			}
-			p += t + 1
-			a, c = a>>uint(t)>>1, c>>uint(t)>>1
-			loads[i] = L(v + 1)
-			maxLoad = max(maxLoad, L(v+1))
-			placed++
-			if v+1-lo > mask {
-				lo = leastLoad(cnt, mask, lo)
-				if v+1-lo > mask {
-					ring.lo = lo
-					ring.grow(v + 1)
-					cnt, mask = ring.cnt, ring.mask
-				}
-			}
-			cnt[v&mask]--
-			cnt[(v+1)&mask]++
-			// As kThinningQuantilePlain; a move ends the window.
-			left0 -= uint64(b2u(v == b0))
-			left1 -= uint64(b2u(v == b1))
-			if left0 == 0 || left1 == 0 {
-				// above_j = k_j − (bins at b_j + 1), so left_j is that count.
-				if left0 == 0 {
-					b0++
-					left0 = uint64(cnt[b0&mask])
-				}
-				if left1 == 0 {
-					b1++
-					left1 = uint64(cnt[b1&mask])
-				}
-				break
+			w.lo = leastLoad(ring.cnt, ring.mask, w.lo)
+			if v+1-w.lo > ring.mask {
+				ring.lo = w.lo
+				ring.grow(v + 1)
 			}
 		}
-		// lo, the least load, is brought up to date here and before the
-		// ring would grow (loads only rise, so it is the least level with
-		// bins), rather than a ball at a time: the ring is then the plain
-		// loop's, level for level.
-		ring.lo = leastLoad(cnt, mask, lo)
-		q.b[0], q.b[1] = b0, b1
-		q.above[0], q.above[1] = q.k[0]-left0, q.k[1]-left1
-		r.state = jump(r.state, inc, p)
-		count -= placed
-		if placed == 0 {
+		if w.left0 == 0 || w.left1 == 0 {
+			// above_j = k_j − (bins at b_j + 1), so left_j is that count.
+			if w.left0 == 0 {
+				w.b0++
+				w.left0 = uint64(ring.cnt[w.b0&ring.mask])
+			}
+			if w.left1 == 0 {
+				w.b1++
+				w.left1 = uint64(ring.cnt[w.b1&ring.mask])
+			}
+		}
+		r.state = jump(r.state, inc, int(w.p))
+		if w.rem == before {
 			// A fresh window that the ball does not fit: its samples one by
-			// one.
-			maxLoad = kThinningQuantilePlain(loads, r, 1, q, maxLoad)
-			count--
+			// one, through the plain loop and q.
+			ring.lo = leastLoad(ring.cnt, ring.mask, w.lo)
+			q.b[0], q.b[1] = w.b0, w.b1
+			q.above[0], q.above[1] = q.k[0]-w.left0, q.k[1]-w.left1
+			w.maxLoad = uint64(kThinningQuantilePlain(loads, r, 1, q, L(w.maxLoad)))
+			w.lo, w.b0, w.b1 = ring.lo, q.b[0], q.b[1]
+			w.left0, w.left1 = q.k[0]-q.above[0], q.k[1]-q.above[1]
+			w.rem--
 		}
 	}
-	return maxLoad
+	// lo, the least load, is brought up to date here and before the ring
+	// would grow (loads only rise, so it is the least level with bins),
+	// rather than a ball at a time: the ring is then the plain loop's,
+	// level for level.
+	ring.lo = leastLoad(ring.cnt, ring.mask, w.lo)
+	q.b[0], q.b[1] = w.b0, w.b1
+	q.above[0], q.above[1] = q.k[0]-w.left0, q.k[1]-w.left1
+	return L(w.maxLoad)
+}
+
+// quantWalk is a window's walk of kThinningQuantile3, in memory for the
+// assembly (field offsets fixed in thinfill_amd64.s).
+type quantWalk struct {
+	loads   unsafe.Pointer   // 0: the load array (uint32 for the assembly)
+	idx     *[thinWin]uint32 // 8
+	cnt     *uint32          // 16: the ring of counts per load
+	mask    uint64           // 24
+	lo      uint64           // 32: at most the least load
+	b0, b1  uint64           // 40, 48: the boundaries
+	left0   uint64           // 56: bins to pass b0 before it moves
+	left1   uint64           // 64
+	keep    [3]uint64        // 72: the limit sample t + 1 was kept under
+	a, c    uint64           // 96, 104: the tests' masks from position p
+	p       int64            // 112: the next ball's first position
+	valid   int64            // 120
+	rem     uint64           // 128: balls left in the call
+	maxLoad uint64           // 136
+	exit    uint64           // 144: why the walk stopped
+}
+
+// Why a walk stops: the window's end, a bin raised past its limit, the
+// call's last ball or a boundary's move (quantEnd: the caller checks
+// left0 and left1), or a ball that would reach past the ring (quantGrow:
+// nothing of it done).
+const (
+	quantEnd  = 0
+	quantGrow = 1
+)
+
+// quantT is the sample a ball keeps, from the tests' masks (as
+// thinTwoTests): 0 if test 1 passes, else 1 if test 2 does, else 2.
+func quantT(a, c uint64) uint64 {
+	na := ^a & 1
+	return na + na&^c
+}
+
+// quantWalkGo walks w's window ball by ball (the portable walk).
+func quantWalkGo[L Load](w *quantWalk, loads []L, cnt []uint32) {
+	mask, lo := w.mask, w.lo
+	a, c, p := w.a, w.c, int(w.p)
+	left0, left1, maxLoad, rem := w.left0, w.left1, w.maxLoad, w.rem
+	exit := uint64(quantEnd)
+	for {
+		t := int(quantT(a, c))
+		if p+t >= int(w.valid) {
+			break
+		}
+		i := w.idx[(p+t)&(thinWin-1)]
+		v := uint64(loads[i])
+		if v >= w.keep[t&3] {
+			break // raised past its limit by this window's balls: read again from here
+		}
+		if v+1-lo > mask {
+			exit = quantGrow
+			break
+		}
+		p += t + 1
+		a, c = a>>uint(t)>>1, c>>uint(t)>>1
+		loads[i] = L(v + 1)
+		maxLoad = max(maxLoad, v+1)
+		cnt[v&mask]--
+		cnt[(v+1)&mask]++
+		left0 -= uint64(b2u(v == w.b0))
+		left1 -= uint64(b2u(v == w.b1))
+		rem--
+		if rem == 0 || left0 == 0 || left1 == 0 {
+			break
+		}
+	}
+	w.a, w.c, w.p = a, c, int64(p)
+	w.left0, w.left1, w.maxLoad, w.rem, w.exit = left0, left1, maxLoad, rem, exit
 }
 
 // leastLoad is the least load from lo up with bins in the ring cnt.

@@ -20,3 +20,8 @@ func fillPass2_32(loads *uint32, n uint64, s, inc uint64, idx *[thinWin]uint32, 
 
 //go:noescape
 func fillPass2_64(loads *uint64, n uint64, s, inc uint64, idx *[thinWin]uint32, want int, lim1, lim2 uint64) (valid int, m1, m2 uint64)
+
+// quantWalk32 is quantWalkGo (kthinning.go) for uint32 loads.
+//
+//go:noescape
+func quantWalk32(w *quantWalk)

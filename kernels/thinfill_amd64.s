@@ -289,3 +289,82 @@ done_fillPass2_64:
 	MOVQ R12, m1+72(FP)
 	MOVQ R14, m2+80(FP)
 	RET
+
+// func quantWalk32(w *quantWalk)
+//
+// quantWalkGo (kthinning.go) for uint32 loads: the balls of one window of
+// kThinningQuantile3, until the window ends, a kept bin was raised past
+// its limit, the call's last ball, a boundary's move or a ball that would
+// reach past the ring (exit = quantGrow, nothing of it done). The walk's
+// state is w's, at the offsets of quantWalk.
+TEXT ·quantWalk32(SB), NOSPLIT, $0-8
+	MOVQ w+0(FP), DI
+	MOVQ 0(DI), SI    // loads
+	MOVQ 8(DI), R8    // idx
+	MOVQ 16(DI), R9   // cnt
+	MOVQ 24(DI), R10  // mask
+	MOVQ 32(DI), R11  // lo
+	MOVQ 96(DI), R12  // a
+	MOVQ 104(DI), R13 // c
+	MOVQ 112(DI), R14 // p
+	MOVQ 136(DI), R15 // maxLoad
+	MOVQ $0, 144(DI)
+
+quantLoop:
+	MOVQ  R12, CX
+	NOTQ  CX
+	ANDQ  $1, CX
+	MOVQ  R13, DX
+	NOTQ  DX
+	ANDQ  CX, DX
+	ADDQ  DX, CX            // t
+	LEAQ  (R14)(CX*1), DX   // p + t
+	CMPQ  DX, 120(DI)
+	JGE   quantDone         // past the window's valid positions
+	MOVL  (R8)(DX*4), DX    // i
+	MOVL  (SI)(DX*4), AX    // v
+	CMPQ  AX, 72(DI)(CX*8)
+	JCC   quantDone         // v ≥ keep[t]: raised past its limit
+	LEAQ  1(AX), BX
+	SUBQ  R11, BX
+	CMPQ  BX, R10
+	JHI   quantGrowing      // v + 1 − lo > mask
+	INCQ  CX
+	ADDQ  CX, R14
+	SHRQ  CX, R12
+	SHRQ  CX, R13
+	LEAQ  1(AX), BX
+	MOVL  BX, (SI)(DX*4)
+	CMPQ  BX, R15
+	CMOVQHI BX, R15
+	MOVQ  AX, DX
+	ANDQ  R10, DX
+	DECL  (R9)(DX*4)
+	ANDQ  R10, BX
+	INCL  (R9)(BX*4)
+	XORL  DX, DX
+	XORL  BX, BX
+	CMPQ  AX, 40(DI)
+	SETEQ DL
+	CMPQ  AX, 48(DI)
+	SETEQ BL
+	SUBQ  DX, 56(DI)
+	SETEQ DL
+	SUBQ  BX, 64(DI)
+	SETEQ BL
+	ORL   BX, DX
+	DECQ  128(DI)
+	JEQ   quantDone
+	TESTL DX, DX
+	JEQ   quantLoop
+	JMP   quantDone
+
+quantGrowing:
+	MOVQ $1, 144(DI)
+
+quantDone:
+	MOVQ R12, 96(DI)
+	MOVQ R13, 104(DI)
+	MOVQ R14, 112(DI)
+	MOVQ R15, 136(DI)
+	RET

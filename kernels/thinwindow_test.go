@@ -6,6 +6,9 @@ import (
 	"testing"
 )
 
+// fillAsmDefault is fillAsm as the package sets it, for tests that clear it.
+var fillAsmDefault = fillAsm
+
 // The windows' rare paths against the literal loops (refKThinning,
 // refTwoThinning, refRetry), ball for ball: a window cut by a draw that
 // Algorithm 5 may redraw, limits of 2^63 or more, and loads of 2^63 or
@@ -256,10 +259,10 @@ func TestKThinningQuantileWindowsAtRedrawnDraws(t *testing.T) {
 // and masks, from states at and before draws with a low half below n, for
 // both load widths.
 func TestFillPassAsmMatchesGo(t *testing.T) {
-	if !fillAsm {
+	if !fillAsmDefault {
 		t.Skip("no assembly fill on this architecture")
 	}
-	defer func() { fillAsm = true }()
+	defer func() { fillAsm = fillAsmDefault }()
 	for _, n := range []int{1, 3, 10_000, 1<<20 + 7} {
 		r0 := NewPCG32(uint64(n), 4)
 		inc := r0.inc()
@@ -294,16 +297,64 @@ func TestFillPassAsmMatchesGo(t *testing.T) {
 
 // The window loops with the portable fill, against the literal loops.
 func TestThinWindowsPortableFill(t *testing.T) {
-	if !fillAsm {
+	if !fillAsmDefault {
 		t.Skip("the portable fill runs everywhere else")
 	}
 	fillAsm = false
-	defer func() { fillAsm = true }()
+	defer func() { fillAsm = fillAsmDefault }()
 	t.Run("redrawn", TestThinWindowsAtRedrawnDraws)
 	t.Run("retry", TestRetryWindowsAtRedrawnDraws)
 	t.Run("huge", TestThinWindowsHugeLimitsAndLoads)
 	t.Run("choose", TestChooseWindowsMatchLiteral)
 	t.Run("quantile", TestKThinningQuantileWindowsAtRedrawnDraws)
+	t.Run("quantile-reference", TestKThinningQuantileMatchesReference)
 	t.Run("k-thinning", TestKThinningMatchesReference)
 	t.Run("retry-small", TestRetryMatchesReference)
+}
+
+// The quantile walk where the ring of counts must grow (a ball reaching
+// past it stops the walk, which resumes after the growth), for both load
+// widths and both walks: one bin takes every ball, and a few bins far
+// apart.
+func TestKThinningQuantileWindowsGrowTheRing(t *testing.T) {
+	defer func() { fillAsm = fillAsmDefault }()
+	for _, asm := range []bool{fillAsmDefault, false} {
+		fillAsm = asm
+		l32, l64 := make([]uint32, 1), make([]uint64, 1)
+		r32, r64 := NewPCG32(1, 1), NewPCG32(1, 1)
+		if got := KThinningQuantile(l32, &r32, 1000, NewKThinningCounts(1, []uint64{1, 1}), 0); got != 1000 || l32[0] != 1000 {
+			t.Fatalf("asm=%v n=1 uint32: max %d, loads %v", asm, got, l32)
+		}
+		if got := KThinningQuantile(l64, &r64, 1000, NewKThinningCounts(1, []uint64{1, 1}), 0); got != 1000 || l64[0] != 1000 || r32 != r64 {
+			t.Fatalf("asm=%v n=1 uint64: max %d, loads %v", asm, got, l64)
+		}
+		const n = 5
+		idx := []uint64{1, 3}
+		fast := []uint32{0, 200, 0, 90, 3}
+		slow := slices.Clone(fast)
+		q := NewKThinningCounts(n, []uint64{n - idx[0], n - idx[1]})
+		StartKThinning(q, fast)
+		rf, rs := NewPCG32(4, 4), NewPCG32(4, 4)
+		maxLoad := slices.Max(fast)
+		for _, c := range []uint64{1, 7, 100, 500} {
+			maxLoad = KThinningQuantile(fast, &rf, c, q, maxLoad)
+			refKThinningQuantile(slow, &rs, c, idx)
+			if !slices.Equal(fast, slow) || rf != rs || maxLoad != slices.Max(slow) {
+				t.Fatalf("asm=%v spread loads: fast %v, slow %v", asm, fast, slow)
+			}
+		}
+		// Both tests at the heaviest position pass every sample: one
+		// choice, whose spread on 2 bins passes 64 loads within the run.
+		two, ref := make([]uint32, 2), make([]uint32, 2)
+		q = NewKThinningCounts(2, []uint64{1, 1})
+		rf, rs = NewPCG32(6, 6), NewPCG32(6, 6)
+		maxLoad = 0
+		for range 40 {
+			maxLoad = KThinningQuantile(two, &rf, 1000, q, maxLoad)
+			refKThinningQuantile(ref, &rs, 1000, []uint64{1, 1})
+		}
+		if !slices.Equal(two, ref) || rf != rs || maxLoad != slices.Max(ref) || q.ring.mask < 64 {
+			t.Fatalf("asm=%v two bins: fast %v, slow %v", asm, two, ref)
+		}
+	}
 }
