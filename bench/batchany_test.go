@@ -54,8 +54,9 @@ func BenchmarkBatchAny(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ResetTimer()
+				start := cpuTime()
 				engine.RunTrial(s, 0, nil)
-				report(b)
+				reportCPU(b, start)
 			})
 		}
 	}
@@ -66,8 +67,9 @@ func BenchmarkBatchAnyNaive(b *testing.B) {
 	for _, c := range batchAnyCases {
 		for _, bs := range batchAnySizes {
 			b.Run(fmt.Sprintf("%s/b=%d", c.name, bs), func(b *testing.B) {
+				start := cpuTime()
 				c.naive(make([]int, batchAnyBins), b.N, bs)
-				report(b)
+				reportCPU(b, start)
 			})
 		}
 	}

@@ -10,12 +10,14 @@ import (
 	"github.com/balloc/balloc/core/engine"
 )
 
-// The thinning family (k-thinning, threshold, adaptive) at n = 10^4 beside
+// The thinning family (two-thinning, k-thinning, threshold, adaptive) at n = 10^4 beside
 // naive loops written the obvious way, in the same run:
 //
 //	go test ./bench/ -run '^$' -bench 'Thinning' -benchtime 2000000x -count 3
 
 var thinningCases = []benchCase{
+	{"two-thinning-1", "two-thinning", map[string]string{"threshold": "1"},
+		func(l []int, m int) { naiveTwoThinning(l, m, 1) }, nil, nil},
 	{"k-thinning-3-0.5,1", "k-thinning", map[string]string{"k": "3", "thresholds": "0.5,1"},
 		func(l []int, m int) { naiveKThinning(l, m, []float64{0.5, 1}) }, nil, nil},
 	{"k-thinning-4-0,0,0", "k-thinning", map[string]string{"k": "4", "thresholds": "0,0,0"},
@@ -104,8 +106,9 @@ func BenchmarkThinning(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
+			start := cpuTime()
 			engine.RunTrial(s, 0, nil)
-			report(b)
+			reportCPU(b, start)
 		})
 	}
 }
@@ -113,8 +116,9 @@ func BenchmarkThinning(b *testing.B) {
 func BenchmarkThinningNaive(b *testing.B) {
 	for _, c := range thinningCases {
 		b.Run(fmt.Sprintf("%s/n=1e4", c.name), func(b *testing.B) {
+			start := cpuTime()
 			c.naive(make([]int, 10_000), b.N)
-			report(b)
+			reportCPU(b, start)
 		})
 	}
 }

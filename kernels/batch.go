@@ -26,6 +26,8 @@ type Batch[L loadValue] struct {
 	bestUnit uint64
 	bestReal float64
 	total    float64 // weighted runs: the weight placed so far
+
+	retryWindows bool // BatchedRetry: the last chunk retried on ≥ 1/8 of its balls
 }
 
 // NewBatch returns the state for n bins and batches of b ≥ 1 balls.

@@ -30,22 +30,11 @@ package kernels
 // 1 ≤ len(loads) ≤ MaxBins.
 func BatchedKThinning[L Load](loads []L, r *PCG32, count uint64, limits []uint64, bt *Batch[L], maxLoad L) L {
 	s, inc := r.state, r.inc()
-	n := uint32(len(loads))
 	frozen := bt.frozen
 	var chosen [2 * stageBalls]uint32
 	for count > 0 {
 		c := int(min(count, uint64(len(chosen)), bt.b-bt.t%bt.b))
-		for k := range c {
-			var i uint32
-			s, i = boundedFast(s, inc, n)
-			for _, lim := range limits {
-				if uint64(frozen[i]) < lim {
-					break
-				}
-				s, i = boundedFast(s, inc, n)
-			}
-			chosen[k] = i
-		}
+		s = chooseThin(frozen, s, inc, limits, chosen[:c]) // by windows (thinwindow.go)
 		maxLoad = placeBatch(bt, loads, chosen[:c], maxLoad)
 		count -= uint64(c)
 	}
@@ -158,23 +147,35 @@ func BatchedRetry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, 
 	frozen := bt.frozen
 	total, most := pr.Total, pr.Max
 	var chosen [2 * stageBalls]uint32
+	windows := bt.retryWindows // calls end at batch ends: the choice carries over
 	for count > 0 {
 		c := int(min(count, uint64(len(chosen)), bt.b-bt.t%bt.b))
-		for k := range c {
-			var i uint32
-			p := uint64(1)
-			s, i = boundedFast(s, inc, n)
-			for uint64(frozen[i]) >= limit {
+		// By windows (thinwindow.go) when the chunk before retried on at
+		// least 1/8 of its balls, as Retry chooses.
+		before := total
+		if windows {
+			pr.Total, pr.Max = total, most
+			s = chooseRetry(frozen, s, inc, limit, pr, chosen[:c])
+			total, most = pr.Total, pr.Max
+		} else {
+			for k := range c {
+				var i uint32
+				p := uint64(1)
 				s, i = boundedFast(s, inc, n)
-				p++
+				for uint64(frozen[i]) >= limit {
+					s, i = boundedFast(s, inc, n)
+					p++
+				}
+				total += p
+				most = max(most, p)
+				chosen[k] = i
 			}
-			total += p
-			most = max(most, p)
-			chosen[k] = i
 		}
+		windows = (total-before-uint64(c))*8 >= uint64(c)
 		maxLoad = placeBatch(bt, loads, chosen[:c], maxLoad)
 		count -= uint64(c)
 	}
+	bt.retryWindows = windows
 	r.state = s
 	pr.Total, pr.Max = total, most
 	return maxLoad

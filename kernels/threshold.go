@@ -20,6 +20,32 @@ type Probes struct {
 // 1 ≤ len(loads) ≤ MaxBins.
 func Retry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, maxLoad L) L {
 	s, inc := r.state, r.inc()
+	// Windows (thinwindow.go) pay for themselves when retries are a coin;
+	// when they are rare (Threshold early in a run) the branch is
+	// predicted and the plain loop is faster. Each stretch of balls takes
+	// the loop that the rate of retries in the one before calls for, the
+	// first one plain: both take the same samples.
+	windows := false
+	for count > 0 {
+		c := min(count, retryStretch)
+		before := pr.Total
+		if windows {
+			s, maxLoad = retryWindows(loads, s, inc, c, limit, pr, maxLoad)
+		} else {
+			s, maxLoad = retryPlain(loads, s, inc, c, limit, pr, maxLoad)
+		}
+		windows = (pr.Total-before-c)*8 >= c
+		count -= c
+	}
+	r.state = s
+	return maxLoad
+}
+
+// retryStretch is the balls between Retry's choices of loop.
+const retryStretch = 512
+
+// retryPlain is Retry ball by ball, branching on each sample's test.
+func retryPlain[L Load](loads []L, s, inc, count, limit uint64, pr *Probes, maxLoad L) (uint64, L) {
 	n := uint32(len(loads))
 	total, most := pr.Total, pr.Max
 	for ; count > 0; count-- {
@@ -36,9 +62,8 @@ func Retry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, maxLoad
 		loads[i] = v
 		maxLoad = max(maxLoad, v)
 	}
-	r.state = s
 	pr.Total, pr.Max = total, most
-	return maxLoad
+	return s, maxLoad
 }
 
 // LevelsRetry is Retry on the histogram: uniform ranks until one's level is

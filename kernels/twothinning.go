@@ -11,18 +11,6 @@ package kernels
 // Stream: PCG32.Bounded(n), then a second one only when the first bin is
 // rejected. 1 ≤ len(loads) ≤ MaxBins.
 func TwoThinning[L Load](loads []L, r *PCG32, count uint64, limit uint64, maxLoad L) L {
-	s, inc := r.state, r.inc()
-	n := uint32(len(loads))
-	for ; count > 0; count-- {
-		var i uint32
-		s, i = boundedFast(s, inc, n)
-		if uint64(loads[i]) >= limit {
-			s, i = boundedFast(s, inc, n)
-		}
-		v := loads[i] + 1
-		loads[i] = v
-		maxLoad = max(maxLoad, v)
-	}
-	r.state = s
+	r.state, maxLoad = thinTwo(loads, r.state, r.inc(), count, limit, maxLoad)
 	return maxLoad
 }
