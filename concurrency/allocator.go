@@ -101,7 +101,14 @@ type Result struct {
 	// stopped by the collector or a page fault) in between. Included in
 	// GlobalStaleness too.
 	Descheduled  Dist     `json:"descheduled"`
-	ShardTotals  []uint64 `json:"shard_totals"`
+	ShardTotals []uint64 `json:"shard_totals"`
+	// WorkerPlaced: the balls each worker counted as committed in its own
+	// cell of the striped counter — its share in racy, cas and local-batch
+	// mode; in sharded mode the balls it committed into the bins it owns,
+	// its own and those the others sent it. Run checks these tallies
+	// against the final loads (each owner's against its bins' loads), so a
+	// ball an owner dropped from a ring, or committed twice, fails the run.
+	WorkerPlaced []uint64 `json:"worker_placed,omitempty"`
 	MeasureEvery uint64   `json:"measure_every"`
 	// Ages: with Config.RecordAges, every ball's age in commit order, and
 	// their law (exact, not sampled).
@@ -362,6 +369,13 @@ func Run(cfg Config) (*Result, error) {
 	if total != s.Balls {
 		return nil, fmt.Errorf("concurrent run lost or doubled balls: the loads hold %d, %d were thrown", total, s.Balls)
 	}
+	placed := make([]uint64, W)
+	for w := range W {
+		placed[w] = st.placed.Load(w)
+	}
+	if err := checkTallies(cfg.Mode, loads, placed, s.Balls); err != nil {
+		return nil, err
+	}
 	snap := result.MeasureLoads(loads, s.Balls, s.Alpha)
 	name := "concurrent"
 	if cfg.Emulate {
@@ -381,12 +395,40 @@ func Run(cfg Config) (*Result, error) {
 		law := lawOf(st.ages)
 		res.AgeLaw = &law
 	}
+	res.WorkerPlaced = placed
 	res.ShardTotals = make([]uint64, shards)
 	shift := shardShift(s.Bins)
 	for i, v := range loads {
 		res.ShardTotals[i>>shift] += uint64(v)
 	}
 	return res, nil
+}
+
+// checkTallies checks the workers' own counts of committed balls against
+// the final loads: in sharded mode worker w's count against the loads of
+// the bins it owns, else each worker's count against its share of m.
+func checkTallies(mode Mode, loads []uint32, placed []uint64, m uint64) error {
+	W := len(placed)
+	want := make([]uint64, W)
+	if mode == Sharded {
+		mul := ownerMul(W, uint64(len(loads)))
+		for b, v := range loads {
+			want[owner(uint32(b), mul)] += uint64(v)
+		}
+	} else {
+		for w := range W {
+			want[w] = share(m, W, w)
+		}
+	}
+	for w := range W {
+		if placed[w] != want[w] {
+			if mode == Sharded {
+				return fmt.Errorf("concurrent run: worker %d counted %d balls committed into its bins, which hold %d", w, placed[w], want[w])
+			}
+			return fmt.Errorf("concurrent run: worker %d counted %d balls placed, its share is %d", w, placed[w], want[w])
+		}
+	}
+	return nil
 }
 
 // state is what a run shares and what it measured.

@@ -65,6 +65,16 @@ func TestTotalsAddUp(t *testing.T) {
 							if sum != 10007 {
 								t.Errorf("shard totals add up to %d", sum)
 							}
+							// The workers' own tallies (Run has checked each
+							// against the loads it accounts for): they add up
+							// to m too, one per worker.
+							placed := uint64(0)
+							for _, x := range res.WorkerPlaced {
+								placed += x
+							}
+							if len(res.WorkerPlaced) != w || placed != 10007 {
+								t.Errorf("worker tallies %v add up to %d", res.WorkerPlaced, placed)
+							}
 							if res.GlobalStaleness.Count == 0 {
 								t.Errorf("nothing was measured")
 							}
