@@ -100,7 +100,7 @@ type Result struct {
 	// a ball normally takes well under one: their worker was off the CPU (or
 	// stopped by the collector or a page fault) in between. Included in
 	// GlobalStaleness too.
-	Descheduled  Dist     `json:"descheduled"`
+	Descheduled Dist     `json:"descheduled"`
 	ShardTotals []uint64 `json:"shard_totals"`
 	// WorkerPlaced: the balls each worker counted as committed in its own
 	// cell of the striped counter — its share in racy, cas and local-batch
