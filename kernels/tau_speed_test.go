@@ -1,0 +1,163 @@
+package kernels
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"testing"
+)
+
+// The delayed loops' jumped draws (pcgjump.go) redo a ball whose Lemire
+// product has a low half below n through bounded. At the small n of
+// delay_any_test.go that path is almost never taken (probability n/2^32 a
+// draw); at n = 10^6 it is taken every few thousand draws. These tests run
+// the fast loops there against literal loops whose reads of the past are
+// binary searches in every bin's list of ball numbers (a history walk per
+// read, as delay_any_test.go's hist, would be O(m) a read).
+
+// timeline is, per bin, the numbers of the balls it received, ascending.
+type timeline struct {
+	t     uint64
+	times [][]uint64
+}
+
+func newTimeline(n int) *timeline { return &timeline{times: make([][]uint64, n)} }
+
+// loadAt is bin i's load after the first max(0, t − a) balls.
+func (h *timeline) loadAt(i uint32, a uint64) uint64 {
+	end := h.t - min(h.t, a)
+	return uint64(sort.Search(len(h.times[i]), func(k int) bool { return h.times[i][k] >= end }))
+}
+
+func (h *timeline) add(i uint32) {
+	h.times[i] = append(h.times[i], h.t)
+	h.t++
+}
+
+// refWideDChoice is refDelayedDChoice for DelayFixed and DelayAdversarial
+// on a timeline: the draws, then d readings τ balls old (adversarial: each
+// sample h shown old with the others shown now, the heaviest h that wins,
+// the first on a tie); a coin's failure keeps the first sample.
+func refWideDChoice(loads []uint32, h *timeline, r *PCG32, count uint64, d int, coin *Bernoulli, tau uint64, mode DelayMode) {
+	n := uint32(len(loads))
+	winner := func(read []uint64) int {
+		w := 0
+		for q := range read {
+			if read[q] < read[w] {
+				w = q
+			}
+		}
+		return w
+	}
+	for range count {
+		two := true
+		if coin != nil {
+			two = coin.Flip(r)
+		}
+		s := make([]uint32, d)
+		for q := range s {
+			s[q] = r.Bounded(n)
+		}
+		read := make([]uint64, d)
+		best := -1
+		if mode == DelayAdversarial {
+			for hq := range s {
+				for q, j := range s {
+					read[q] = uint64(loads[j])
+				}
+				read[hq] = h.loadAt(s[hq], tau)
+				if winner(read) == hq && (best < 0 || loads[s[hq]] > loads[s[best]]) {
+					best = hq
+				}
+			}
+		} else {
+			for q, j := range s {
+				read[q] = h.loadAt(j, tau)
+			}
+			best = winner(read)
+		}
+		if !two {
+			best = 0
+		}
+		loads[s[best]]++
+		h.add(s[best])
+	}
+}
+
+// wideCase runs fast (in the given parts) and ref from one stream and
+// compares loads, state and the maximum; at n = 10^6 it first checks the
+// stream takes Lemire's slow path.
+func wideCase(t *testing.T, name string, n int, m uint64, draws int, fast func(loads []uint32, r *PCG32, c uint64, maxLoad uint32) uint32, ref func(loads []uint32, r *PCG32, c uint64)) {
+	t.Helper()
+	seed := uint64(41)
+	if n >= 1e6 && rejections(seed, uint32(n), draws) < 20 {
+		t.Fatalf("%s: the stream takes Lemire's slow path fewer than 20 times; pick another seed", name)
+	}
+	a, b := make([]uint32, n), make([]uint32, n)
+	r1, r2 := TrialStream(seed, 0, LaneChoices), TrialStream(seed, 0, LaneChoices)
+	var maxLoad uint32
+	done := uint64(0)
+	for _, part := range []uint64{1, 7, m / 3, m} {
+		part = min(part, m-done)
+		maxLoad = fast(a, &r1, part, maxLoad)
+		done += part
+	}
+	ref(b, &r2, m)
+	if !slices.Equal(a, b) || r1 != r2 || maxLoad != slices.Max(b) {
+		t.Errorf("%s: fast and literal loops differ", name)
+	}
+}
+
+// d-choice (d = 2, 3, 5), (1+β) and tau-delay, fixed and adversarial, at
+// n = 10^6 and at n = 7, τ from 1 (every ball's predecessor) to past the
+// run, the runs cut into calls of 1, 7, m/3 and the rest.
+func TestDelayedDChoiceWideMatchesReference(t *testing.T) {
+	half, err := NewBernoulli(0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{7, 1_000_000} {
+		m := uint64(100_000)
+		if n < 100 {
+			m = 20_000
+		}
+		for _, d := range []int{2, 3, 5} {
+			for _, mode := range []DelayMode{DelayFixed, DelayAdversarial} {
+				for _, tau := range []uint64{1, 2, 3000, 1 << 20} {
+					for _, c := range []*Bernoulli{nil, &half} {
+						if c != nil && d != 2 {
+							continue
+						}
+						name := fmt.Sprintf("n=%d/d=%d/mode=%d/tau=%d/coin=%v", n, d, mode, tau, c != nil)
+						var dl *Delay[uint32]
+						wideCase(t, name, n, m, int(m)*d,
+							func(l []uint32, r *PCG32, k uint64, mx uint32) uint32 {
+								if dl == nil {
+									dl = NewDelay[uint32](n, tau, mode, false, nil, m)
+								}
+								var noise PCG32
+								return DelayedDChoice(l, r, &noise, k, d, c, dl, nil, mx)
+							},
+							func(l []uint32, r *PCG32, k uint64) {
+								refWideDChoice(l, newTimeline(n), r, k, d, c, tau, mode)
+							})
+						if d == 2 && c == nil {
+							var td *Delay[uint32]
+							wideCase(t, "tau-delay/"+name, n, m, int(m)*d,
+								func(l []uint32, r *PCG32, k uint64, mx uint32) uint32 {
+									if td == nil {
+										td = NewDelay[uint32](n, tau, mode, false, nil, m)
+									}
+									var noise PCG32
+									return TauDelay(l, r, &noise, k, td, mx)
+								},
+								func(l []uint32, r *PCG32, k uint64) {
+									refWideDChoice(l, newTimeline(n), r, k, d, nil, tau, mode)
+								})
+						}
+					}
+				}
+			}
+		}
+	}
+}
