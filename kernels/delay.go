@@ -107,6 +107,16 @@ func DelayMemory(mode DelayMode, loadBytes int, weighted bool) (perBin, perTau i
 // DelayEmpirical one Alias.Draw per ball. τ < 2^32 − 1.
 // 1 ≤ len(loads) ≤ MaxBins.
 func TauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], maxLoad L) L {
+	if span := dChoiceSpan[L](2, nil, d.mode); span != nil {
+		general := func(c uint64, maxLoad L) L { return tauDelay(loads, r, noise, c, d, maxLoad) }
+		return delayedSpans(loads, r, count, d, 0, maxLoad, span, general)
+	}
+	return tauDelay(loads, r, noise, count, d, maxLoad)
+}
+
+// tauDelay is TauDelay's general loop, every mode (delay_spans.go runs
+// fixed and adversarial after the first τ balls).
+func tauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], maxLoad L) L {
 	s, inc := r.state, r.inc()
 	ns, ninc := noise.state, noise.inc()
 	n := uint32(len(loads))

@@ -43,8 +43,15 @@ package kernels
 // Ages draw per ball. At d = 2 and no coin these are TauDelay's draws, and
 // the balls are its balls. d ≥ 2, 1 ≤ len(loads) ≤ MaxBins, τ < 2^32 − 1.
 func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coin *Bernoulli, dl *Delay[L], replay []uint32, maxLoad L) L {
-	if dl.mode == DelayFixed && d == 3 && coin == nil {
-		return delayedThreeChoiceFixed(loads, r, count, dl, maxLoad)
+	if span := dChoiceSpan[L](d, coin, dl.mode); span != nil {
+		general := func(c uint64, maxLoad L) L {
+			return delayedDChoiceFixed(loads, r, c, d, coin, dl, maxLoad, dl.mode == DelayAdversarial)
+		}
+		var hi uint32
+		if coin != nil {
+			hi = coin.hi
+		}
+		return delayedSpans(loads, r, count, dl, hi, maxLoad, span, general)
 	}
 	if dl.mode == DelayFixed && d <= 2*stageBalls {
 		return delayedDChoiceFixed(loads, r, count, d, coin, dl, maxLoad, false)
@@ -502,96 +509,4 @@ func BatchedTwoThinning[L Load](loads []L, r *PCG32, count uint64, limit uint64,
 	}
 	r.state = s
 	return maxLoad
-}
-
-// delayedThreeChoiceFixed is DelayedDChoice for d = 3 without a coin in
-// DelayFixed: each ball's three draws jumped from its state (pcgjump.go).
-// The first τ balls, whose ring has no ball to retire, run in
-// delayedDChoiceFixed; after them every ball retires one, and the loop
-// runs over the ring from slot to its end or count's, with no counter of
-// balls or test of the window beside it.
-func delayedThreeChoiceFixed[L Load](loads []L, r *PCG32, count uint64, dl *Delay[L], maxLoad L) L {
-	if dl.t < dl.tau {
-		c := min(count, dl.tau-dl.t)
-		maxLoad = delayedDChoiceFixed(loads, r, c, 3, nil, dl, maxLoad, false)
-		count -= c
-	}
-	s, inc := r.state, r.inc()
-	n := uint32(len(loads))
-	tau, past, bins := dl.tau, dl.past, dl.bins
-	slot := dl.t % tau
-	dl.t += count
-	for count > 0 {
-		ring := bins[slot:min(tau, slot+count)]
-		for k := 0; ; k++ {
-			k, s, maxLoad = threeFixedSpan(loads, past, ring, k, s, inc, maxLoad)
-			if k == len(ring) {
-				break
-			}
-			// Lemire's slow path for ball k, then its placement.
-			var a, b, c uint32
-			s, a, b, c = bounded3(s, inc, n)
-			best := threeFixedBest(past, a, b, c)
-			v := loads[best] + 1
-			loads[best] = v
-			maxLoad = max(maxLoad, v)
-			past[ring[k]]++
-			ring[k] = best
-		}
-		count -= uint64(len(ring))
-		slot = 0
-	}
-	r.state = s
-	return maxLoad
-}
-
-// threeFixedBest is the first of a, b, c of least past load.
-func threeFixedBest[L Load](past []L, a, b, c uint32) uint32 {
-	pa, pb, pc := past[a], past[b], past[c]
-	q := b2u(pb < pa)
-	best, bl := choose(q, a, b), choose(q, pa, pb)
-	return choose(b2u(pc < bl), best, c)
-}
-
-// threeFixedSpan places the balls of ring[k:] (each retiring the ball in
-// its slot) until one's draws fall on Lemire's slow path; it returns that
-// ball's index (len(ring) when none did), unplaced, with the state at its
-// start. No calls: every value stays in a register.
-func threeFixedSpan[L Load](loads, past []L, ring []uint32, k int, s, inc uint64, maxLoad L) (int, uint64, L) {
-	n := uint32(len(loads))
-	past = past[:len(loads)]
-	add3 := (inc*pcgMul+inc)*pcgMul + inc
-	for ; k < len(ring); k++ {
-		s1 := s*pcgMul + inc
-		x0 := uint64(pcgOutput(s)) * uint64(n)
-		x1 := uint64(pcgOutput(s1)) * uint64(n)
-		x2 := uint64(pcgOutput(s1*pcgMul+inc)) * uint64(n)
-		if min(uint32(x0), uint32(x1), uint32(x2)) < n {
-			break
-		}
-		s = s*pcgMul3 + add3
-		a, b, c := uint32(x0>>32), uint32(x1>>32), uint32(x2>>32)
-		pa, pb, pc := past[a], past[b], past[c]
-		q := b2u(pb < pa)
-		best, bl := choose(q, a, b), choose(q, pa, pb)
-		best = choose(b2u(pc < bl), best, c)
-		v := loads[best] + 1
-		loads[best] = v
-		maxLoad = max(maxLoad, v)
-		past[ring[k]]++
-		ring[k] = best
-	}
-	return k, s, maxLoad
-}
-
-// bounded3 is three PCG32.Bounded(n) draws from state s: a ball's draws
-// redone on Lemire's slow path.
-//
-//go:noinline
-func bounded3(s, inc uint64, n uint32) (uint64, uint32, uint32, uint32) {
-	var a, b, c uint32
-	s, a = bounded(s, inc, n)
-	s, b = bounded(s, inc, n)
-	s, c = bounded(s, inc, n)
-	return s, a, b, c
 }

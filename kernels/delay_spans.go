@@ -1,0 +1,228 @@
+package kernels
+
+import "unsafe"
+
+// Spans: the fixed and adversarial delayed loops of the common cases
+// (d-choice d = 3, (1+β), Two-Choice's tau-delay, and d = 3 adversarial)
+// once the ring is full. After the first τ balls every ball retires the
+// ball τ before it, so a loop over a stretch of the ring's slots — from the
+// next slot to the ring's end or count's — needs no count of balls, no test
+// of the window and no wrap beside its index. A span draws each ball's
+// samples from one state (jumped draws, pcgjump.go) and has no call in it,
+// so the compiler keeps its values in registers; a ball on Lemire's slow
+// path, or on a coin's tie with p's first word, ends the span unplaced and
+// goes through the general loop, which consumes the stream exactly as the
+// span's fast path does on every other ball. The balls are the general
+// loop's, ball for ball (TestDelayedDChoiceWideMatchesReference).
+
+// spanFunc places the balls of ring's slots in order, each retiring the
+// ball in its slot into past, until count's end or a ball needing the
+// general loop: it returns the balls placed, the state and the maximum.
+// hi is a coin's first word ((1+β)).
+type spanFunc[L Load] func(loads, past []L, ring []uint32, s, inc uint64, hi uint32, maxLoad L) (int, uint64, L)
+
+// dChoiceSpan is DelayedDChoice's span for d, coin and mode, nil where the
+// general loop runs every ball.
+func dChoiceSpan[L Load](d int, coin *Bernoulli, mode DelayMode) spanFunc[L] {
+	switch {
+	case mode == DelayFixed && d == 2 && coin == nil:
+		return twoFixedSpan[L]
+	case mode == DelayAdversarial && d == 2 && coin == nil:
+		return twoAdversarialSpan[L]
+	case mode == DelayFixed && d == 3 && coin == nil:
+		return threeFixedSpan[L]
+	case mode == DelayFixed && d == 2 && coin != nil:
+		return onePlusBetaFixedSpan[L]
+	case mode == DelayAdversarial && d == 3 && coin == nil && unsafe.Sizeof(L(0)) == 4:
+		return threeAdversarialSpan[L]
+	}
+	return nil
+}
+
+// delayedSpans throws count balls of a fixed or adversarial delayed loop:
+// general(c, maxLoad) runs c balls through the general loop (the first τ,
+// which retire none, and each ball a span leaves), span the rest.
+func delayedSpans[L Load](loads []L, r *PCG32, count uint64, dl *Delay[L], hi uint32, maxLoad L, span spanFunc[L], general func(c uint64, maxLoad L) L) L {
+	if dl.t < dl.tau {
+		c := min(count, dl.tau-dl.t)
+		maxLoad = general(c, maxLoad)
+		count -= c
+	}
+	past := dl.past[:len(loads)]
+	for count > 0 {
+		slot := dl.t % dl.tau
+		ring := dl.bins[slot:min(dl.tau, slot+count)]
+		k, s, m := span(loads, past, ring, r.state, r.inc(), hi, maxLoad)
+		r.state, maxLoad = s, m
+		dl.t += uint64(k)
+		count -= uint64(k)
+		if k < len(ring) {
+			maxLoad = general(1, maxLoad)
+			count--
+		}
+	}
+	return maxLoad
+}
+
+// threeFixedSpan: d-choice d = 3, DelayFixed; the first of the least past
+// loads wins.
+func threeFixedSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, _ uint32, maxLoad L) (int, uint64, L) {
+	n := uint32(len(loads))
+	past = past[:len(loads)]
+	_, add3, _ := jumpAdds(inc)
+	k := 0
+	for ; k < len(ring); k++ {
+		s1 := s*pcgMul + inc
+		x0 := uint64(pcgOutput(s)) * uint64(n)
+		x1 := uint64(pcgOutput(s1)) * uint64(n)
+		x2 := uint64(pcgOutput(s1*pcgMul+inc)) * uint64(n)
+		if min(uint32(x0), uint32(x1), uint32(x2)) < n {
+			break
+		}
+		s = s*pcgMul3 + add3
+		a, b, c := x0>>32, x1>>32, x2>>32
+		pa, pb, pc := uint64(past[a]), uint64(past[b]), uint64(past[c])
+		m := ltMask(pb, pa)
+		bl := pickMask(m, pa, pb)
+		best := uint32(pickMask(ltMask(pc, bl), pickMask(m, a, b), c))
+		v := loads[best] + 1
+		loads[best] = v
+		maxLoad = max(maxLoad, v)
+		past[ring[k]]++
+		ring[k] = best
+	}
+	return k, s, maxLoad
+}
+
+// onePlusBetaFixedSpan: (1+β), DelayFixed: the coin's word, then the two
+// samples; the coin succeeds when the word is below hi (a word equal to hi
+// needs the coin's next words: the general loop), and then the second
+// sample wins if its past load is less.
+func onePlusBetaFixedSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, hi uint32, maxLoad L) (int, uint64, L) {
+	n := uint32(len(loads))
+	past = past[:len(loads)]
+	_, add3, _ := jumpAdds(inc)
+	k := 0
+	for ; k < len(ring); k++ {
+		s1 := s*pcgMul + inc
+		w := pcgOutput(s)
+		x0 := uint64(pcgOutput(s1)) * uint64(n)
+		x1 := uint64(pcgOutput(s1*pcgMul+inc)) * uint64(n)
+		if min(uint32(x0), uint32(x1)) < n || w == hi {
+			break
+		}
+		s = s*pcgMul3 + add3
+		a, b := x0>>32, x1>>32
+		best := uint32(pickMask(ltMask(uint64(past[b]), uint64(past[a]))&ltMask(uint64(w), uint64(hi)), a, b))
+		v := loads[best] + 1
+		loads[best] = v
+		maxLoad = max(maxLoad, v)
+		past[ring[k]]++
+		ring[k] = best
+	}
+	return k, s, maxLoad
+}
+
+// threeAdversarialSpan: d-choice d = 3, DelayAdversarial, delay_any.go's
+// adversary written out for three samples: p the first of least current
+// load x_p; sample q can be made to win when its past load is below x_p,
+// or equal to it with q before p; the heaviest such, the first on a tie,
+// starting from p. A sample travels as one key, its current load above
+// its bin, so that one select moves both: loads below 2^32 (L = uint32;
+// the 64-bit loops run the general loop).
+func threeAdversarialSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, _ uint32, maxLoad L) (int, uint64, L) {
+	n := uint32(len(loads))
+	past = past[:len(loads)]
+	_, add3, _ := jumpAdds(inc)
+	k := 0
+	for ; k < len(ring); k++ {
+		s1 := s*pcgMul + inc
+		x0 := uint64(pcgOutput(s)) * uint64(n)
+		x1 := uint64(pcgOutput(s1)) * uint64(n)
+		x2 := uint64(pcgOutput(s1*pcgMul+inc)) * uint64(n)
+		if min(uint32(x0), uint32(x1), uint32(x2)) < n {
+			break
+		}
+		s = s*pcgMul3 + add3
+		a, b, c := x0>>32, x1>>32, x2>>32
+		la, lb, lc := uint64(loads[a]), uint64(loads[b]), uint64(loads[c])
+		pa, pb, pc := uint64(past[a]), uint64(past[b]), uint64(past[c])
+		ka, kb, kc := la<<32|a, lb<<32|b, lc<<32|c
+		m := ltMask(lb, la)
+		kp := pickMask(m, ka, kb)
+		q2 := ltMask(lc, kp>>32) // p = 2
+		kp = pickMask(q2, kp, kc)
+		xp := kp >> 32
+		// A sample before p is heavier than x_p, so it wins when its
+		// past load is at most x_p: a iff pa ≤ x_p (when a is p,
+		// la = x_p replaces nothing); b iff pb < x_p, or pb = x_p and
+		// p = 2; c iff pc < x_p.
+		best := pickMask(^ltMask(xp, pa)&ltMask(xp, la), kp, ka)
+		best = pickMask(ltMask(pb, xp-q2)&ltMask(best>>32, lb), best, kb)
+		best = pickMask(ltMask(pc, xp)&ltMask(best>>32, lc), best, kc)
+		v := L(best>>32) + 1
+		loads[uint32(best)] = v
+		maxLoad = max(maxLoad, v)
+		past[ring[k]]++
+		ring[k] = uint32(best)
+	}
+	return k, s, maxLoad
+}
+
+// ltMask is all ones when a < b, else 0, for a, b below 2^63.
+func ltMask(a, b uint64) uint64 { return uint64(int64(a-b) >> 63) }
+
+// pickMask is b where the mask m is all ones, a where it is 0.
+func pickMask(m, a, b uint64) uint64 { return a ^ (a^b)&m }
+
+// twoFixedSpan: Two-Choice (tau-delay, d-choice d = 2), DelayFixed.
+func twoFixedSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, _ uint32, maxLoad L) (int, uint64, L) {
+	n := uint32(len(loads))
+	past = past[:len(loads)]
+	add2, _, _ := jumpAdds(inc)
+	k := 0
+	for ; k < len(ring); k++ {
+		x0 := uint64(pcgOutput(s)) * uint64(n)
+		x1 := uint64(pcgOutput(s*pcgMul+inc)) * uint64(n)
+		if min(uint32(x0), uint32(x1)) < n {
+			break
+		}
+		s = s*pcgMul2 + add2
+		a, b := x0>>32, x1>>32
+		best := uint32(pickMask(ltMask(uint64(past[b]), uint64(past[a])), a, b))
+		v := loads[best] + 1
+		loads[best] = v
+		maxLoad = max(maxLoad, v)
+		past[ring[k]]++
+		ring[k] = best
+	}
+	return k, s, maxLoad
+}
+
+// twoAdversarialSpan: Two-Choice, DelayAdversarial: the lighter sample
+// shown now, the heavier as it was τ balls ago, equal loads as they are
+// (TauDelay's selects).
+func twoAdversarialSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, _ uint32, maxLoad L) (int, uint64, L) {
+	n := uint32(len(loads))
+	past = past[:len(loads)]
+	add2, _, _ := jumpAdds(inc)
+	k := 0
+	for ; k < len(ring); k++ {
+		x0 := uint64(pcgOutput(s)) * uint64(n)
+		x1 := uint64(pcgOutput(s*pcgMul+inc)) * uint64(n)
+		if min(uint32(x0), uint32(x1)) < n {
+			break
+		}
+		s = s*pcgMul2 + add2
+		a, b := x0>>32, x1>>32
+		la, lb := uint64(loads[a]), uint64(loads[b])
+		ra, rb := pickMask(ltMask(lb, la), la, uint64(past[a])), pickMask(ltMask(la, lb), lb, uint64(past[b]))
+		best := uint32(pickMask(ltMask(rb, ra), a, b))
+		v := loads[best] + 1
+		loads[best] = v
+		maxLoad = max(maxLoad, v)
+		past[ring[k]]++
+		ring[k] = best
+	}
+	return k, s, maxLoad
+}
