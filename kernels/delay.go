@@ -107,9 +107,11 @@ func DelayMemory(mode DelayMode, loadBytes int, weighted bool) (perBin, perTau i
 // DelayEmpirical one Alias.Draw per ball. τ < 2^32 − 1.
 // 1 ≤ len(loads) ≤ MaxBins.
 func TauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], maxLoad L) L {
-	if span := dChoiceSpan[L](2, nil, d.mode); span != nil {
+	if d.mode == DelayFixed || d.mode == DelayAdversarial {
 		general := func(c uint64, maxLoad L) L { return tauDelay(loads, r, noise, c, d, maxLoad) }
-		return delayedSpans(loads, r, count, d, 0, maxLoad, span, general)
+		if m, ok := dChoiceSpans(loads, r, count, 2, nil, d, maxLoad, general); ok {
+			return m
+		}
 	}
 	return tauDelay(loads, r, noise, count, d, maxLoad)
 }

@@ -43,15 +43,13 @@ package kernels
 // Ages draw per ball. At d = 2 and no coin these are TauDelay's draws, and
 // the balls are its balls. d ≥ 2, 1 ≤ len(loads) ≤ MaxBins, τ < 2^32 − 1.
 func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coin *Bernoulli, dl *Delay[L], replay []uint32, maxLoad L) L {
-	if span := dChoiceSpan[L](d, coin, dl.mode); span != nil {
+	if dl.mode == DelayFixed || dl.mode == DelayAdversarial {
 		general := func(c uint64, maxLoad L) L {
 			return delayedDChoiceFixed(loads, r, c, d, coin, dl, maxLoad, dl.mode == DelayAdversarial)
 		}
-		var hi uint32
-		if coin != nil {
-			hi = coin.hi
+		if m, ok := dChoiceSpans(loads, r, count, d, coin, dl, maxLoad, general); ok {
+			return m
 		}
-		return delayedSpans(loads, r, count, dl, hi, maxLoad, span, general)
 	}
 	if dl.mode == DelayFixed && d <= 2*stageBalls {
 		return delayedDChoiceFixed(loads, r, count, d, coin, dl, maxLoad, false)

@@ -15,45 +15,92 @@ import "unsafe"
 // span's fast path does on every other ball. The balls are the general
 // loop's, ball for ball (TestDelayedDChoiceWideMatchesReference).
 
-// spanFunc places the balls of ring's slots in order, each retiring the
-// ball in its slot into past, until count's end or a ball needing the
-// general loop: it returns the balls placed, the state and the maximum.
-// hi is a coin's first word ((1+β)).
-type spanFunc[L Load] func(loads, past []L, ring []uint32, s, inc uint64, hi uint32, maxLoad L) (int, uint64, L)
+// Spans of DelayFixed read only the past loads, so they leave the current
+// loads to the driver, which adds the span's balls (the ring's slots it
+// filled) to them after it in one pass: the span's loop keeps fewer values
+// in registers and does one read-modify-write a ball less. The adversary
+// reads the current loads, so its spans place their balls themselves.
 
-// dChoiceSpan is DelayedDChoice's span for d, coin and mode, nil where the
-// general loop runs every ball.
-func dChoiceSpan[L Load](d int, coin *Bernoulli, mode DelayMode) spanFunc[L] {
+// fixedSpan places the balls of ring's slots in order, each retiring the
+// ball in its slot into past, until ring's end or a ball needing the
+// general loop, and returns the balls placed and the state; it does not
+// touch the current loads. n is the bins; arg the process's constant (a
+// coin's first word, a limit).
+type fixedSpan[L Load] func(past []L, n uint32, ring []uint32, s, inc, arg uint64) (int, uint64)
+
+// loadSpan is a span that places its balls in loads itself and returns the
+// new maximum too.
+type loadSpan[L Load] func(loads, past []L, ring []uint32, s, inc uint64, maxLoad L) (int, uint64, L)
+
+// dChoiceSpans runs DelayedDChoice (and TauDelay) through spans where one
+// fits d, coin and mode, and reports whether it did.
+func dChoiceSpans[L Load](loads []L, r *PCG32, count uint64, d int, coin *Bernoulli, dl *Delay[L], maxLoad L, general func(c uint64, maxLoad L) L) (L, bool) {
+	var fixed fixedSpan[L]
+	var adversarial loadSpan[L]
+	var arg uint64
 	switch {
-	case mode == DelayFixed && d == 2 && coin == nil:
-		return twoFixedSpan[L]
-	case mode == DelayAdversarial && d == 2 && coin == nil:
-		return twoAdversarialSpan[L]
-	case mode == DelayFixed && d == 3 && coin == nil:
-		return threeFixedSpan[L]
-	case mode == DelayFixed && d == 2 && coin != nil:
-		return onePlusBetaFixedSpan[L]
-	case mode == DelayAdversarial && d == 3 && coin == nil && unsafe.Sizeof(L(0)) == 4:
-		return threeAdversarialSpan[L]
+	case dl.mode == DelayFixed && d == 2 && coin == nil:
+		fixed = twoFixedSpan[L]
+	case dl.mode == DelayFixed && d == 3 && coin == nil:
+		fixed = threeFixedSpan[L]
+	case dl.mode == DelayFixed && d == 2 && coin != nil:
+		fixed, arg = onePlusBetaFixedSpan[L], uint64(coin.hi)
+	case dl.mode == DelayAdversarial && d == 2 && coin == nil:
+		adversarial = twoAdversarialSpan[L]
+	case dl.mode == DelayAdversarial && d == 3 && coin == nil && unsafe.Sizeof(L(0)) == 4:
+		adversarial = threeAdversarialSpan[L]
+	default:
+		return maxLoad, false
 	}
-	return nil
+	if fixed != nil {
+		return fixedSpans(loads, r, count, dl, arg, maxLoad, fixed, general), true
+	}
+	past := dl.past[:len(loads)]
+	return delayedSpans(dl, count, maxLoad, func(ring []uint32, maxLoad L) (int, L) {
+		k, s, m := adversarial(loads, past, ring, r.state, r.inc(), maxLoad)
+		r.state = s
+		return k, m
+	}, general), true
+}
+
+// fixedSpans is delayedSpans with a fixedSpan, the balls it placed added
+// to loads after each span.
+func fixedSpans[L Load](loads []L, r *PCG32, count uint64, dl *Delay[L], arg uint64, maxLoad L, span fixedSpan[L], general func(c uint64, maxLoad L) L) L {
+	past := dl.past[:len(loads)]
+	n := uint32(len(loads))
+	return delayedSpans(dl, count, maxLoad, func(ring []uint32, maxLoad L) (int, L) {
+		k, s := span(past, n, ring, r.state, r.inc(), arg)
+		r.state = s
+		return k, addPlaced(loads, ring[:k], maxLoad)
+	}, general)
+}
+
+// addPlaced adds a ball to loads for every bin in placed and returns the
+// new maximum.
+func addPlaced[L Load](loads []L, placed []uint32, maxLoad L) L {
+	for _, b := range placed {
+		v := loads[b] + 1
+		loads[b] = v
+		maxLoad = max(maxLoad, v)
+	}
+	return maxLoad
 }
 
 // delayedSpans throws count balls of a fixed or adversarial delayed loop:
 // general(c, maxLoad) runs c balls through the general loop (the first τ,
-// which retire none, and each ball a span leaves), span the rest.
-func delayedSpans[L Load](loads []L, r *PCG32, count uint64, dl *Delay[L], hi uint32, maxLoad L, span spanFunc[L], general func(c uint64, maxLoad L) L) L {
+// which retire none, and each ball a span leaves), span(ring, maxLoad) the
+// balls of ring's slots, from r's state, returning how many it placed.
+func delayedSpans[L Load](dl *Delay[L], count uint64, maxLoad L, span func(ring []uint32, maxLoad L) (int, L), general func(c uint64, maxLoad L) L) L {
 	if dl.t < dl.tau {
 		c := min(count, dl.tau-dl.t)
 		maxLoad = general(c, maxLoad)
 		count -= c
 	}
-	past := dl.past[:len(loads)]
 	for count > 0 {
 		slot := dl.t % dl.tau
 		ring := dl.bins[slot:min(dl.tau, slot+count)]
-		k, s, m := span(loads, past, ring, r.state, r.inc(), hi, maxLoad)
-		r.state, maxLoad = s, m
+		k, m := span(ring, maxLoad)
+		maxLoad = m
 		dl.t += uint64(k)
 		count -= uint64(k)
 		if k < len(ring) {
@@ -66,9 +113,8 @@ func delayedSpans[L Load](loads []L, r *PCG32, count uint64, dl *Delay[L], hi ui
 
 // threeFixedSpan: d-choice d = 3, DelayFixed; the first of the least past
 // loads wins.
-func threeFixedSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, _ uint32, maxLoad L) (int, uint64, L) {
-	n := uint32(len(loads))
-	past = past[:len(loads)]
+func threeFixedSpan[L Load](past []L, n uint32, ring []uint32, s, inc, _ uint64) (int, uint64) {
+	past = past[:n]
 	_, add3, _ := jumpAdds(inc)
 	k := 0
 	for ; k < len(ring); k++ {
@@ -85,22 +131,18 @@ func threeFixedSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, _ uin
 		m := ltMask(pb, pa)
 		bl := pickMask(m, pa, pb)
 		best := uint32(pickMask(ltMask(pc, bl), pickMask(m, a, b), c))
-		v := loads[best] + 1
-		loads[best] = v
-		maxLoad = max(maxLoad, v)
 		past[ring[k]]++
 		ring[k] = best
 	}
-	return k, s, maxLoad
+	return k, s
 }
 
 // onePlusBetaFixedSpan: (1+β), DelayFixed: the coin's word, then the two
 // samples; the coin succeeds when the word is below hi (a word equal to hi
 // needs the coin's next words: the general loop), and then the second
 // sample wins if its past load is less.
-func onePlusBetaFixedSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, hi uint32, maxLoad L) (int, uint64, L) {
-	n := uint32(len(loads))
-	past = past[:len(loads)]
+func onePlusBetaFixedSpan[L Load](past []L, n uint32, ring []uint32, s, inc, hi uint64) (int, uint64) {
+	past = past[:n]
 	_, add3, _ := jumpAdds(inc)
 	k := 0
 	for ; k < len(ring); k++ {
@@ -108,19 +150,16 @@ func onePlusBetaFixedSpan[L Load](loads, past []L, ring []uint32, s, inc uint64,
 		w := pcgOutput(s)
 		x0 := uint64(pcgOutput(s1)) * uint64(n)
 		x1 := uint64(pcgOutput(s1*pcgMul+inc)) * uint64(n)
-		if min(uint32(x0), uint32(x1)) < n || w == hi {
+		if min(uint32(x0), uint32(x1)) < n || uint64(w) == hi {
 			break
 		}
 		s = s*pcgMul3 + add3
 		a, b := x0>>32, x1>>32
-		best := uint32(pickMask(ltMask(uint64(past[b]), uint64(past[a]))&ltMask(uint64(w), uint64(hi)), a, b))
-		v := loads[best] + 1
-		loads[best] = v
-		maxLoad = max(maxLoad, v)
+		best := uint32(pickMask(ltMask(uint64(past[b]), uint64(past[a]))&ltMask(uint64(w), hi), a, b))
 		past[ring[k]]++
 		ring[k] = best
 	}
-	return k, s, maxLoad
+	return k, s
 }
 
 // threeAdversarialSpan: d-choice d = 3, DelayAdversarial, delay_any.go's
@@ -130,7 +169,7 @@ func onePlusBetaFixedSpan[L Load](loads, past []L, ring []uint32, s, inc uint64,
 // starting from p. A sample travels as one key, its current load above
 // its bin, so that one select moves both: loads below 2^32 (L = uint32;
 // the 64-bit loops run the general loop).
-func threeAdversarialSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, _ uint32, maxLoad L) (int, uint64, L) {
+func threeAdversarialSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, maxLoad L) (int, uint64, L) {
 	n := uint32(len(loads))
 	past = past[:len(loads)]
 	_, add3, _ := jumpAdds(inc)
@@ -176,9 +215,8 @@ func ltMask(a, b uint64) uint64 { return uint64(int64(a-b) >> 63) }
 func pickMask(m, a, b uint64) uint64 { return a ^ (a^b)&m }
 
 // twoFixedSpan: Two-Choice (tau-delay, d-choice d = 2), DelayFixed.
-func twoFixedSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, _ uint32, maxLoad L) (int, uint64, L) {
-	n := uint32(len(loads))
-	past = past[:len(loads)]
+func twoFixedSpan[L Load](past []L, n uint32, ring []uint32, s, inc, _ uint64) (int, uint64) {
+	past = past[:n]
 	add2, _, _ := jumpAdds(inc)
 	k := 0
 	for ; k < len(ring); k++ {
@@ -190,19 +228,16 @@ func twoFixedSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, _ uint3
 		s = s*pcgMul2 + add2
 		a, b := x0>>32, x1>>32
 		best := uint32(pickMask(ltMask(uint64(past[b]), uint64(past[a])), a, b))
-		v := loads[best] + 1
-		loads[best] = v
-		maxLoad = max(maxLoad, v)
 		past[ring[k]]++
 		ring[k] = best
 	}
-	return k, s, maxLoad
+	return k, s
 }
 
 // twoAdversarialSpan: Two-Choice, DelayAdversarial: the lighter sample
 // shown now, the heavier as it was τ balls ago, equal loads as they are
 // (TauDelay's selects).
-func twoAdversarialSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, _ uint32, maxLoad L) (int, uint64, L) {
+func twoAdversarialSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, maxLoad L) (int, uint64, L) {
 	n := uint32(len(loads))
 	past = past[:len(loads)]
 	add2, _, _ := jumpAdds(inc)
