@@ -387,7 +387,8 @@ func DelayedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCount
 // for DelayEmpirical one Ages draw per ball. 1 ≤ len(loads) ≤ MaxBins.
 func DelayedTwoThinning[L Load](loads []L, r, noise *PCG32, count uint64, limit uint64, dl *Delay[L], replay []uint32, maxLoad L) L {
 	if dl.mode == DelayFixed {
-		return delayedThinningFixed(loads, r, count, limit, dl, maxLoad)
+		general := func(c uint64, maxLoad L) L { return delayedThinningFixed(loads, r, c, limit, dl, maxLoad) }
+		return fixedSpans(loads, r, count, dl, limit, maxLoad, twoThinningSpan[L], general)
 	}
 	s, inc := r.state, r.inc()
 	ns, ninc := noise.state, noise.inc()

@@ -261,3 +261,102 @@ func twoAdversarialSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, m
 	}
 	return k, s, maxLoad
 }
+
+// The thinning family, DelayFixed, one draw a sample. A rejected sample is
+// a branch, as in delayedThinningFixed: the state must advance by the
+// samples taken, and a select would put the read of the past load in the
+// chain of states; the branch is predicted for the common acceptance. A
+// ball any of whose draws falls on Lemire's slow path ends the span from
+// its first draw's state.
+
+// twoThinningSpan: Two-Thinning, the first sample kept when its past load
+// is below limit (arg), else the second.
+func twoThinningSpan[L Load](past []L, n uint32, ring []uint32, s, inc, limit uint64) (int, uint64) {
+	past = past[:n]
+	k := 0
+	for ; k < len(ring); k++ {
+		x := uint64(pcgOutput(s)) * uint64(n)
+		if uint32(x) < n {
+			break
+		}
+		next := s*pcgMul + inc
+		if uint64(past[x>>32]) >= limit {
+			x = uint64(pcgOutput(next)) * uint64(n)
+			if uint32(x) < n {
+				break
+			}
+			next = next*pcgMul + inc
+		}
+		s = next
+		past[ring[k]]++
+		ring[k] = uint32(x >> 32)
+	}
+	return k, s
+}
+
+// kThinningSpan: K-Thinning, sample j kept when its past load is below
+// limits[j], the K-th kept.
+func kThinningSpan[L Load](past []L, n uint32, ring []uint32, s, inc uint64, limits []uint64) (int, uint64) {
+	past = past[:n]
+	first := limits[0]
+	k := 0
+balls:
+	for ; k < len(ring); k++ {
+		x := uint64(pcgOutput(s)) * uint64(n)
+		if uint32(x) < n {
+			break
+		}
+		next := s*pcgMul + inc
+		if uint64(past[x>>32]) >= first {
+			for j := 1; ; j++ {
+				x = uint64(pcgOutput(next)) * uint64(n)
+				if uint32(x) < n {
+					break balls
+				}
+				next = next*pcgMul + inc
+				if j == len(limits) || uint64(past[x>>32]) < limits[j] {
+					break
+				}
+			}
+		}
+		s = next
+		past[ring[k]]++
+		ring[k] = uint32(x >> 32)
+	}
+	return k, s
+}
+
+// retrySpan: Threshold and Adaptive, samples until one's past load is
+// below limit, each counted in pr but the first of each ball placed (the
+// caller counts those in bulk).
+func retrySpan[L Load](past []L, n uint32, ring []uint32, s, inc, limit uint64, pr *Probes) (int, uint64) {
+	past = past[:n]
+	k := 0
+	for ; k < len(ring); k++ {
+		x := uint64(pcgOutput(s)) * uint64(n)
+		if uint32(x) < n {
+			break
+		}
+		next := s*pcgMul + inc
+		if uint64(past[x>>32]) >= limit {
+			p := uint64(1)
+			for {
+				x = uint64(pcgOutput(next)) * uint64(n)
+				if uint32(x) < n {
+					return k, s
+				}
+				next = next*pcgMul + inc
+				p++
+				if uint64(past[x>>32]) < limit {
+					break
+				}
+			}
+			pr.Total += p - 1
+			pr.Max = max(pr.Max, p)
+		}
+		s = next
+		past[ring[k]]++
+		ring[k] = uint32(x >> 32)
+	}
+	return k, s
+}

@@ -34,6 +34,21 @@ func delayPush[L Load](past []L, bins []uint32, i uint32, t, tau, slot uint64) (
 // Stream: as Retry, PCG32.Bounded(n) per sample. dl in DelayFixed;
 // 1 ≤ len(loads) ≤ MaxBins.
 func DelayedRetry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, dl *Delay[L], maxLoad L) L {
+	general := func(c uint64, maxLoad L) L { return delayedRetry(loads, r, c, limit, pr, dl, maxLoad) }
+	span := func(past []L, n uint32, ring []uint32, s, inc, _ uint64) (int, uint64) {
+		k, s := retrySpan(past, n, ring, s, inc, limit, pr)
+		if k > 0 {
+			pr.Total += uint64(k) // each ball's first probe
+			pr.Max = max(pr.Max, 1)
+		}
+		return k, s
+	}
+	return fixedSpans(loads, r, count, dl, 0, maxLoad, span, general)
+}
+
+// delayedRetry is DelayedRetry's general loop (delay_spans.go runs the
+// balls after the first τ).
+func delayedRetry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, dl *Delay[L], maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	tau, t, past, bins := dl.tau, dl.t, dl.past, dl.bins

@@ -161,3 +161,118 @@ func TestDelayedDChoiceWideMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// refWideThinning is K-Thinning with every sample read τ balls old on a
+// timeline: sample j kept when its old load is below limits[j], the last
+// kept (Two-Thinning: one limit); with retry set (Threshold, Adaptive)
+// samples until one's old load is below limits[0], each counted in pr.
+func refWideThinning(loads []uint32, h *timeline, r *PCG32, count uint64, limits []uint64, retry bool, pr *Probes, tau uint64) {
+	n := uint32(len(loads))
+	for range count {
+		i := r.Bounded(n)
+		p := uint64(1)
+		for j := 0; ; j++ {
+			if retry {
+				if h.loadAt(i, tau) < limits[0] {
+					break
+				}
+			} else if j == len(limits) || h.loadAt(i, tau) < limits[j] {
+				break
+			}
+			i = r.Bounded(n)
+			p++
+		}
+		pr.Total += p
+		pr.Max = max(pr.Max, p)
+		loads[i]++
+		h.add(i)
+	}
+}
+
+// Two-Thinning, K-Thinning (K = 3) and Threshold's retries with --delay
+// fixed at n = 10^6 and n = 7, limits that reject often and seldom.
+func TestDelayedThinningWideMatchesReference(t *testing.T) {
+	for _, n := range []int{7, 1_000_000} {
+		m := uint64(100_000)
+		if n < 100 {
+			m = 20_000
+		}
+		avg := m / uint64(n) / 2 // about the loads' mean halfway
+		for _, tau := range []uint64{1, 3000, 1 << 20} {
+			for _, lim := range [][]uint64{{avg + 1}, {avg + 3}, {avg, avg + 2}} {
+				name := fmt.Sprintf("n=%d/tau=%d/limits=%v", n, tau, lim)
+				var dl *Delay[uint32]
+				newDelay := func() *Delay[uint32] {
+					if dl == nil {
+						dl = NewDelay[uint32](n, tau, DelayFixed, false, nil, m)
+					}
+					return dl
+				}
+				if len(lim) == 1 {
+					wideCase(t, "two-thinning/"+name, n, m, int(m),
+						func(l []uint32, r *PCG32, k uint64, mx uint32) uint32 {
+							var noise PCG32
+							return DelayedTwoThinning(l, r, &noise, k, lim[0], newDelay(), nil, mx)
+						},
+						func(l []uint32, r *PCG32, k uint64) {
+							refWideThinning(l, newTimeline(n), r, k, lim, false, &Probes{}, tau)
+						})
+					dl = nil
+				}
+				wideCase(t, "k-thinning/"+name, n, m, int(m),
+					func(l []uint32, r *PCG32, k uint64, mx uint32) uint32 {
+						return DelayedKThinning(l, r, k, lim, newDelay(), mx)
+					},
+					func(l []uint32, r *PCG32, k uint64) {
+						refWideThinning(l, newTimeline(n), r, k, lim, false, &Probes{}, tau)
+					})
+			}
+		}
+	}
+}
+
+// Threshold's and Adaptive's retries with --delay fixed: at n = 7 adaptive's
+// limit ⌊t/n⌋ + 2 in calls of n balls, at n = 10^6 the limit 1 (the old
+// loads of 10^5 balls are mostly 0, so every ball ends, and a tenth of the
+// samples are rejected by the end).
+func TestDelayedRetryWideMatchesReference(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		m    uint64
+		taus []uint64
+	}{{7, 20_000, []uint64{1, 5}}, {1_000_000, 100_000, []uint64{1, 3000, 60_000}}} {
+		for _, tau := range c.taus {
+			name := fmt.Sprintf("n=%d/tau=%d", c.n, tau)
+			limitAt := func(t uint64) (uint64, uint64) { // the limit for ball t+1 and the balls it holds for
+				if c.n >= 1e6 {
+					return 1, c.m - t
+				}
+				q := t / uint64(c.n)
+				return q + 2, (q+1)*uint64(c.n) - t
+			}
+			n := c.n
+			if n >= 1e6 && rejections(41, uint32(n), int(c.m)) < 20 {
+				t.Fatalf("%s: the stream takes Lemire's slow path fewer than 20 times; pick another seed", name)
+			}
+			a, b := make([]uint32, n), make([]uint32, n)
+			r1, r2 := TrialStream(41, 0, LaneChoices), TrialStream(41, 0, LaneChoices)
+			dl := NewDelay[uint32](n, tau, DelayFixed, false, nil, c.m)
+			h := newTimeline(n)
+			var got, want Probes
+			var maxLoad uint32
+			for done := uint64(0); done < c.m; {
+				limit, k := limitAt(done)
+				k = min(k, c.m-done)
+				maxLoad = DelayedRetry(a, &r1, k, limit, &got, dl, maxLoad)
+				refWideThinning(b, h, &r2, k, []uint64{limit}, true, &want, tau)
+				done += k
+			}
+			if !slices.Equal(a, b) || r1 != r2 || maxLoad != slices.Max(b) || got != want {
+				t.Errorf("%s: fast and literal loops differ (probes %+v, literal %+v)", name, got, want)
+			}
+			if tau <= 5 && got.Total < c.m*21/20 {
+				t.Errorf("%s: %d probes for %d balls: the case barely retries", name, got.Total, c.m)
+			}
+		}
+	}
+}
