@@ -360,3 +360,39 @@ func retrySpan[L Load](past []L, n uint32, ring []uint32, s, inc, limit uint64, 
 	}
 	return k, s
 }
+
+// twinningSpan: Twinning (pk 0) and Packing (pk 1), DelayFixed, from the
+// step in progress (owed balls to bin) at t balls placed: a step samples a
+// bin and reads its load x τ balls old against q = ⌈t/n⌉; x < q adds 2
+// balls (Twinning) or q + 1 − x (Packing), else 1. It returns, beside the
+// balls placed and the state, the step in progress and the samples taken.
+func twinningSpan[L Load](past []L, n uint32, ring []uint32, s, inc, t, owed uint64, bin uint32, pk uint64) (int, uint64, uint64, uint32, uint64) {
+	past = past[:n]
+	n64 := uint64(n)
+	q := ceilDiv(t, n64)
+	qn := q * n64
+	samples := uint64(0)
+	k := 0
+	for ; k < len(ring); k++ {
+		if owed == 0 {
+			x := uint64(pcgOutput(s)) * n64
+			if uint32(x) < n {
+				break
+			}
+			s = s*pcgMul + inc
+			bin = uint32(x >> 32)
+			samples++
+			v := uint64(past[bin])
+			lt := uint64(b2i(v < q))
+			owed = 1 + lt*(1+pk*(q-v-1)) // lt = 0 cancels the garbage of q − v − 1
+		}
+		owed--
+		past[ring[k]]++
+		ring[k] = bin
+		if t++; t > qn {
+			q++
+			qn += n64
+		}
+	}
+	return k, s, owed, bin, samples
+}

@@ -87,6 +87,21 @@ func delayedRetry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, 
 // Stream: as Twinning and Packing, one PCG32.Bounded(n) per step. dl in
 // DelayFixed; 1 ≤ len(loads) ≤ MaxBins.
 func DelayedTwinning[L Load](loads []L, r *PCG32, count uint64, st *MultiStep, packing bool, dl *Delay[L], maxLoad L) L {
+	general := func(c uint64, maxLoad L) L { return delayedTwinning(loads, r, c, st, packing, dl, maxLoad) }
+	past := dl.past[:len(loads)]
+	n := uint32(len(loads))
+	pk := uint64(b2i(packing))
+	return delayedSpans(dl, count, maxLoad, func(ring []uint32, maxLoad L) (int, L) {
+		k, s, owed, bin, samples := twinningSpan(past, n, ring, r.state, r.inc(), dl.t, st.Owed, uint32(st.Bin), pk)
+		r.state, st.Owed, st.Bin = s, owed, uint64(bin)
+		st.Samples += samples
+		return k, addPlaced(loads, ring[:k], maxLoad)
+	}, general)
+}
+
+// delayedTwinning is DelayedTwinning's general loop (delay_spans.go runs
+// the balls after the first τ).
+func delayedTwinning[L Load](loads []L, r *PCG32, count uint64, st *MultiStep, packing bool, dl *Delay[L], maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	n64 := uint64(n)

@@ -276,3 +276,55 @@ func TestDelayedRetryWideMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// refWideTwinning: Twinning or Packing with the sampled bin's load read τ
+// balls old (at the step's first ball) against ⌈t/n⌉ for the t balls
+// placed before the step; the last step cut at count.
+func refWideTwinning(loads []uint32, h *timeline, r *PCG32, count uint64, packing bool, tau uint64) (samples uint64) {
+	n := uint64(len(loads))
+	for h.t < count {
+		i := r.Bounded(uint32(n))
+		samples++
+		x, q := h.loadAt(i, tau), (h.t+n-1)/n
+		add := uint64(1)
+		if x < q {
+			add = 2
+			if packing {
+				add = q + 1 - x
+			}
+		}
+		for ; add > 0 && h.t < count; add-- {
+			loads[i]++
+			h.add(i)
+		}
+	}
+	return samples
+}
+
+func TestDelayedTwinningWideMatchesReference(t *testing.T) {
+	for _, n := range []int{7, 1_000_000} {
+		m := uint64(100_000)
+		if n < 100 {
+			m = 20_000
+		}
+		for _, tau := range []uint64{1, 3000, 1 << 20} {
+			for _, packing := range []bool{false, true} {
+				name := fmt.Sprintf("n=%d/tau=%d/packing=%v", n, tau, packing)
+				var dl *Delay[uint32]
+				var st MultiStep
+				var want uint64
+				wideCase(t, name, n, m, int(m),
+					func(l []uint32, r *PCG32, k uint64, mx uint32) uint32 {
+						if dl == nil {
+							dl = NewDelay[uint32](n, tau, DelayFixed, false, nil, m)
+						}
+						return DelayedTwinning(l, r, k, &st, packing, dl, mx)
+					},
+					func(l []uint32, r *PCG32, k uint64) { want = refWideTwinning(l, newTimeline(n), r, k, packing, tau) })
+				if st.Samples != want {
+					t.Errorf("%s: %d samples, literal loop %d", name, st.Samples, want)
+				}
+			}
+		}
+	}
+}
