@@ -373,22 +373,44 @@ func twinningSpan[L Load](past []L, n uint32, ring []uint32, s, inc, t, owed uin
 	qn := q * n64
 	samples := uint64(0)
 	k := 0
-	for ; k < len(ring); k++ {
+	for k < len(ring) {
 		if owed == 0 {
 			x := uint64(pcgOutput(s)) * n64
 			if uint32(x) < n {
 				break
 			}
 			s = s*pcgMul + inc
-			bin = uint32(x >> 32)
 			samples++
-			v := uint64(past[bin])
+			b := x >> 32
+			v := uint64(past[b])
 			lt := uint64(b2i(v < q))
-			owed = 1 + lt*(1+pk*(q-v-1)) // lt = 0 cancels the garbage of q − v − 1
+			add := 1 + lt*(1+pk*(q-v-1)) // lt = 0 cancels the garbage of q − v − 1
+			if add <= 4 && k+4 <= len(ring) {
+				// The whole step, without a branch on its size (the old
+				// load decides it: a coin flip for the predictor): 4
+				// slots, those past the step's balls rewritten with the
+				// bins they hold, retiring nothing.
+				r := ring[k : k+4 : k+4]
+				o1, o2, o3 := uint64(r[1]), uint64(r[2]), uint64(r[3])
+				m1, m2, m3 := ltMask(1, add), ltMask(2, add), ltMask(3, add)
+				past[r[0]]++
+				past[o1] += L(m1 & 1)
+				past[o2] += L(m2 & 1)
+				past[o3] += L(m3 & 1)
+				r[0] = uint32(b)
+				r[1], r[2], r[3] = uint32(pickMask(m1, o1, b)), uint32(pickMask(m2, o2, b)), uint32(pickMask(m3, o3, b))
+				k += int(add)
+				for t += add; t > qn; qn += n64 {
+					q++
+				}
+				continue
+			}
+			bin, owed = uint32(b), add // a longer step, or the ring's last slots: ball by ball
 		}
 		owed--
 		past[ring[k]]++
 		ring[k] = bin
+		k++
 		if t++; t > qn {
 			q++
 			qn += n64
