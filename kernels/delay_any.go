@@ -297,6 +297,19 @@ func (a *Ages) fillEach(dst []uint32, s, inc uint64) uint64 {
 // the second bin, the tie draw over the bins at the boundary load of the
 // past vector). 1 ≤ len(loads) ≤ MaxBins.
 func DelayedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, coin *Bernoulli, dl *Delay[L], maxLoad L) L {
+	general := func(c uint64, maxLoad L) L { return delayedQuantile(loads, r, c, q, coin, dl, maxLoad) }
+	if coin != nil {
+		return general(count, maxLoad)
+	}
+	span := func(past []L, n uint32, ring []uint32, s, inc, _ uint64) (int, uint64) {
+		return quantileFixedSpan(past, n, ring, s, inc, q)
+	}
+	return fixedSpans(loads, r, count, dl, 0, maxLoad, span, general)
+}
+
+// delayedQuantile is DelayedQuantile's general loop (delay_spans.go runs
+// Quantile's balls after the first τ).
+func delayedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, coin *Bernoulli, dl *Delay[L], maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	tau, t, past, bins := dl.tau, dl.t, dl.past, dl.bins

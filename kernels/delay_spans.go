@@ -418,3 +418,56 @@ func twinningSpan[L Load](past []L, n uint32, ring []uint32, s, inc, t, owed uin
 	}
 	return k, s, owed, bin, samples
 }
+
+// quantileFixedSpan: Quantile(δ) without a coin, DelayFixed: the rank test
+// on the old vector, whose counts q follows as each ball retires the ball
+// in its slot (delayedQuantile's loop, its three draws jumped). A ball
+// whose retirement would grow the counts' ring goes to the general loop.
+func quantileFixedSpan[L Load](past []L, n uint32, ring []uint32, s, inc uint64, q *QuantileCounts) (int, uint64) {
+	past = past[:n]
+	k, b, above, lo := q.k, q.b, q.above, q.lo
+	cnt, mask := q.cnt, q.mask
+	atB := cnt[b&mask]
+	_, add3, _ := jumpAdds(inc)
+	r := 0
+	for ; r < len(ring); r++ {
+		u := ring[r]
+		pv := uint64(past[u])
+		if pv+1-lo > mask {
+			break
+		}
+		s1 := s*pcgMul + inc
+		xi := uint64(pcgOutput(s)) * uint64(n)
+		xj := uint64(pcgOutput(s1)) * uint64(n)
+		xx := uint64(pcgOutput(s1*pcgMul+inc)) * uint64(atB)
+		if min(uint32(xi), uint32(xj)) < n || uint32(xx) < atB {
+			break
+		}
+		s = s*pcgMul3 + add3
+		i, j, x := uint32(xi>>32), uint32(xj>>32), uint32(xx>>32)
+		v := uint64(past[i])
+		gt := (b - v) >> 63
+		d := v ^ b
+		eq := 1 ^ (d|-d)>>63
+		lt := (uint64(x) - (k - above)) >> 63
+		i ^= (i ^ j) & uint32(-(gt | eq&lt))
+		past[u] = L(pv + 1)
+		cnt[pv&mask]--
+		cnt[(pv+1)&mask]++
+		d = pv ^ b
+		left := 1 ^ (d|-d)>>63
+		d = (pv + 1) ^ b
+		atB += uint32(1^(d|-d)>>63) - uint32(left)
+		if above += left; above == k {
+			b++
+			atB = cnt[b&mask]
+			above = k - uint64(atB)
+		}
+		if pv == lo && cnt[pv&mask] == 0 {
+			lo++
+		}
+		ring[r] = i
+	}
+	q.b, q.above, q.lo = b, above, lo
+	return r, s
+}

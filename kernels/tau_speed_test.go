@@ -328,3 +328,61 @@ func TestDelayedTwinningWideMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// refWideQuantile is Quantile(δ) ranking the vector τ balls ago: that
+// vector kept whole (the ball τ before entering it after each ball), its
+// counts per load, and the boundary b found every ball by summing the
+// counts from the top load down until they reach the k heaviest; the tie
+// draw is over the bins at b.
+func refWideQuantile(loads []uint32, r *PCG32, count, k, tau uint64) {
+	n := uint32(len(loads))
+	old := make([]uint64, n)
+	hist := []uint64{uint64(n)}
+	var placed []uint32
+	for t := range count {
+		b, above := uint64(len(hist)-1), uint64(0)
+		for above+hist[b] < k {
+			above += hist[b]
+			b--
+		}
+		i, j, x := r.Bounded(n), r.Bounded(n), r.Bounded(uint32(hist[b]))
+		if old[i] > b || old[i] == b && uint64(x) < k-above {
+			i = j
+		}
+		loads[i]++
+		placed = append(placed, i)
+		if t >= tau {
+			u := placed[t-tau]
+			hist[old[u]]--
+			if old[u]++; old[u] == uint64(len(hist)) {
+				hist = append(hist, 0)
+			}
+			hist[old[u]]++
+		}
+	}
+}
+
+// Quantile(1/2) with --delay fixed at n = 10^6 (Lemire's slow path, for
+// the bins and for the tie draw over the many bins at the boundary) and at
+// n = 7, τ from 1 to past the run.
+func TestDelayedQuantileWideMatchesReference(t *testing.T) {
+	for _, n := range []int{7, 1_000_000} {
+		m := uint64(100_000)
+		if n < 100 {
+			m = 20_000
+		}
+		for _, tau := range []uint64{1, 3000, 1 << 20} {
+			name := fmt.Sprintf("n=%d/tau=%d", n, tau)
+			var dl *Delay[uint32]
+			var q *QuantileCounts
+			wideCase(t, name, n, m, 3*int(m),
+				func(l []uint32, r *PCG32, c uint64, mx uint32) uint32 {
+					if dl == nil {
+						dl, q = NewDelay[uint32](n, tau, DelayFixed, false, nil, m), NewQuantileCounts(uint64(n), uint64(n)/2)
+					}
+					return DelayedQuantile(l, r, c, q, nil, dl, mx)
+				},
+				func(l []uint32, r *PCG32, c uint64) { refWideQuantile(l, r, c, uint64(n)/2, tau) })
+		}
+	}
+}
