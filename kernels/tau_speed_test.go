@@ -333,8 +333,9 @@ func TestDelayedTwinningWideMatchesReference(t *testing.T) {
 // vector kept whole (the ball τ before entering it after each ball), its
 // counts per load, and the boundary b found every ball by summing the
 // counts from the top load down until they reach the k heaviest; the tie
-// draw is over the bins at b.
-func refWideQuantile(loads []uint32, r *PCG32, count, k, tau uint64) {
+// draw is over the bins at b. τ = 0 ranks the current vector; distinct
+// redraws the second sample while it is the first.
+func refWideQuantile(loads []uint32, r *PCG32, count, k, tau uint64, distinct bool) {
 	n := uint32(len(loads))
 	old := make([]uint64, n)
 	hist := []uint64{uint64(n)}
@@ -345,7 +346,11 @@ func refWideQuantile(loads []uint32, r *PCG32, count, k, tau uint64) {
 			above += hist[b]
 			b--
 		}
-		i, j, x := r.Bounded(n), r.Bounded(n), r.Bounded(uint32(hist[b]))
+		i, j := r.Bounded(n), r.Bounded(n)
+		for distinct && j == i {
+			j = r.Bounded(n)
+		}
+		x := r.Bounded(uint32(hist[b]))
 		if old[i] > b || old[i] == b && uint64(x) < k-above {
 			i = j
 		}
@@ -382,7 +387,27 @@ func TestDelayedQuantileWideMatchesReference(t *testing.T) {
 					}
 					return DelayedQuantile(l, r, c, q, nil, dl, mx)
 				},
-				func(l []uint32, r *PCG32, c uint64) { refWideQuantile(l, r, c, uint64(n)/2, tau) })
+				func(l []uint32, r *PCG32, c uint64) { refWideQuantile(l, r, c, uint64(n)/2, tau, false) })
 		}
+	}
+}
+
+// Quantile(1/2) --distinct (QuantileDraws' own loop for uniform distinct
+// samples) at n = 10^6 and at n = 2, 7, where the samples often coincide.
+func TestQuantileDistinctWideMatchesReference(t *testing.T) {
+	for _, n := range []int{2, 7, 1_000_000} {
+		m := uint64(100_000)
+		if n < 100 {
+			m = 20_000
+		}
+		var q *QuantileCounts
+		wideCase(t, fmt.Sprintf("n=%d", n), n, m, 3*int(m),
+			func(l []uint32, r *PCG32, c uint64, mx uint32) uint32 {
+				if q == nil {
+					q = NewQuantileCounts(uint64(n), max(1, uint64(n)/2))
+				}
+				return QuantileDraws(l, r, c, q, nil, NewDraws(2, false, false, true, nil), mx)
+			},
+			func(l []uint32, r *PCG32, c uint64) { refWideQuantile(l, r, c, max(1, uint64(n)/2), 0, true) })
 	}
 }
