@@ -2,18 +2,22 @@ package kernels
 
 import "unsafe"
 
-// Spans: the fixed and adversarial delayed loops of the common cases
-// (d-choice d = 3, (1+β), Two-Choice's tau-delay, and d = 3 adversarial)
-// once the ring is full. After the first τ balls every ball retires the
-// ball τ before it, so a loop over a stretch of the ring's slots — from the
-// next slot to the ring's end or count's — needs no count of balls, no test
-// of the window and no wrap beside its index. A span draws each ball's
-// samples from one state (jumped draws, pcgjump.go) and has no call in it,
-// so the compiler keeps its values in registers; a ball on Lemire's slow
-// path, or on a coin's tie with p's first word, ends the span unplaced and
-// goes through the general loop, which consumes the stream exactly as the
-// span's fast path does on every other ball. The balls are the general
-// loop's, ball for ball (TestDelayedDChoiceWideMatchesReference).
+// Spans: the fixed and adversarial delayed loops once the ring is full —
+// d-choice d = 3 (fixed, adversarial), (1+β) and tau-delay (fixed,
+// adversarial), Two-Thinning, K-Thinning, Threshold/Adaptive, Twinning/
+// Packing and Quantile (fixed). After the first τ balls every ball retires
+// the ball τ before it, so a loop over a stretch of the ring's slots — from
+// the next slot to the ring's end or count's — needs no count of balls, no
+// test of the window and no wrap beside its index. A span draws a ball's
+// samples from one state where it takes a fixed number (jumped draws,
+// pcgjump.go) and has no call in it, so the compiler keeps its values in
+// registers; a ball on Lemire's slow path, or on a coin's tie with p's
+// first word, ends the span unplaced and goes through the general loop,
+// which consumes the stream exactly as the span's fast path does on every
+// other ball. The balls are the general loops', ball for ball
+// (tau_speed_test.go, at n = 10^6 where the slow path is taken, and at
+// small n), and the general loops' tests (delay_any_test.go, tau2_test.go,
+// batchany_test.go) now run the spans too.
 
 // Spans of DelayFixed read only the past loads, so they leave the current
 // loads to the driver, which adds the span's balls (the ring's slots it
@@ -115,7 +119,7 @@ func delayedSpans[L Load](dl *Delay[L], count uint64, maxLoad L, span func(ring 
 // loads wins.
 func threeFixedSpan[L Load](past []L, n uint32, ring []uint32, s, inc, _ uint64) (int, uint64) {
 	past = past[:n]
-	_, add3, _ := jumpAdds(inc)
+	_, add3 := jumpAdds(inc)
 	k := 0
 	for ; k < len(ring); k++ {
 		s1 := s*pcgMul + inc
@@ -143,7 +147,7 @@ func threeFixedSpan[L Load](past []L, n uint32, ring []uint32, s, inc, _ uint64)
 // sample wins if its past load is less.
 func onePlusBetaFixedSpan[L Load](past []L, n uint32, ring []uint32, s, inc, hi uint64) (int, uint64) {
 	past = past[:n]
-	_, add3, _ := jumpAdds(inc)
+	_, add3 := jumpAdds(inc)
 	k := 0
 	for ; k < len(ring); k++ {
 		s1 := s*pcgMul + inc
@@ -172,7 +176,7 @@ func onePlusBetaFixedSpan[L Load](past []L, n uint32, ring []uint32, s, inc, hi 
 func threeAdversarialSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, maxLoad L) (int, uint64, L) {
 	n := uint32(len(loads))
 	past = past[:len(loads)]
-	_, add3, _ := jumpAdds(inc)
+	_, add3 := jumpAdds(inc)
 	k := 0
 	for ; k < len(ring); k++ {
 		s1 := s*pcgMul + inc
@@ -208,7 +212,9 @@ func threeAdversarialSpan[L Load](loads, past []L, ring []uint32, s, inc uint64,
 	return k, s, maxLoad
 }
 
-// ltMask is all ones when a < b, else 0, for a, b below 2^63.
+// ltMask is all ones when a < b, else 0, for a, b below 2^63 (loads, bins
+// and PCG words all are): a subtraction and a shift, where b2u and choose
+// take a SETcc, a zero extension, a negation and three logic operations.
 func ltMask(a, b uint64) uint64 { return uint64(int64(a-b) >> 63) }
 
 // pickMask is b where the mask m is all ones, a where it is 0.
@@ -217,7 +223,7 @@ func pickMask(m, a, b uint64) uint64 { return a ^ (a^b)&m }
 // twoFixedSpan: Two-Choice (tau-delay, d-choice d = 2), DelayFixed.
 func twoFixedSpan[L Load](past []L, n uint32, ring []uint32, s, inc, _ uint64) (int, uint64) {
 	past = past[:n]
-	add2, _, _ := jumpAdds(inc)
+	add2, _ := jumpAdds(inc)
 	k := 0
 	for ; k < len(ring); k++ {
 		x0 := uint64(pcgOutput(s)) * uint64(n)
@@ -240,7 +246,7 @@ func twoFixedSpan[L Load](past []L, n uint32, ring []uint32, s, inc, _ uint64) (
 func twoAdversarialSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, maxLoad L) (int, uint64, L) {
 	n := uint32(len(loads))
 	past = past[:len(loads)]
-	add2, _, _ := jumpAdds(inc)
+	add2, _ := jumpAdds(inc)
 	k := 0
 	for ; k < len(ring); k++ {
 		x0 := uint64(pcgOutput(s)) * uint64(n)
@@ -428,7 +434,7 @@ func quantileFixedSpan[L Load](past []L, n uint32, ring []uint32, s, inc uint64,
 	k, b, above, lo := q.k, q.b, q.above, q.lo
 	cnt, mask := q.cnt, q.mask
 	atB := cnt[b&mask]
-	_, add3, _ := jumpAdds(inc)
+	_, add3 := jumpAdds(inc)
 	r := 0
 	for ; r < len(ring); r++ {
 		u := ring[r]

@@ -551,7 +551,7 @@ func quantileDistinct[L Load](loads []L, r *PCG32, count uint64, q *QuantileCoun
 	k, b, above, lo := q.k, q.b, q.above, q.lo
 	cnt, mask := q.cnt, q.mask
 	atB := cnt[b&mask]
-	_, add3, _ := jumpAdds(inc)
+	_, add3 := jumpAdds(inc)
 	for ; count > 0; count-- {
 		s1 := s*pcgMul + inc
 		xi := uint64(pcgOutput(s)) * uint64(n)

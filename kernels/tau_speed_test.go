@@ -411,3 +411,24 @@ func TestQuantileDistinctWideMatchesReference(t *testing.T) {
 			func(l []uint32, r *PCG32, c uint64) { refWideQuantile(l, r, c, max(1, uint64(n)/2), 0, true) })
 	}
 }
+
+// The jumps are the generator's steps: 2 and 3 steps from any state on
+// any stream.
+func TestJumpsAreSteps(t *testing.T) {
+	for _, seq := range []uint64{0, 1, 54, 1 << 62} {
+		r := NewPCG32(seq*7+3, seq)
+		add2, add3 := jumpAdds(r.inc())
+		for range 1000 {
+			s := r.state
+			r.Uint32()
+			r.Uint32()
+			if s*pcgMul2+add2 != r.state {
+				t.Fatalf("stream %d: two steps from %#x give %#x, the jump %#x", seq, s, r.state, s*pcgMul2+add2)
+			}
+			r.Uint32()
+			if s*pcgMul3+add3 != r.state {
+				t.Fatalf("stream %d: three steps from %#x give %#x, the jump %#x", seq, s, r.state, s*pcgMul3+add3)
+			}
+		}
+	}
+}
