@@ -376,10 +376,63 @@ func twinningSpan[L Load](past []L, n uint32, ring []uint32, s, inc, t, owed uin
 	past = past[:n]
 	n64 := uint64(n)
 	q := ceilDiv(t, n64)
-	qn := q * n64
+	rem := int64(q*n64 - t) // balls placed before q grows: t > q·n ⇔ rem < 0
 	samples := uint64(0)
 	k := 0
-	for k < len(ring) {
+	for ; owed > 0 && k < len(ring); owed-- { // the step in progress
+		past[ring[k]]++
+		ring[k] = bin
+		k++
+		if rem--; rem < 0 {
+			q++
+			rem += int64(n64)
+		}
+	}
+	// Whole steps while 4 slots remain.
+	for owed == 0 && k+4 <= len(ring) {
+		x := uint64(pcgOutput(s)) * n64
+		if uint32(x) < n {
+			return k, s, 0, bin, samples
+		}
+		s = s*pcgMul + inc
+		samples++
+		b := x >> 32
+		v := uint64(past[b])
+		lt := uint64(b2i(v < q))
+		add := 1 + lt*(1+pk*(q-v-1)) // lt = 0 cancels the garbage of q − v − 1
+		switch {
+		case add <= 4:
+			// Without a branch on the step's size (the old load decides
+			// it: a coin flip for the predictor): 4 slots, those past
+			// the step's balls rewritten with the bins they hold,
+			// retiring nothing.
+			r := ring[k : k+4 : k+4]
+			o1, o2, o3 := uint64(r[1]), uint64(r[2]), uint64(r[3])
+			m1, m2, m3 := ltMask(1, add), ltMask(2, add), ltMask(3, add)
+			past[r[0]]++
+			past[o1] += L(m1 & 1)
+			past[o2] += L(m2 & 1)
+			past[o3] += L(m3 & 1)
+			r[0] = uint32(b)
+			r[1], r[2], r[3] = uint32(pickMask(m1, o1, b)), uint32(pickMask(m2, o2, b)), uint32(pickMask(m3, o3, b))
+		case k+int(add) <= len(ring): // Packing's bins far below the average
+			r := ring[k : k+int(add)]
+			for _, u := range r {
+				past[u]++
+			}
+			for j := range r {
+				r[j] = uint32(b)
+			}
+		default: // past the ring's end: ball by ball below
+			bin, owed = uint32(b), add
+			continue
+		}
+		k += int(add)
+		for rem -= int64(add); rem < 0; rem += int64(n64) {
+			q++
+		}
+	}
+	for k < len(ring) { // the ring's last slots, ball by ball
 		if owed == 0 {
 			x := uint64(pcgOutput(s)) * n64
 			if uint32(x) < n {
@@ -387,39 +440,18 @@ func twinningSpan[L Load](past []L, n uint32, ring []uint32, s, inc, t, owed uin
 			}
 			s = s*pcgMul + inc
 			samples++
-			b := x >> 32
-			v := uint64(past[b])
+			bin = uint32(x >> 32)
+			v := uint64(past[bin])
 			lt := uint64(b2i(v < q))
-			add := 1 + lt*(1+pk*(q-v-1)) // lt = 0 cancels the garbage of q − v − 1
-			if add <= 4 && k+4 <= len(ring) {
-				// The whole step, without a branch on its size (the old
-				// load decides it: a coin flip for the predictor): 4
-				// slots, those past the step's balls rewritten with the
-				// bins they hold, retiring nothing.
-				r := ring[k : k+4 : k+4]
-				o1, o2, o3 := uint64(r[1]), uint64(r[2]), uint64(r[3])
-				m1, m2, m3 := ltMask(1, add), ltMask(2, add), ltMask(3, add)
-				past[r[0]]++
-				past[o1] += L(m1 & 1)
-				past[o2] += L(m2 & 1)
-				past[o3] += L(m3 & 1)
-				r[0] = uint32(b)
-				r[1], r[2], r[3] = uint32(pickMask(m1, o1, b)), uint32(pickMask(m2, o2, b)), uint32(pickMask(m3, o3, b))
-				k += int(add)
-				for t += add; t > qn; qn += n64 {
-					q++
-				}
-				continue
-			}
-			bin, owed = uint32(b), add // a longer step, or the ring's last slots: ball by ball
+			owed = 1 + lt*(1+pk*(q-v-1))
 		}
 		owed--
 		past[ring[k]]++
 		ring[k] = bin
 		k++
-		if t++; t > qn {
+		if rem--; rem < 0 {
 			q++
-			qn += n64
+			rem += int64(n64)
 		}
 	}
 	return k, s, owed, bin, samples
