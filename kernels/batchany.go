@@ -279,6 +279,16 @@ func BatchedKDChoice[L Load](loads []L, r *PCG32, count uint64, st *KDState, bt 
 // Stream: as KThinning, PCG32.Bounded(n) for each sample taken. dl in
 // DelayFixed; 1 ≤ len(loads) ≤ MaxBins.
 func DelayedKThinning[L Load](loads []L, r *PCG32, count uint64, limits []uint64, dl *Delay[L], maxLoad L) L {
+	general := func(c uint64, maxLoad L) L { return delayedKThinning(loads, r, c, limits, dl, maxLoad) }
+	span := func(past []L, n uint32, ring []uint32, s, inc, _ uint64) (int, uint64) {
+		return kThinningSpan(past, n, ring, s, inc, limits)
+	}
+	return fixedSpans(loads, r, count, dl, 0, maxLoad, span, general)
+}
+
+// delayedKThinning is DelayedKThinning's general loop (delay_spans.go runs
+// the balls after the first τ).
+func delayedKThinning[L Load](loads []L, r *PCG32, count uint64, limits []uint64, dl *Delay[L], maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	tau, t, past, bins := dl.tau, dl.t, dl.past, dl.bins

@@ -107,6 +107,18 @@ func DelayMemory(mode DelayMode, loadBytes int, weighted bool) (perBin, perTau i
 // DelayEmpirical one Alias.Draw per ball. τ < 2^32 − 1.
 // 1 ≤ len(loads) ≤ MaxBins.
 func TauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], maxLoad L) L {
+	if d.mode == DelayFixed || d.mode == DelayAdversarial {
+		general := func(c uint64, maxLoad L) L { return tauDelay(loads, r, noise, c, d, maxLoad) }
+		if m, ok := dChoiceSpans(loads, r, count, 2, nil, d, maxLoad, general); ok {
+			return m
+		}
+	}
+	return tauDelay(loads, r, noise, count, d, maxLoad)
+}
+
+// tauDelay is TauDelay's general loop, every mode (delay_spans.go runs
+// fixed and adversarial after the first τ balls).
+func tauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], maxLoad L) L {
 	s, inc := r.state, r.inc()
 	ns, ninc := noise.state, noise.inc()
 	n := uint32(len(loads))

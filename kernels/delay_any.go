@@ -43,6 +43,14 @@ package kernels
 // Ages draw per ball. At d = 2 and no coin these are TauDelay's draws, and
 // the balls are its balls. d ≥ 2, 1 ≤ len(loads) ≤ MaxBins, τ < 2^32 − 1.
 func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coin *Bernoulli, dl *Delay[L], replay []uint32, maxLoad L) L {
+	if dl.mode == DelayFixed || dl.mode == DelayAdversarial {
+		general := func(c uint64, maxLoad L) L {
+			return delayedDChoiceFixed(loads, r, c, d, coin, dl, maxLoad, dl.mode == DelayAdversarial)
+		}
+		if m, ok := dChoiceSpans(loads, r, count, d, coin, dl, maxLoad, general); ok {
+			return m
+		}
+	}
 	if dl.mode == DelayFixed && d <= 2*stageBalls {
 		return delayedDChoiceFixed(loads, r, count, d, coin, dl, maxLoad, false)
 	}
@@ -289,6 +297,19 @@ func (a *Ages) fillEach(dst []uint32, s, inc uint64) uint64 {
 // the second bin, the tie draw over the bins at the boundary load of the
 // past vector). 1 ≤ len(loads) ≤ MaxBins.
 func DelayedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, coin *Bernoulli, dl *Delay[L], maxLoad L) L {
+	general := func(c uint64, maxLoad L) L { return delayedQuantile(loads, r, c, q, coin, dl, maxLoad) }
+	if coin != nil {
+		return general(count, maxLoad)
+	}
+	span := func(past []L, n uint32, ring []uint32, s, inc, _ uint64) (int, uint64) {
+		return quantileFixedSpan(past, n, ring, s, inc, q)
+	}
+	return fixedSpans(loads, r, count, dl, 0, maxLoad, span, general)
+}
+
+// delayedQuantile is DelayedQuantile's general loop (delay_spans.go runs
+// Quantile's balls after the first τ).
+func delayedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, coin *Bernoulli, dl *Delay[L], maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	tau, t, past, bins := dl.tau, dl.t, dl.past, dl.bins
@@ -379,7 +400,8 @@ func DelayedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCount
 // for DelayEmpirical one Ages draw per ball. 1 ≤ len(loads) ≤ MaxBins.
 func DelayedTwoThinning[L Load](loads []L, r, noise *PCG32, count uint64, limit uint64, dl *Delay[L], replay []uint32, maxLoad L) L {
 	if dl.mode == DelayFixed {
-		return delayedThinningFixed(loads, r, count, limit, dl, maxLoad)
+		general := func(c uint64, maxLoad L) L { return delayedThinningFixed(loads, r, c, limit, dl, maxLoad) }
+		return fixedSpans(loads, r, count, dl, limit, maxLoad, twoThinningSpan[L], general)
 	}
 	s, inc := r.state, r.inc()
 	ns, ninc := noise.state, noise.inc()

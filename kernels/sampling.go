@@ -474,6 +474,9 @@ func LevelsOnePlusBetaDistinct(lv *Levels, r *PCG32, count uint64, coin *Bernoul
 // ball: the coin (Mixed-Quantile), the first sample, the second (and its
 // redraws), then Quantile's tie draw PCG32.Bounded(count(b)).
 func QuantileDraws[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, coin *Bernoulli, o *Draws, maxLoad L) L {
+	if o.Alias == nil && o.Distinct && coin == nil {
+		return quantileDistinct(loads, r, count, q, maxLoad)
+	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	a, distinct := o.Alias, o.Distinct
@@ -509,6 +512,69 @@ func QuantileDraws[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts,
 		eq := 1 ^ (d|-d)>>63
 		lt := (uint64(x) - (k - above)) >> 63
 		pick := -((gt | eq&lt) & use)
+		i ^= (i ^ j) & uint32(pick)
+		v ^= (v ^ w) & pick
+		loads[i] = L(v + 1)
+		maxLoad = max(maxLoad, L(v+1))
+		if v+1-lo > mask {
+			q.lo = lo
+			q.grow(v + 1)
+			cnt, mask = q.cnt, q.mask
+		}
+		cnt[v&mask]--
+		cnt[(v+1)&mask]++
+		d = v ^ b
+		left := 1 ^ (d|-d)>>63
+		d = (v + 1) ^ b
+		atB += uint32(1^(d|-d)>>63) - uint32(left)
+		if above += left; above == k {
+			b++
+			atB = cnt[b&mask]
+			above = k - uint64(atB)
+		}
+		if v == lo && cnt[v&mask] == 0 {
+			lo++
+		}
+	}
+	r.state = s
+	q.b, q.above, q.lo = b, above, lo
+	return maxLoad
+}
+
+// quantileDistinct is QuantileDraws for uniform distinct samples without a
+// coin, its own loop: the three draws jumped from the ball's state
+// (pcgjump.go), and drawn one by one when a low half falls below its bound
+// or the two samples coincide.
+func quantileDistinct[L Load](loads []L, r *PCG32, count uint64, q *QuantileCounts, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	k, b, above, lo := q.k, q.b, q.above, q.lo
+	cnt, mask := q.cnt, q.mask
+	atB := cnt[b&mask]
+	_, add3 := jumpAdds(inc)
+	for ; count > 0; count-- {
+		s1 := s*pcgMul + inc
+		xi := uint64(pcgOutput(s)) * uint64(n)
+		xj := uint64(pcgOutput(s1)) * uint64(n)
+		xx := uint64(pcgOutput(s1*pcgMul+inc)) * uint64(atB)
+		i, j, x := uint32(xi>>32), uint32(xj>>32), uint32(xx>>32)
+		if min(uint32(xi), uint32(xj)) < n || uint32(xx) < atB || i == j {
+			s, i = boundedFast(s, inc, n)
+			s, j = boundedFast(s, inc, n)
+			for j == i {
+				s, j = boundedFast(s, inc, n)
+			}
+			s, x = boundedFast(s, inc, atB)
+		} else {
+			s = s*pcgMul3 + add3
+		}
+		v, w := uint64(loads[i]), uint64(loads[j])
+		// From here on Quantile's loop, line for line (see its comments).
+		gt := (b - v) >> 63
+		d := v ^ b
+		eq := 1 ^ (d|-d)>>63
+		lt := (uint64(x) - (k - above)) >> 63
+		pick := -(gt | eq&lt)
 		i ^= (i ^ j) & uint32(pick)
 		v ^= (v ^ w) & pick
 		loads[i] = L(v + 1)

@@ -34,6 +34,21 @@ func delayPush[L Load](past []L, bins []uint32, i uint32, t, tau, slot uint64) (
 // Stream: as Retry, PCG32.Bounded(n) per sample. dl in DelayFixed;
 // 1 ≤ len(loads) ≤ MaxBins.
 func DelayedRetry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, dl *Delay[L], maxLoad L) L {
+	general := func(c uint64, maxLoad L) L { return delayedRetry(loads, r, c, limit, pr, dl, maxLoad) }
+	span := func(past []L, n uint32, ring []uint32, s, inc, _ uint64) (int, uint64) {
+		k, s := retrySpan(past, n, ring, s, inc, limit, pr)
+		if k > 0 {
+			pr.Total += uint64(k) // each ball's first probe
+			pr.Max = max(pr.Max, 1)
+		}
+		return k, s
+	}
+	return fixedSpans(loads, r, count, dl, 0, maxLoad, span, general)
+}
+
+// delayedRetry is DelayedRetry's general loop (delay_spans.go runs the
+// balls after the first τ).
+func delayedRetry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, dl *Delay[L], maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	tau, t, past, bins := dl.tau, dl.t, dl.past, dl.bins
@@ -72,6 +87,21 @@ func DelayedRetry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, 
 // Stream: as Twinning and Packing, one PCG32.Bounded(n) per step. dl in
 // DelayFixed; 1 ≤ len(loads) ≤ MaxBins.
 func DelayedTwinning[L Load](loads []L, r *PCG32, count uint64, st *MultiStep, packing bool, dl *Delay[L], maxLoad L) L {
+	general := func(c uint64, maxLoad L) L { return delayedTwinning(loads, r, c, st, packing, dl, maxLoad) }
+	past := dl.past[:len(loads)]
+	n := uint32(len(loads))
+	pk := uint64(b2i(packing))
+	return delayedSpans(dl, count, maxLoad, func(ring []uint32, maxLoad L) (int, L) {
+		k, s, owed, bin, samples := twinningSpan(past, n, ring, r.state, r.inc(), dl.t, st.Owed, uint32(st.Bin), pk)
+		r.state, st.Owed, st.Bin = s, owed, uint64(bin)
+		st.Samples += samples
+		return k, addPlaced(loads, ring[:k], maxLoad)
+	}, general)
+}
+
+// delayedTwinning is DelayedTwinning's general loop (delay_spans.go runs
+// the balls after the first τ).
+func delayedTwinning[L Load](loads []L, r *PCG32, count uint64, st *MultiStep, packing bool, dl *Delay[L], maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	n64 := uint64(n)
