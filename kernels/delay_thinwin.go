@@ -48,7 +48,7 @@ func twoThinningWinSpan[L Load](loads, past []L, ring []uint32, s, inc, limit ui
 		all := kept
 		for kept != 0 {
 			low := kept & -kept
-			i := idx[bits.TrailingZeros64(kept)&(thinWin-1)]
+			i := idx[bits.TrailingZeros64(kept)&(thinWin-1)] // a BSF (lowBitIndex measured 10% slower here)
 			// A first sample must still pass (a second is kept whatever
 			// its load): the limit, or all ones when low is not in first.
 			lim := limit | uint64(int64((first&low)-1)>>63)
@@ -102,17 +102,20 @@ func twoThinKept(w uint64, valid int) (kept, first uint64) {
 
 // kThinning2WinSpan is kThinningSpan for K = 3 by windows: sample 1 kept
 // when its past load is below lim1, else sample 2 when below lim2, else
-// sample 3; the tests' masks as thinTwoTests's.
-func kThinning2WinSpan[L Load](past []L, n uint32, ring []uint32, s, inc, lim1, lim2 uint64) (int, uint64) {
+// sample 3; the tests' masks walked as thinTwoTests's.
+func kThinning2WinSpan[L Load](loads, past []L, ring []uint32, s, inc, lim1, lim2 uint64, maxLoad L) (int, uint64, L) {
+	n := uint32(len(loads))
 	past = past[:n]
+	loads = loads[:len(past)] // one bound for both
 	keep := [4]uint64{lim1, lim2, ^uint64(0)}
 	var idx [thinWin]uint32
 	k := 0
 	for k < len(ring) {
-		valid, a, b := fillPass2(past, s, inc, &idx, windowWant(uint64(len(ring)-k)), lim1, lim2)
+		// No more positions than slots, so no more balls than slots.
+		valid, a, b := fillPass2(past, s, inc, &idx, min(thinWin, len(ring)-k), lim1, lim2)
 		b >>= 1
 		p := 0
-		for k < len(ring) {
+		for {
 			na := ^a & 1 // t = 0 if test 1 passes, else 1 if test 2 does, else 2
 			t := int(na + na&^b)
 			if p+t >= valid {
@@ -123,6 +126,9 @@ func kThinning2WinSpan[L Load](past []L, n uint32, ring []uint32, s, inc, lim1, 
 				break // raised to its limit by this window's retirements: draw again from here
 			}
 			p += t + 1
+			v := loads[i] + 1
+			loads[i] = v
+			maxLoad = max(maxLoad, v)
 			past[ring[k]]++
 			ring[k] = i
 			k++
@@ -133,54 +139,75 @@ func kThinning2WinSpan[L Load](past []L, n uint32, ring []uint32, s, inc, lim1, 
 		}
 		s = jump(s, inc, p)
 	}
-	return k, s
+	return k, s, maxLoad
 }
 
-// kThinningWinSpan runs DelayedKThinning's span by windows where they fit
-// (one or two limits, all below 2^63), else kThinningSpan.
-func kThinningWinSpan[L Load](past []L, n uint32, ring []uint32, s, inc uint64, limits []uint64) (int, uint64) {
+// kThinningWinSpan is DelayedKThinning's span, by windows where they fit
+// (one or two limits, below 2^63), else kThinningSpan's.
+func kThinningWinSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, limits []uint64, maxLoad L) (int, uint64, L) {
 	switch {
+	case len(limits) == 1:
+		return twoThinningWinSpan(loads, past, ring, s, inc, limits[0], maxLoad)
 	case len(limits) == 2 && max(limits[0], limits[1]) < 1<<63:
-		return kThinning2WinSpan(past, n, ring, s, inc, limits[0], limits[1])
+		return kThinning2WinSpan(loads, past, ring, s, inc, limits[0], limits[1], maxLoad)
 	}
-	return kThinningSpan(past, n, ring, s, inc, limits)
+	k, s := kThinningSpan(past, uint32(len(loads)), ring, s, inc, limits)
+	return k, s, addPlaced(loads, ring[:k], maxLoad)
 }
 
 // retryWinSpan is retrySpan by windows: samples until one's past load is
-// below limit, the probes counted in pr as retrySpan counts them (all but
-// each placed ball's first; the caller counts those).
-func retryWinSpan[L Load](past []L, n uint32, ring []uint32, s, inc, limit uint64, pr *Probes) (int, uint64) {
-	if limit >= 1<<63 {
-		return retrySpan(past, n, ring, s, inc, limit, pr)
+// below limit, so the balls' kept positions are the window's set bits, each
+// re-read as Two-Thinning's first samples; the probes counted in pr as
+// retrySpan counts them (all but each placed ball's first: the caller
+// counts those).
+func retryWinSpan[L Load](loads, past []L, ring []uint32, s, inc, limit uint64, pr *Probes, maxLoad L) (int, uint64, L) {
+	n := uint32(len(loads))
+	if limit >= 1<<63 { // beyond fillPass's sign test
+		k, s := retrySpan(past, n, ring, s, inc, limit, pr)
+		return k, s, addPlaced(loads, ring[:k], maxLoad)
 	}
 	past = past[:n]
+	loads = loads[:len(past)] // one bound for both
 	total, most := pr.Total, pr.Max
 	var idx [thinWin]uint32
 	k := 0
 	for k < len(ring) {
-		_, w := fillPass(past, s, inc, &idx, windowWant(uint64(len(ring)-k)), limit)
-		p, k0 := 0, k
-		for w != 0 && k < len(ring) { // bits past the window's valid positions are 0
-			t := bits.TrailingZeros64(w) & (thinWin - 1)
-			i := idx[(p+t)&(thinWin-1)]
+		// No more positions than slots, so no more balls than slots.
+		_, w := fillPass(past, s, inc, &idx, min(thinWin, len(ring)-k), limit)
+		kept, k0 := w, k
+		for kept != 0 {
+			i := idx[lowBitIndex(kept&-kept)]
 			if uint64(past[i]) >= limit {
-				break // raised to the limit by this window's retirements: draw again from here
+				break // raised to the limit by this window's retirements: draw again from this ball
 			}
-			p += t + 1
-			most = max(most, uint64(t)+1)
+			kept &= kept - 1
+			v := loads[i] + 1
+			loads[i] = v
+			maxLoad = max(maxLoad, v)
 			past[ring[k]]++
 			ring[k] = i
 			k++
-			w = w >> uint(t) >> 1
 		}
-		if p == 0 {
+		from := bits.Len64(w ^ kept) // past the last ball placed
+		if from == 0 {
 			break // the general loop throws this ball
 		}
-		total += uint64(p - (k - k0)) // the probes but each ball's first
-		s = jump(s, inc, p)
+		total += uint64(from - (k - k0)) // the probes but each ball's first
+		// The balls' rejections are the runs of zeros of w below from:
+		// the most probes is the longest run's length + 1.
+		z := ^w & (1<<uint(from) - 1)
+		if from == thinWin {
+			z = ^w
+		}
+		run := uint64(0)
+		for ; z != 0; z &= z >> 1 {
+			run++
+		}
+		most = max(most, run+1)
+		s = jump(s, inc, from)
 	}
 	pr.Total, pr.Max = total, most
-	return k, s
+	return k, s, maxLoad
 }
 
 // windowSpans is delayedSpans with a span that places its balls in loads
@@ -193,3 +220,23 @@ func windowSpans[L Load](loads []L, r *PCG32, count uint64, dl *Delay[L], limit 
 		return k, m
 	}, general)
 }
+
+// lowBitIndex is the index of low's one set bit, by a de Bruijn sequence
+// (Leiserson, Prokop and Randall 1998). bits.TrailingZeros64 is a BSF
+// below GOAMD64=v3, which waits for the last value of its destination
+// register, and the compiler gave the walks' BSF the register of the load
+// before it (the ball before's): a chain from ball to ball through memory
+// that ran the retry walk at half speed. (Two-Thinning's walk, whose BSF
+// got another register, runs faster with the BSF.)
+func lowBitIndex(low uint64) int {
+	return int(deBruijnIndex[(low*deBruijn64)>>58])
+}
+
+const deBruijn64 = 0x03f79d71b4ca8b09
+
+var deBruijnIndex = func() (t [64]uint8) {
+	for q := range t {
+		t[(uint64(1)<<uint(q))*deBruijn64>>58] = uint8(q)
+	}
+	return t
+}()

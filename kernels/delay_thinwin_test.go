@@ -122,16 +122,17 @@ func spanCase(t *testing.T, name string, span thinSpan, lit literalBall, n int, 
 }
 
 // nearLoads are n past loads within 1 of limit − 1 and a ring of τ bins, so
-// that a retirement often raises a bin to the limit.
+// that a retirement often raises a bin to the limit; bin 0's load is 0 and
+// no slot retires into it, so that a retry always ends.
 func nearLoads(n, tau int, limit uint64, seed uint64) ([]uint32, []uint32) {
 	r := NewPCG32(seed, 3)
 	past := make([]uint32, n)
-	for i := range past {
-		past[i] = uint32(limit) - 2 + r.Bounded(3)
+	for i := range past[1:] {
+		past[i+1] = uint32(limit) - 2 + r.Bounded(3)
 	}
 	ring := make([]uint32, tau)
 	for k := range ring {
-		ring[k] = r.Bounded(uint32(n))
+		ring[k] = 1 + r.Bounded(uint32(n-1))
 	}
 	return past, ring
 }
@@ -186,5 +187,52 @@ func testSpanEdges(t *testing.T, rule string, limit uint64, build func(limit uin
 			past, ring := nearLoads(n, 200, limit, off)
 			spanCase(t, fmt.Sprintf("%s/n=%d/off=%d", rule, n, off), span, lit, n, back(at, inc, off), inc, past, ring, limit)
 		}
+	}
+}
+
+// Threshold's and Adaptive's window span, the probes counted as
+// DelayedRetry counts them.
+func TestRetryWinSpanEdges(t *testing.T) {
+	testSpanEdges(t, "retry", 3, func(limit uint64) (thinSpan, literalBall) {
+		span := func(loads, past []uint32, ring []uint32, s, inc uint64, pr *Probes) (int, uint64) {
+			k, s, _ := retryWinSpan(loads, past, ring, s, inc, limit, pr, 0)
+			return k, s
+		}
+		lit := func(past []uint32, r *PCG32) (uint32, uint64) {
+			n := uint32(len(past))
+			p := uint64(1)
+			i := r.Bounded(n)
+			for uint64(past[i]) >= limit {
+				i = r.Bounded(n)
+				p++
+			}
+			return i, p
+		}
+		return span, lit
+	})
+}
+
+// K-Thinning's window span with two limits, in either order and equal.
+func TestKThinning2WinSpanEdges(t *testing.T) {
+	for _, d := range [][2]int{{-1, 0}, {0, -1}, {0, 0}} {
+		testSpanEdges(t, fmt.Sprintf("k-thinning%v", d), 3, func(limit uint64) (thinSpan, literalBall) {
+			lims := []uint64{uint64(int(limit) + d[0]), uint64(int(limit) + d[1])}
+			span := func(loads, past []uint32, ring []uint32, s, inc uint64, _ *Probes) (int, uint64) {
+				k, s, _ := kThinningWinSpan(loads, past, ring, s, inc, lims, 0)
+				return k, s
+			}
+			lit := func(past []uint32, r *PCG32) (uint32, uint64) {
+				n := uint32(len(past))
+				i := r.Bounded(n)
+				for _, lim := range lims {
+					if uint64(past[i]) < lim {
+						break
+					}
+					i = r.Bounded(n)
+				}
+				return i, 1 // thinning's spans count no probes
+			}
+			return span, lit
+		})
 	}
 }
