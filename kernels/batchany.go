@@ -280,10 +280,10 @@ func BatchedKDChoice[L Load](loads []L, r *PCG32, count uint64, st *KDState, bt 
 // DelayFixed; 1 ≤ len(loads) ≤ MaxBins.
 func DelayedKThinning[L Load](loads []L, r *PCG32, count uint64, limits []uint64, dl *Delay[L], maxLoad L) L {
 	general := func(c uint64, maxLoad L) L { return delayedKThinning(loads, r, c, limits, dl, maxLoad) }
-	span := func(past []L, n uint32, ring []uint32, s, inc, _ uint64) (int, uint64) {
-		return kThinningSpan(past, n, ring, s, inc, limits)
+	span := func(loads, past []L, ring []uint32, s, inc, _ uint64, maxLoad L) (int, uint64, L) {
+		return kThinningWinSpan(loads, past, ring, s, inc, limits, maxLoad) // by windows (delay_thinwin.go)
 	}
-	return fixedSpans(loads, r, count, dl, 0, maxLoad, span, general)
+	return windowSpans(loads, r, count, dl, 0, maxLoad, span, general)
 }
 
 // delayedKThinning is DelayedKThinning's general loop (delay_spans.go runs

@@ -401,7 +401,7 @@ func delayedQuantile[L Load](loads []L, r *PCG32, count uint64, q *QuantileCount
 func DelayedTwoThinning[L Load](loads []L, r, noise *PCG32, count uint64, limit uint64, dl *Delay[L], replay []uint32, maxLoad L) L {
 	if dl.mode == DelayFixed {
 		general := func(c uint64, maxLoad L) L { return delayedThinningFixed(loads, r, c, limit, dl, maxLoad) }
-		return fixedSpans(loads, r, count, dl, limit, maxLoad, twoThinningSpan[L], general)
+		return windowSpans(loads, r, count, dl, limit, maxLoad, twoThinningWinSpan[L], general) // by windows (delay_thinwin.go)
 	}
 	s, inc := r.state, r.inc()
 	ns, ninc := noise.state, noise.inc()

@@ -35,15 +35,28 @@ func delayPush[L Load](past []L, bins []uint32, i uint32, t, tau, slot uint64) (
 // 1 ≤ len(loads) ≤ MaxBins.
 func DelayedRetry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, dl *Delay[L], maxLoad L) L {
 	general := func(c uint64, maxLoad L) L { return delayedRetry(loads, r, c, limit, pr, dl, maxLoad) }
-	span := func(past []L, n uint32, ring []uint32, s, inc, _ uint64) (int, uint64) {
-		k, s := retrySpan(past, n, ring, s, inc, limit, pr)
+	// By windows (delay_thinwin.go) while at least 1/8 of the balls retry,
+	// as Retry chooses (threshold.go): with fewer the plain span's branch
+	// is predicted, and it is faster. The first span decides by the
+	// probes so far.
+	windows := (pr.Total-min(pr.Total, dl.t))*8 >= dl.t
+	span := func(loads, past []L, ring []uint32, s, inc, _ uint64, maxLoad L) (int, uint64, L) {
+		var k int
+		before := pr.Total
+		if windows {
+			k, s, maxLoad = retryWinSpan(loads, past, ring, s, inc, limit, pr, maxLoad)
+		} else {
+			k, s = retrySpan(past, uint32(len(loads)), ring, s, inc, limit, pr)
+			maxLoad = addPlaced(loads, ring[:k], maxLoad)
+		}
+		windows = (pr.Total-before)*8 >= uint64(k) // retries of this span's balls
 		if k > 0 {
 			pr.Total += uint64(k) // each ball's first probe
 			pr.Max = max(pr.Max, 1)
 		}
-		return k, s
+		return k, s, maxLoad
 	}
-	return fixedSpans(loads, r, count, dl, 0, maxLoad, span, general)
+	return windowSpans(loads, r, count, dl, 0, maxLoad, span, general)
 }
 
 // delayedRetry is DelayedRetry's general loop (delay_spans.go runs the
