@@ -268,12 +268,15 @@ func twoAdversarialSpan[L Load](loads, past []L, ring []uint32, s, inc uint64, m
 	return k, s, maxLoad
 }
 
-// The thinning family, DelayFixed, one draw a sample. A rejected sample is
-// a branch, as in delayedThinningFixed: the state must advance by the
-// samples taken, and a select would put the read of the past load in the
-// chain of states; the branch is predicted for the common acceptance. A
-// ball any of whose draws falls on Lemire's slow path ends the span from
-// its first draw's state.
+// The thinning family, DelayFixed, one draw a sample, ball by ball. A
+// rejected sample is a branch, as in delayedThinningFixed: the state must
+// advance by the samples taken, and a select would put the read of the
+// past load in the chain of states. These spans are the fallback now:
+// two-thinning, k-thinning with two limits and threshold/adaptive (while
+// they retry) run by windows of 64 draws without that branch
+// (delay_thinwin.go), and come here for what a window cannot take. A ball
+// any of whose draws falls on Lemire's slow path ends the span from its
+// first draw's state.
 
 // twoThinningSpan: Two-Thinning, the first sample kept when its past load
 // is below limit (arg), else the second.
