@@ -23,7 +23,8 @@ import "unsafe"
 // loads to the driver, which adds the span's balls (the ring's slots it
 // filled) to them after it in one pass: the span's loop keeps fewer values
 // in registers and does one read-modify-write a ball less. The adversary
-// reads the current loads, so its spans place their balls themselves.
+// reads the current loads, so its spans place their balls themselves;
+// so does twinningSpan, whose steps of several balls are one add each.
 
 // fixedSpan places the balls of ring's slots in order, each retiring the
 // ball in its slot into past, until ring's end or a ball needing the
@@ -371,28 +372,38 @@ func retrySpan[L Load](past []L, n uint32, ring []uint32, s, inc, limit uint64, 
 // step in progress (owed balls to bin) at t balls placed: a step samples a
 // bin and reads its load x τ balls old against q = ⌈t/n⌉; x < q adds 2
 // balls (Twinning) or q + 1 − x (Packing), else 1. It returns, beside the
-// balls placed and the state, the step in progress and the samples taken.
-func twinningSpan[L Load](past []L, n uint32, ring []uint32, s, inc, t, owed uint64, bin uint32, pk uint64) (int, uint64, uint64, uint32, uint64) {
+// balls placed and the state, the step in progress, the samples taken and
+// the new maximum. Unlike the other DelayFixed spans it places its balls
+// in loads itself, a step's balls in one add (a step of packing is often
+// long: one add, not one a ball after the span).
+func twinningSpan[L Load](loads, past []L, n uint32, ring []uint32, s, inc, t, owed uint64, bin uint32, pk uint64, maxLoad L) (int, uint64, uint64, uint32, uint64, L) {
 	past = past[:n]
+	loads = loads[:n]
 	n64 := uint64(n)
 	q := ceilDiv(t, n64)
 	rem := int64(q*n64 - t) // balls placed before q grows: t > q·n ⇔ rem < 0
 	samples := uint64(0)
 	k := 0
-	for ; owed > 0 && k < len(ring); owed-- { // the step in progress
-		past[ring[k]]++
-		ring[k] = bin
-		k++
-		if rem--; rem < 0 {
-			q++
-			rem += int64(n64)
+	if owed > 0 && len(ring) > 0 { // the step in progress
+		c := min(owed, uint64(len(ring)))
+		v := loads[bin] + L(c)
+		loads[bin] = v
+		maxLoad = max(maxLoad, v)
+		for ; owed > 0 && k < len(ring); owed-- {
+			past[ring[k]]++
+			ring[k] = bin
+			k++
+			if rem--; rem < 0 {
+				q++
+				rem += int64(n64)
+			}
 		}
 	}
 	// Whole steps while 4 slots remain.
 	for owed == 0 && k+4 <= len(ring) {
 		x := uint64(pcgOutput(s)) * n64
 		if uint32(x) < n {
-			return k, s, 0, bin, samples
+			return k, s, 0, bin, samples, maxLoad
 		}
 		s = s*pcgMul + inc
 		samples++
@@ -427,6 +438,9 @@ func twinningSpan[L Load](past []L, n uint32, ring []uint32, s, inc, t, owed uin
 			bin, owed = uint32(b), add
 			continue
 		}
+		w := loads[b] + L(add)
+		loads[b] = w
+		maxLoad = max(maxLoad, w)
 		k += int(add)
 		for rem -= int64(add); rem < 0; rem += int64(n64) {
 			q++
@@ -446,6 +460,9 @@ func twinningSpan[L Load](past []L, n uint32, ring []uint32, s, inc, t, owed uin
 			owed = 1 + lt*(1+pk*(q-v-1))
 		}
 		owed--
+		w := loads[bin] + 1
+		loads[bin] = w
+		maxLoad = max(maxLoad, w)
 		past[ring[k]]++
 		ring[k] = bin
 		k++
@@ -454,7 +471,7 @@ func twinningSpan[L Load](past []L, n uint32, ring []uint32, s, inc, t, owed uin
 			rem += int64(n64)
 		}
 	}
-	return k, s, owed, bin, samples
+	return k, s, owed, bin, samples, maxLoad
 }
 
 // quantileFixedSpan: Quantile(δ) without a coin, DelayFixed: the rank test
