@@ -47,9 +47,9 @@ package kernels
 // lastUsed (K = 1) keeps the bin that took the ball, which reads no load.
 //
 // Cost: O(1) a ball beside the setting's own (batch.go, delay.go). (d, K) =
-// (1, 1), (2, 1), (1, 2), (2, 2), (1, 3) keep their candidates in registers
-// or a stack array (staleMemoryOne, …TwoOne, …OneTwo, …TwoTwo, …OneThree);
-// the rest run the
+// (1, 1), (2, 1), (1, 2), (2, 2), (1, 3), (3, 1) keep their candidates in
+// registers or a stack array (staleMemoryOne, …TwoOne, …OneTwo, …TwoTwo,
+// …OneThree, …ThreeOne); the rest run the
 // general loop, O((d + K)·K) a ball. bench/memory_test.go measures them
 // beside a naive loop at n = 10^4, b = τ = n.
 
@@ -82,6 +82,8 @@ func StaleMemory[L Load](loads []L, r, coins *PCG32, count uint64, d int, cache 
 		return staleMemoryTwoTwo(loads, r, coins, count, (*[2]uint32)(cache), bt, dl, maxLoad)
 	case d == 1 && len(cache) == 3:
 		return staleMemoryOneThree(loads, r, coins, count, (*[3]uint32)(cache), bt, dl, maxLoad)
+	case d == 3 && len(cache) == 1:
+		return staleMemoryThreeOne(loads, r, coins, count, &cache[0], lastUsed, bt, dl, maxLoad)
 	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
@@ -898,6 +900,125 @@ func staleMemoryOneThree[L Load](loads []L, r, coins *PCG32, count uint64, cache
 		dl.t = t
 	}
 	cache[0], cache[1], cache[2] = c0, c1, c2
+	r.state, coins.state = s, cs
+	return maxLoad
+}
+
+// staleMemoryThreeOne is StaleMemory with three samples and one cached bin:
+// the up to four candidates in a stack array, the same rule and streams as
+// the general loop.
+func staleMemoryThreeOne[L Load](loads []L, r, coins *PCG32, count uint64, cached *uint32, lastUsed bool, bt *Batch[L], dl *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	cs, cinc := coins.state, coins.inc()
+	n := uint32(len(loads))
+	c := *cached
+	var view []L
+	var tau, t, slot, left uint64
+	var bins, pending []uint32
+	if bt != nil {
+		view, pending = bt.frozen, bt.pending
+		left = bt.b - bt.t%bt.b
+	} else {
+		view, tau, t, bins = dl.past, dl.tau, dl.t, dl.bins
+		slot = t % tau
+	}
+	for ; count > 0; count-- {
+		var a, b, e uint32
+		s, a = boundedFast(s, inc, n)
+		s, b = boundedFast(s, inc, n)
+		s, e = boundedFast(s, inc, n)
+		// The candidates in order: the distinct samples, then the cached
+		// bin if not sampled.
+		var cand [4]uint32
+		cand[0], cand[1] = a, b
+		nc := 1 + b2i(b != a)
+		cand[nc] = e
+		nc += b2i(e != a && e != b)
+		ns := nc
+		cand[nc&3] = c
+		nc += b2i(c != a && c != b && c != e)
+		target, vt := a, view[a]
+		ties, loose := 1, loads[a] != vt
+		for _, x := range cand[1:nc] {
+			if vx := view[x]; vx < vt {
+				target, vt, ties, loose = x, vx, 1, loads[x] != vx
+			} else if vx == vt {
+				ties++
+				loose = loose || loads[x] != vx
+			}
+		}
+		if ties > 1 && loose {
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(ties))
+			for _, x := range cand[:nc] {
+				if view[x] == vt {
+					if k == 0 {
+						target = x
+						break
+					}
+					k--
+				}
+			}
+		}
+		v := loads[target] + 1
+		loads[target] = v
+		maxLoad = max(maxLoad, v)
+		if bt != nil {
+			if pending != nil {
+				pending = append(pending, target)
+			}
+			bt.t++
+			if left--; left == 0 {
+				bt.pending = pending
+				maxLoad = endBatch(bt, loads, maxLoad)
+				pending = bt.pending
+				left = bt.b
+			}
+		} else {
+			if t >= tau {
+				view[bins[slot]]++
+			}
+			bins[slot] = target
+			t++
+			if slot++; slot == tau {
+				slot = 0
+			}
+		}
+		if lastUsed {
+			c = target
+			continue
+		}
+		// The cache by the view now: each sample in draw order, not the
+		// cached bin and strictly lighter, takes its place; then the
+		// boundary, one coin among the bins at the cached bin's view.
+		vc := view[c]
+		for _, j := range cand[:ns] {
+			if vj := view[j]; j != c && vj < vc {
+				c, vc = j, vj
+			}
+		}
+		var tied [4]uint32
+		nt, tloose := 0, false
+		for _, x := range cand[:nc] {
+			if view[x] == vc {
+				tied[nt] = x
+				nt++
+				tloose = tloose || loads[x] != vc
+			}
+		}
+		if nt == 1 || !tloose {
+			continue
+		}
+		var k uint32
+		cs, k = boundedFast(cs, cinc, uint32(nt))
+		c = tied[k&3]
+	}
+	if bt != nil {
+		bt.pending = pending
+	} else {
+		dl.t = t
+	}
+	*cached = c
 	r.state, coins.state = s, cs
 	return maxLoad
 }
