@@ -5,12 +5,14 @@ import (
 	"testing"
 )
 
-// twinningSpan places its balls in loads itself, a step in one add: after
+// packingSpan places its balls in loads itself, a step in one add: after
 // a span, loads gained exactly the bins the span wrote into the ring's
 // slots (what addPlaced would have added), and the maximum is the loads'
 // — from a step in progress of every length, including steps longer than
-// the span's ring and steps of packing longer than four balls.
-func TestTwinningSpanPlacesTheRingsBalls(t *testing.T) {
+// the span's ring and steps of packing longer than four balls — and the
+// rest (ring, past loads, state, step in progress, samples) is
+// twinningSpan's.
+func TestPackingSpanPlacesTheRingsBalls(t *testing.T) {
 	const n = 23
 	for _, pk := range []uint64{0, 1} {
 		for _, owed := range []uint64{0, 1, 3, 9, 40} {
@@ -27,12 +29,17 @@ func TestTwinningSpanPlacesTheRingsBalls(t *testing.T) {
 					ring[j] = uint32(r.Bounded(n))
 				}
 				before := slices.Clone(loads)
+				past2, ring2 := slices.Clone(past), slices.Clone(ring)
 				t0 := uint64(n)*uint64(slices.Max(past)) + 5 // packing's steps long
 				maxLoad := slices.Max(loads)
-				k, _, _, _, _, got := twinningSpan(loads, past, n, ring, r.state, r.inc(), t0, owed, 3, pk, maxLoad)
-				want := addPlaced(before, ring[:k], maxLoad)
+				k, s, ow, bin, smp, got := packingSpan(loads, past, n, ring, r.state, r.inc(), t0, owed, 3, pk, maxLoad)
+				k2, s2, ow2, bin2, smp2 := twinningSpan(past2, n, ring2, r.state, r.inc(), t0, owed, 3, pk)
+				want := addPlaced(before, ring2[:k2], maxLoad)
 				if !slices.Equal(loads, before) || got != want || got != slices.Max(loads) {
 					t.Fatalf("pk=%d owed=%d size=%d: loads %v max %d, ring's balls give %v max %d", pk, owed, size, loads, got, before, want)
+				}
+				if k != k2 || s != s2 || ow != ow2 || bin != bin2 || smp != smp2 || !slices.Equal(ring, ring2) || !slices.Equal(past, past2) {
+					t.Fatalf("pk=%d owed=%d size=%d: packingSpan's ring, past or step differ from twinningSpan's", pk, owed, size)
 				}
 			}
 		}
