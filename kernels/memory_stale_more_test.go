@@ -13,7 +13,7 @@ import (
 // pair must draw coins in some run (the coins' stream moved), or the tie
 // paths went untested.
 func TestStaleMemoryOwnLoopsMatchReference(t *testing.T) {
-	for _, dk := range [][2]int{{1, 3}, {3, 1}, {2, 3}, {3, 2}} {
+	for _, dk := range [][2]int{{1, 3}, {3, 1}, {2, 3}, {3, 2}, {3, 3}} {
 		d, k := dk[0], dk[1]
 		coinsUsed := 0
 		rules := []bool{false} // lastUsed; K = 1 also keeps the last bin used
