@@ -13,6 +13,10 @@ import (
 // pair must draw coins in some run (the coins' stream moved), or the tie
 // paths went untested.
 func TestStaleMemoryOwnLoopsMatchReference(t *testing.T) {
+	seeds := uint64(3)
+	if testing.Short() {
+		seeds = 1
+	}
 	for _, dk := range [][2]int{{1, 3}, {3, 1}, {2, 3}, {3, 2}, {3, 3}} {
 		d, k := dk[0], dk[1]
 		coinsUsed := 0
@@ -23,7 +27,7 @@ func TestStaleMemoryOwnLoopsMatchReference(t *testing.T) {
 		for _, lastUsed := range rules {
 			for _, n := range []int{3, 4, 6, 11, 200} {
 				for _, st := range []struct{ b, tau uint64 }{{1, 0}, {4, 0}, {uint64(n), 0}, {2*uint64(n) + 1, 0}, {0, 1}, {0, 5}, {0, uint64(n)}, {0, 3 * uint64(n)}} {
-					for seed := range uint64(3) {
+					for seed := range seeds {
 						name := fmt.Sprintf("d=%d K=%d lastUsed=%v n=%d b=%d τ=%d seed=%d", d, k, lastUsed, n, st.b, st.tau, seed)
 						const m = 5000
 						cf, cs := make([]uint32, k), make([]uint32, k)
