@@ -195,6 +195,20 @@ func StaleMemory[L Load](loads []L, r, coins *PCG32, count uint64, d int, cache 
 // those are settled, the kept ones at that view redrawn uniformly among
 // them (coins).
 func memoryRecache[L Load](loads, view []L, cands []uint32, ns int, cache []uint32, sc *MemoryScratch, coins *PCG32) {
+	// Every sample heavier than every cached bin (the common case: the
+	// cache holds the lightest) takes no slot and does not tie at the
+	// boundary: the cache stays. A sample that is cached is not heavier.
+	vm := view[cache[0]]
+	for _, c := range cache[1:] {
+		vm = max(vm, view[c])
+	}
+	heavier := true
+	for _, j := range cands[:ns] {
+		heavier = heavier && view[j] > vm
+	}
+	if heavier {
+		return
+	}
 	for _, j := range cands[:ns] {
 		w, wl, in := 0, view[cache[0]], cache[0] == j
 		for q := 1; q < len(cache); q++ {
@@ -854,6 +868,9 @@ func staleMemoryOneThree[L Load](loads []L, r, coins *PCG32, count uint64, cache
 		// The cache by the view now: j takes the heaviest slot (the first
 		// on a tie) if strictly lighter; then the boundary.
 		vj, v0, v1, v2 := view[j], view[c0], view[c1], view[c2]
+		if vj > max(v0, v1, v2) {
+			continue // j takes no slot and does not tie at the boundary
+		}
 		switch {
 		case v2 > max(v0, v1):
 			if vj < v2 {
@@ -1118,6 +1135,9 @@ func staleMemoryTwoThree[L Load](loads []L, r, coins *PCG32, count uint64, cache
 		// and strictly lighter than the heaviest slot (the first on a
 		// tie), takes that slot; then the boundary.
 		v0, v1, v2 := view[c0], view[c1], view[c2]
+		if vm := max(v0, v1, v2); view[a] > vm && view[b] > vm {
+			continue // no sample takes a slot or ties at the boundary
+		}
 		for _, j := range cand[:ns] {
 			if j == c0 || j == c1 || j == c2 {
 				continue
@@ -1271,6 +1291,9 @@ func staleMemoryThreeTwo[L Load](loads []L, r, coins *PCG32, count uint64, cache
 		// and strictly lighter than the heavier slot (slot 0 on a tie),
 		// takes that slot; then the boundary.
 		v0, v1 := view[c0], view[c1]
+		if vm := max(v0, v1); view[a] > vm && view[b] > vm && view[e] > vm {
+			continue // no sample takes a slot or ties at the boundary
+		}
 		for _, j := range cand[:ns] {
 			if j == c0 || j == c1 {
 				continue
@@ -1415,6 +1438,9 @@ func staleMemoryThreeThree[L Load](loads []L, r, coins *PCG32, count uint64, cac
 		// and strictly lighter than the heaviest slot (the first on a
 		// tie), takes that slot; then the boundary.
 		v0, v1, v2 := view[c0], view[c1], view[c2]
+		if vm := max(v0, v1, v2); view[a] > vm && view[b] > vm && view[e] > vm {
+			continue // no sample takes a slot or ties at the boundary
+		}
 		for _, j := range cand[:ns] {
 			if j == c0 || j == c1 || j == c2 {
 				continue

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// The (d, K) pairs with a loop of their own past TestStaleMemoryMatchesReference's
-// d, K ≤ 2 ones — staleMemoryOneThree, staleMemoryThreeOne, … — against the
+// The (d, K) pairs with a loop of their own past d, K ≤ 2 —
+// staleMemoryOneThree, staleMemoryThreeOne, … — and pairs of the general
+// loop (memoryRecache's exit when every sample is heavier) against the
 // literal loop, ball for ball, cache and both streams, over more seeds and
 // balls, for batches and fixed delays, in chunks that stop mid-batch; each
 // pair must draw coins in some run (the coins' stream moved), or the tie
@@ -17,7 +18,7 @@ func TestStaleMemoryOwnLoopsMatchReference(t *testing.T) {
 	if testing.Short() {
 		seeds = 1
 	}
-	for _, dk := range [][2]int{{1, 3}, {3, 1}, {2, 3}, {3, 2}, {3, 3}} {
+	for _, dk := range [][2]int{{1, 3}, {3, 1}, {2, 3}, {3, 2}, {3, 3}, {1, 4}, {4, 4}, {2, 6}, {5, 1}} {
 		d, k := dk[0], dk[1]
 		coinsUsed := 0
 		rules := []bool{false} // lastUsed; K = 1 also keeps the last bin used
@@ -26,6 +27,9 @@ func TestStaleMemoryOwnLoopsMatchReference(t *testing.T) {
 		}
 		for _, lastUsed := range rules {
 			for _, n := range []int{3, 4, 6, 11, 200} {
+				if n < k {
+					continue
+				}
 				for _, st := range []struct{ b, tau uint64 }{{1, 0}, {4, 0}, {uint64(n), 0}, {2*uint64(n) + 1, 0}, {0, 1}, {0, 5}, {0, uint64(n)}, {0, 3 * uint64(n)}} {
 					for seed := range seeds {
 						name := fmt.Sprintf("d=%d K=%d lastUsed=%v n=%d b=%d τ=%d seed=%d", d, k, lastUsed, n, st.b, st.tau, seed)
