@@ -589,6 +589,9 @@ func staleMemoryOneTwo[L Load](loads []L, r, coins *PCG32, count uint64, cache *
 		// The cache by the view now: j takes the heavier slot (slot 0 on a
 		// tie) if strictly lighter; then the boundary.
 		vj, v0, v1 := view[j], view[c0], view[c1]
+		if vj > max(v0, v1) {
+			continue // j takes no slot and does not tie at the boundary
+		}
 		if v1 > v0 {
 			if vj < v1 {
 				c1, v1 = j, vj
@@ -729,6 +732,9 @@ func staleMemoryTwoTwo[L Load](loads []L, r, coins *PCG32, count uint64, cache *
 		// and strictly lighter than the heavier slot (slot 0 on a tie),
 		// takes that slot; then the boundary.
 		v0, v1 := view[c0], view[c1]
+		if vm := max(v0, v1); view[a] > vm && view[b] > vm {
+			continue // no sample takes a slot or ties at the boundary
+		}
 		for _, j := range cand[:ns] {
 			if j == c0 || j == c1 {
 				continue
