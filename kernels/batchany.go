@@ -193,6 +193,9 @@ func BatchedRetry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, 
 // Stream: as Twinning and Packing, one PCG32.Bounded(n) per step.
 // 1 ≤ len(loads) ≤ MaxBins.
 func BatchedTwinning[L Load](loads []L, r *PCG32, w, count uint64, st *MultiStep, packing bool, bt *Batch[L], maxLoad L) L {
+	if bt.pending == nil {
+		return batchedTwinningWhole(loads, r, w, count, st, packing, bt, maxLoad)
+	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	q := ceilDiv(w, uint64(n))
@@ -229,6 +232,54 @@ func BatchedTwinning[L Load](loads []L, r *PCG32, w, count uint64, st *MultiStep
 		}
 		maxLoad = placeBatch(bt, loads, chosen[:c], maxLoad)
 		count -= uint64(c)
+	}
+	st.Samples, st.Owed, st.Bin = samples, owed, uint64(bin)
+	r.state = s
+	return maxLoad
+}
+
+// batchedTwinningWhole is BatchedTwinning for b ≥ n, where the batch's
+// bins are not listed (the frozen loads are a copy taken at its end): a
+// step's balls are one add to its bin, not one entry each in a list of
+// chosen bins, so a step costs the same whatever its length.
+func batchedTwinningWhole[L Load](loads []L, r *PCG32, w, count uint64, st *MultiStep, packing bool, bt *Batch[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	q := ceilDiv(w, uint64(n))
+	frozen := bt.frozen
+	samples, owed, bin := st.Samples, st.Owed, uint32(st.Bin)
+	for count > 0 {
+		left := bt.b - bt.t%bt.b
+		c := min(count, left)
+		placed := min(owed, c)
+		if placed > 0 {
+			v := loads[bin] + L(placed)
+			loads[bin] = v
+			maxLoad = max(maxLoad, v)
+			owed -= placed
+		}
+		for placed < c {
+			var i uint32
+			s, i = boundedFast(s, inc, n)
+			samples++
+			x := uint64(frozen[i])
+			lt := uint64(b2i(x < q)) // no branch, as BatchedTwinning
+			a := 1 + lt
+			if packing {
+				a = 1 + lt*(q-x)
+			}
+			take := min(a, c-placed)
+			v := loads[i] + L(take)
+			loads[i] = v
+			maxLoad = max(maxLoad, v)
+			owed, bin = a-take, i
+			placed += take
+		}
+		bt.t += c
+		if c == left {
+			maxLoad = endBatch(bt, loads, maxLoad)
+		}
+		count -= c
 	}
 	st.Samples, st.Owed, st.Bin = samples, owed, uint64(bin)
 	r.state = s

@@ -47,10 +47,12 @@ package kernels
 // lastUsed (K = 1) keeps the bin that took the ball, which reads no load.
 //
 // Cost: O(1) a ball beside the setting's own (batch.go, delay.go). (d, K) =
-// (1, 1), (2, 1), (1, 2), (2, 2) keep their candidates in registers or a
-// stack array (staleMemoryOne, …TwoOne, …OneTwo, …TwoTwo); the rest run the
-// general loop, O((d + K)·K) a ball. bench/memory_test.go measures them
-// beside a naive loop at n = 10^4, b = τ = n.
+// (1, 1), (2, 1), (1, 2), (2, 2), (1, 3), (3, 1), (2, 3), (3, 2), (3, 3)
+// keep their candidates in registers or a stack array (staleMemoryOne,
+// …TwoOne, …OneTwo, …TwoTwo, …OneThree, …ThreeOne, …TwoThree, …ThreeTwo,
+// …ThreeThree); the rest run the general loop, O((d + K)·K) a ball.
+// bench/memory_test.go and bench/memory_general_test.go measure them
+// beside a naive loop at n = 10^4, b = τ = n (bench/README.md's table).
 
 // MemoryScratch is the per-trial scratch of the stale memory loops: one
 // ball's candidates and the tied ones.
@@ -79,6 +81,16 @@ func StaleMemory[L Load](loads []L, r, coins *PCG32, count uint64, d int, cache 
 		return staleMemoryOneTwo(loads, r, coins, count, (*[2]uint32)(cache), bt, dl, maxLoad)
 	case d == 2 && len(cache) == 2:
 		return staleMemoryTwoTwo(loads, r, coins, count, (*[2]uint32)(cache), bt, dl, maxLoad)
+	case d == 1 && len(cache) == 3:
+		return staleMemoryOneThree(loads, r, coins, count, (*[3]uint32)(cache), bt, dl, maxLoad)
+	case d == 3 && len(cache) == 1:
+		return staleMemoryThreeOne(loads, r, coins, count, &cache[0], lastUsed, bt, dl, maxLoad)
+	case d == 2 && len(cache) == 3:
+		return staleMemoryTwoThree(loads, r, coins, count, (*[3]uint32)(cache), bt, dl, maxLoad)
+	case d == 3 && len(cache) == 2:
+		return staleMemoryThreeTwo(loads, r, coins, count, (*[2]uint32)(cache), bt, dl, maxLoad)
+	case d == 3 && len(cache) == 3:
+		return staleMemoryThreeThree(loads, r, coins, count, (*[3]uint32)(cache), bt, dl, maxLoad)
 	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
@@ -183,6 +195,20 @@ func StaleMemory[L Load](loads []L, r, coins *PCG32, count uint64, d int, cache 
 // those are settled, the kept ones at that view redrawn uniformly among
 // them (coins).
 func memoryRecache[L Load](loads, view []L, cands []uint32, ns int, cache []uint32, sc *MemoryScratch, coins *PCG32) {
+	// Every sample heavier than every cached bin (the common case: the
+	// cache holds the lightest) takes no slot and does not tie at the
+	// boundary: the cache stays. A sample that is cached is not heavier.
+	vm := view[cache[0]]
+	for _, c := range cache[1:] {
+		vm = max(vm, view[c])
+	}
+	heavier := true
+	for _, j := range cands[:ns] {
+		heavier = heavier && view[j] > vm
+	}
+	if heavier {
+		return
+	}
 	for _, j := range cands[:ns] {
 		w, wl, in := 0, view[cache[0]], cache[0] == j
 		for q := 1; q < len(cache); q++ {
@@ -563,6 +589,9 @@ func staleMemoryOneTwo[L Load](loads []L, r, coins *PCG32, count uint64, cache *
 		// The cache by the view now: j takes the heavier slot (slot 0 on a
 		// tie) if strictly lighter; then the boundary.
 		vj, v0, v1 := view[j], view[c0], view[c1]
+		if vj > max(v0, v1) {
+			continue // j takes no slot and does not tie at the boundary
+		}
 		if v1 > v0 {
 			if vj < v1 {
 				c1, v1 = j, vj
@@ -703,6 +732,9 @@ func staleMemoryTwoTwo[L Load](loads []L, r, coins *PCG32, count uint64, cache *
 		// and strictly lighter than the heavier slot (slot 0 on a tie),
 		// takes that slot; then the boundary.
 		v0, v1 := view[c0], view[c1]
+		if vm := max(v0, v1); view[a] > vm && view[b] > vm {
+			continue // no sample takes a slot or ties at the boundary
+		}
 		for _, j := range cand[:ns] {
 			if j == c0 || j == c1 {
 				continue
@@ -751,6 +783,729 @@ func staleMemoryTwoTwo[L Load](loads []L, r, coins *PCG32, count uint64, cache *
 		dl.t = t
 	}
 	cache[0], cache[1] = c0, c1
+	r.state, coins.state = s, cs
+	return maxLoad
+}
+
+// staleMemoryOneThree is StaleMemory with one sample and three cached bins
+// (least-loaded): the candidates j, c0, c1, c2 (the cached bins not
+// sampled) and the cached bins' views in registers, the same rule and
+// streams as the general loop.
+func staleMemoryOneThree[L Load](loads []L, r, coins *PCG32, count uint64, cache *[3]uint32, bt *Batch[L], dl *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	cs, cinc := coins.state, coins.inc()
+	n := uint32(len(loads))
+	c0, c1, c2 := cache[0], cache[1], cache[2]
+	var view []L
+	var tau, t, slot, left uint64
+	var bins, pending []uint32
+	if bt != nil {
+		view, pending = bt.frozen, bt.pending
+		left = bt.b - bt.t%bt.b
+	} else {
+		view, tau, t, bins = dl.past, dl.tau, dl.t, dl.bins
+		slot = t % tau
+	}
+	for ; count > 0; count-- {
+		var j uint32
+		s, j = boundedFast(s, inc, n)
+		// The candidates in order: j, then the cached bins not sampled.
+		var cand [4]uint32
+		cand[0], cand[1], cand[2], cand[3] = j, c0, c1, c2
+		nc := 4
+		switch j {
+		case c0:
+			cand[1], cand[2], nc = c1, c2, 3
+		case c1:
+			cand[2], nc = c2, 3
+		case c2:
+			nc = 3
+		}
+		target, vt := j, view[j]
+		ties, loose := 1, loads[j] != vt
+		for _, x := range cand[1:nc] {
+			if vx := view[x]; vx < vt {
+				target, vt, ties, loose = x, vx, 1, loads[x] != vx
+			} else if vx == vt {
+				ties++
+				loose = loose || loads[x] != vx
+			}
+		}
+		if ties > 1 && loose {
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(ties))
+			for _, x := range cand[:nc] {
+				if view[x] == vt {
+					if k == 0 {
+						target = x
+						break
+					}
+					k--
+				}
+			}
+		}
+		v := loads[target] + 1
+		loads[target] = v
+		maxLoad = max(maxLoad, v)
+		if bt != nil {
+			if pending != nil {
+				pending = append(pending, target)
+			}
+			bt.t++
+			if left--; left == 0 {
+				bt.pending = pending
+				maxLoad = endBatch(bt, loads, maxLoad)
+				pending = bt.pending
+				left = bt.b
+			}
+		} else {
+			if t >= tau {
+				view[bins[slot]]++
+			}
+			bins[slot] = target
+			t++
+			if slot++; slot == tau {
+				slot = 0
+			}
+		}
+		if nc == 3 {
+			continue // the sample was cached: the cache is every candidate
+		}
+		// The cache by the view now: j takes the heaviest slot (the first
+		// on a tie) if strictly lighter; then the boundary.
+		vj, v0, v1, v2 := view[j], view[c0], view[c1], view[c2]
+		if vj > max(v0, v1, v2) {
+			continue // j takes no slot and does not tie at the boundary
+		}
+		switch {
+		case v2 > max(v0, v1):
+			if vj < v2 {
+				c2, v2 = j, vj
+			}
+		case v1 > v0:
+			if vj < v1 {
+				c1, v1 = j, vj
+			}
+		default:
+			if vj < v0 {
+				c0, v0 = j, vj
+			}
+		}
+		vk := max(v0, v1, v2)
+		var tied [4]uint32
+		nt, loose := 0, false
+		for _, x := range cand {
+			if view[x] == vk {
+				tied[nt] = x
+				nt++
+				loose = loose || loads[x] != vk
+			}
+		}
+		kept := b2i(v0 == vk) + b2i(v1 == vk) + b2i(v2 == vk)
+		if nt == kept || !loose {
+			continue
+		}
+		for i := range kept {
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(nt-i))
+			k += uint32(i)
+			tied[i], tied[k] = tied[k], tied[i]
+		}
+		i := 0
+		if v0 == vk {
+			c0 = tied[i]
+			i++
+		}
+		if v1 == vk {
+			c1 = tied[i]
+			i++
+		}
+		if v2 == vk {
+			c2 = tied[i]
+		}
+	}
+	if bt != nil {
+		bt.pending = pending
+	} else {
+		dl.t = t
+	}
+	cache[0], cache[1], cache[2] = c0, c1, c2
+	r.state, coins.state = s, cs
+	return maxLoad
+}
+
+// staleMemoryThreeOne is StaleMemory with three samples and one cached bin:
+// the up to four candidates in a stack array, the same rule and streams as
+// the general loop.
+func staleMemoryThreeOne[L Load](loads []L, r, coins *PCG32, count uint64, cached *uint32, lastUsed bool, bt *Batch[L], dl *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	cs, cinc := coins.state, coins.inc()
+	n := uint32(len(loads))
+	c := *cached
+	var view []L
+	var tau, t, slot, left uint64
+	var bins, pending []uint32
+	if bt != nil {
+		view, pending = bt.frozen, bt.pending
+		left = bt.b - bt.t%bt.b
+	} else {
+		view, tau, t, bins = dl.past, dl.tau, dl.t, dl.bins
+		slot = t % tau
+	}
+	for ; count > 0; count-- {
+		var a, b, e uint32
+		s, a = boundedFast(s, inc, n)
+		s, b = boundedFast(s, inc, n)
+		s, e = boundedFast(s, inc, n)
+		// The candidates in order: the distinct samples, then the cached
+		// bin if not sampled.
+		var cand [4]uint32
+		cand[0], cand[1] = a, b
+		nc := 1 + b2i(b != a)
+		cand[nc] = e
+		nc += b2i(e != a && e != b)
+		ns := nc
+		cand[nc&3] = c
+		nc += b2i(c != a && c != b && c != e)
+		target, vt := a, view[a]
+		ties, loose := 1, loads[a] != vt
+		for _, x := range cand[1:nc] {
+			if vx := view[x]; vx < vt {
+				target, vt, ties, loose = x, vx, 1, loads[x] != vx
+			} else if vx == vt {
+				ties++
+				loose = loose || loads[x] != vx
+			}
+		}
+		if ties > 1 && loose {
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(ties))
+			for _, x := range cand[:nc] {
+				if view[x] == vt {
+					if k == 0 {
+						target = x
+						break
+					}
+					k--
+				}
+			}
+		}
+		v := loads[target] + 1
+		loads[target] = v
+		maxLoad = max(maxLoad, v)
+		if bt != nil {
+			if pending != nil {
+				pending = append(pending, target)
+			}
+			bt.t++
+			if left--; left == 0 {
+				bt.pending = pending
+				maxLoad = endBatch(bt, loads, maxLoad)
+				pending = bt.pending
+				left = bt.b
+			}
+		} else {
+			if t >= tau {
+				view[bins[slot]]++
+			}
+			bins[slot] = target
+			t++
+			if slot++; slot == tau {
+				slot = 0
+			}
+		}
+		if lastUsed {
+			c = target
+			continue
+		}
+		// The cache by the view now: each sample in draw order, not the
+		// cached bin and strictly lighter, takes its place; then the
+		// boundary, one coin among the bins at the cached bin's view.
+		vc := view[c]
+		for _, j := range cand[:ns] {
+			if vj := view[j]; j != c && vj < vc {
+				c, vc = j, vj
+			}
+		}
+		var tied [4]uint32
+		nt, tloose := 0, false
+		for _, x := range cand[:nc] {
+			if view[x] == vc {
+				tied[nt] = x
+				nt++
+				tloose = tloose || loads[x] != vc
+			}
+		}
+		if nt == 1 || !tloose {
+			continue
+		}
+		var k uint32
+		cs, k = boundedFast(cs, cinc, uint32(nt))
+		c = tied[k&3]
+	}
+	if bt != nil {
+		bt.pending = pending
+	} else {
+		dl.t = t
+	}
+	*cached = c
+	r.state, coins.state = s, cs
+	return maxLoad
+}
+
+// staleMemoryTwoThree is StaleMemory with two samples and three cached bins
+// (least-loaded): the up to five candidates in a stack array, the cached
+// bins in registers, the same rule and streams as the general loop.
+func staleMemoryTwoThree[L Load](loads []L, r, coins *PCG32, count uint64, cache *[3]uint32, bt *Batch[L], dl *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	cs, cinc := coins.state, coins.inc()
+	n := uint32(len(loads))
+	c0, c1, c2 := cache[0], cache[1], cache[2]
+	var view []L
+	var tau, t, slot, left uint64
+	var bins, pending []uint32
+	if bt != nil {
+		view, pending = bt.frozen, bt.pending
+		left = bt.b - bt.t%bt.b
+	} else {
+		view, tau, t, bins = dl.past, dl.tau, dl.t, dl.bins
+		slot = t % tau
+	}
+	for ; count > 0; count-- {
+		var a, b uint32
+		s, a = boundedFast(s, inc, n)
+		s, b = boundedFast(s, inc, n)
+		// The candidates in order: the distinct samples, then the cached
+		// bins not sampled.
+		var cand [5]uint32
+		cand[0], cand[1] = a, b
+		nc := 1 + b2i(b != a)
+		ns := nc
+		cand[nc] = c0
+		nc += b2i(c0 != a && c0 != b)
+		cand[nc] = c1
+		nc += b2i(c1 != a && c1 != b)
+		cand[nc] = c2
+		nc += b2i(c2 != a && c2 != b)
+		target, vt := a, view[a]
+		ties, loose := 1, loads[a] != vt
+		for _, x := range cand[1:nc] {
+			if vx := view[x]; vx < vt {
+				target, vt, ties, loose = x, vx, 1, loads[x] != vx
+			} else if vx == vt {
+				ties++
+				loose = loose || loads[x] != vx
+			}
+		}
+		if ties > 1 && loose {
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(ties))
+			for _, x := range cand[:nc] {
+				if view[x] == vt {
+					if k == 0 {
+						target = x
+						break
+					}
+					k--
+				}
+			}
+		}
+		v := loads[target] + 1
+		loads[target] = v
+		maxLoad = max(maxLoad, v)
+		if bt != nil {
+			if pending != nil {
+				pending = append(pending, target)
+			}
+			bt.t++
+			if left--; left == 0 {
+				bt.pending = pending
+				maxLoad = endBatch(bt, loads, maxLoad)
+				pending = bt.pending
+				left = bt.b
+			}
+		} else {
+			if t >= tau {
+				view[bins[slot]]++
+			}
+			bins[slot] = target
+			t++
+			if slot++; slot == tau {
+				slot = 0
+			}
+		}
+		if nc == 3 {
+			continue // every candidate is cached
+		}
+		// The cache by the view now: each sample in draw order, not cached
+		// and strictly lighter than the heaviest slot (the first on a
+		// tie), takes that slot; then the boundary.
+		v0, v1, v2 := view[c0], view[c1], view[c2]
+		if vm := max(v0, v1, v2); view[a] > vm && view[b] > vm {
+			continue // no sample takes a slot or ties at the boundary
+		}
+		for _, j := range cand[:ns] {
+			if j == c0 || j == c1 || j == c2 {
+				continue
+			}
+			vj := view[j]
+			switch {
+			case v2 > max(v0, v1):
+				if vj < v2 {
+					c2, v2 = j, vj
+				}
+			case v1 > v0:
+				if vj < v1 {
+					c1, v1 = j, vj
+				}
+			default:
+				if vj < v0 {
+					c0, v0 = j, vj
+				}
+			}
+		}
+		vk := max(v0, v1, v2)
+		var tied [5]uint32
+		nt, loose := 0, false
+		for _, x := range cand[:nc] {
+			if view[x] == vk {
+				tied[nt] = x
+				nt++
+				loose = loose || loads[x] != vk
+			}
+		}
+		kept := b2i(v0 == vk) + b2i(v1 == vk) + b2i(v2 == vk)
+		if nt == kept || !loose {
+			continue
+		}
+		for i := range kept {
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(nt-i))
+			k += uint32(i)
+			tied[i], tied[k] = tied[k], tied[i]
+		}
+		i := 0
+		if v0 == vk {
+			c0 = tied[i]
+			i++
+		}
+		if v1 == vk {
+			c1 = tied[i]
+			i++
+		}
+		if v2 == vk {
+			c2 = tied[i]
+		}
+	}
+	if bt != nil {
+		bt.pending = pending
+	} else {
+		dl.t = t
+	}
+	cache[0], cache[1], cache[2] = c0, c1, c2
+	r.state, coins.state = s, cs
+	return maxLoad
+}
+
+// staleMemoryThreeTwo is StaleMemory with three samples and two cached bins
+// (least-loaded): staleMemoryTwoTwo's loop with a third sample, the up to
+// five candidates in a stack array, the same rule and streams as the
+// general loop.
+func staleMemoryThreeTwo[L Load](loads []L, r, coins *PCG32, count uint64, cache *[2]uint32, bt *Batch[L], dl *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	cs, cinc := coins.state, coins.inc()
+	n := uint32(len(loads))
+	c0, c1 := cache[0], cache[1]
+	var view []L
+	var tau, t, slot, left uint64
+	var bins, pending []uint32
+	if bt != nil {
+		view, pending = bt.frozen, bt.pending
+		left = bt.b - bt.t%bt.b
+	} else {
+		view, tau, t, bins = dl.past, dl.tau, dl.t, dl.bins
+		slot = t % tau
+	}
+	for ; count > 0; count-- {
+		var a, b, e uint32
+		s, a = boundedFast(s, inc, n)
+		s, b = boundedFast(s, inc, n)
+		s, e = boundedFast(s, inc, n)
+		// The candidates in order: the distinct samples, then the cached
+		// bins not sampled.
+		var cand [5]uint32
+		cand[0], cand[1] = a, b
+		nc := 1 + b2i(b != a)
+		cand[nc] = e
+		nc += b2i(e != a && e != b)
+		ns := nc
+		cand[nc] = c0
+		nc += b2i(c0 != a && c0 != b && c0 != e)
+		cand[nc] = c1
+		nc += b2i(c1 != a && c1 != b && c1 != e)
+		target, vt := a, view[a]
+		ties, loose := 1, loads[a] != vt
+		for _, x := range cand[1:nc] {
+			if vx := view[x]; vx < vt {
+				target, vt, ties, loose = x, vx, 1, loads[x] != vx
+			} else if vx == vt {
+				ties++
+				loose = loose || loads[x] != vx
+			}
+		}
+		if ties > 1 && loose {
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(ties))
+			for _, x := range cand[:nc] {
+				if view[x] == vt {
+					if k == 0 {
+						target = x
+						break
+					}
+					k--
+				}
+			}
+		}
+		v := loads[target] + 1
+		loads[target] = v
+		maxLoad = max(maxLoad, v)
+		if bt != nil {
+			if pending != nil {
+				pending = append(pending, target)
+			}
+			bt.t++
+			if left--; left == 0 {
+				bt.pending = pending
+				maxLoad = endBatch(bt, loads, maxLoad)
+				pending = bt.pending
+				left = bt.b
+			}
+		} else {
+			if t >= tau {
+				view[bins[slot]]++
+			}
+			bins[slot] = target
+			t++
+			if slot++; slot == tau {
+				slot = 0
+			}
+		}
+		if nc == 2 {
+			continue // every candidate is cached
+		}
+		// The cache by the view now: each sample in draw order, not cached
+		// and strictly lighter than the heavier slot (slot 0 on a tie),
+		// takes that slot; then the boundary.
+		v0, v1 := view[c0], view[c1]
+		if vm := max(v0, v1); view[a] > vm && view[b] > vm && view[e] > vm {
+			continue // no sample takes a slot or ties at the boundary
+		}
+		for _, j := range cand[:ns] {
+			if j == c0 || j == c1 {
+				continue
+			}
+			vj := view[j]
+			if v1 > v0 {
+				if vj < v1 {
+					c1, v1 = j, vj
+				}
+			} else if vj < v0 {
+				c0, v0 = j, vj
+			}
+		}
+		vk := max(v0, v1)
+		var tied [5]uint32
+		nt, loose := 0, false
+		for _, x := range cand[:nc] {
+			if view[x] == vk {
+				tied[nt] = x
+				nt++
+				loose = loose || loads[x] != vk
+			}
+		}
+		kept := b2i(v0 == vk) + b2i(v1 == vk)
+		if nt == kept || !loose {
+			continue
+		}
+		for i := range kept {
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(nt-i))
+			k += uint32(i)
+			tied[i], tied[k] = tied[k], tied[i]
+		}
+		i := 0
+		if v0 == vk {
+			c0 = tied[i]
+			i++
+		}
+		if v1 == vk {
+			c1 = tied[i]
+		}
+	}
+	if bt != nil {
+		bt.pending = pending
+	} else {
+		dl.t = t
+	}
+	cache[0], cache[1] = c0, c1
+	r.state, coins.state = s, cs
+	return maxLoad
+}
+
+// staleMemoryThreeThree is StaleMemory with three samples and three cached
+// bins (least-loaded): staleMemoryTwoThree's loop with a third sample, the
+// up to six candidates in a stack array, the same rule and streams as the
+// general loop.
+func staleMemoryThreeThree[L Load](loads []L, r, coins *PCG32, count uint64, cache *[3]uint32, bt *Batch[L], dl *Delay[L], maxLoad L) L {
+	s, inc := r.state, r.inc()
+	cs, cinc := coins.state, coins.inc()
+	n := uint32(len(loads))
+	c0, c1, c2 := cache[0], cache[1], cache[2]
+	var view []L
+	var tau, t, slot, left uint64
+	var bins, pending []uint32
+	if bt != nil {
+		view, pending = bt.frozen, bt.pending
+		left = bt.b - bt.t%bt.b
+	} else {
+		view, tau, t, bins = dl.past, dl.tau, dl.t, dl.bins
+		slot = t % tau
+	}
+	for ; count > 0; count-- {
+		var a, b, e uint32
+		s, a = boundedFast(s, inc, n)
+		s, b = boundedFast(s, inc, n)
+		s, e = boundedFast(s, inc, n)
+		// The candidates in order: the distinct samples, then the cached
+		// bins not sampled.
+		var cand [6]uint32
+		cand[0], cand[1] = a, b
+		nc := 1 + b2i(b != a)
+		cand[nc] = e
+		nc += b2i(e != a && e != b)
+		ns := nc
+		cand[nc] = c0
+		nc += b2i(c0 != a && c0 != b && c0 != e)
+		cand[nc] = c1
+		nc += b2i(c1 != a && c1 != b && c1 != e)
+		cand[nc] = c2
+		nc += b2i(c2 != a && c2 != b && c2 != e)
+		target, vt := a, view[a]
+		ties, loose := 1, loads[a] != vt
+		for _, x := range cand[1:nc] {
+			if vx := view[x]; vx < vt {
+				target, vt, ties, loose = x, vx, 1, loads[x] != vx
+			} else if vx == vt {
+				ties++
+				loose = loose || loads[x] != vx
+			}
+		}
+		if ties > 1 && loose {
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(ties))
+			for _, x := range cand[:nc] {
+				if view[x] == vt {
+					if k == 0 {
+						target = x
+						break
+					}
+					k--
+				}
+			}
+		}
+		v := loads[target] + 1
+		loads[target] = v
+		maxLoad = max(maxLoad, v)
+		if bt != nil {
+			if pending != nil {
+				pending = append(pending, target)
+			}
+			bt.t++
+			if left--; left == 0 {
+				bt.pending = pending
+				maxLoad = endBatch(bt, loads, maxLoad)
+				pending = bt.pending
+				left = bt.b
+			}
+		} else {
+			if t >= tau {
+				view[bins[slot]]++
+			}
+			bins[slot] = target
+			t++
+			if slot++; slot == tau {
+				slot = 0
+			}
+		}
+		if nc == 3 {
+			continue // every candidate is cached
+		}
+		// The cache by the view now: each sample in draw order, not cached
+		// and strictly lighter than the heaviest slot (the first on a
+		// tie), takes that slot; then the boundary.
+		v0, v1, v2 := view[c0], view[c1], view[c2]
+		if vm := max(v0, v1, v2); view[a] > vm && view[b] > vm && view[e] > vm {
+			continue // no sample takes a slot or ties at the boundary
+		}
+		for _, j := range cand[:ns] {
+			if j == c0 || j == c1 || j == c2 {
+				continue
+			}
+			vj := view[j]
+			switch {
+			case v2 > max(v0, v1):
+				if vj < v2 {
+					c2, v2 = j, vj
+				}
+			case v1 > v0:
+				if vj < v1 {
+					c1, v1 = j, vj
+				}
+			default:
+				if vj < v0 {
+					c0, v0 = j, vj
+				}
+			}
+		}
+		vk := max(v0, v1, v2)
+		var tied [6]uint32
+		nt, loose := 0, false
+		for _, x := range cand[:nc] {
+			if view[x] == vk {
+				tied[nt] = x
+				nt++
+				loose = loose || loads[x] != vk
+			}
+		}
+		kept := b2i(v0 == vk) + b2i(v1 == vk) + b2i(v2 == vk)
+		if nt == kept || !loose {
+			continue
+		}
+		for i := range kept {
+			var k uint32
+			cs, k = boundedFast(cs, cinc, uint32(nt-i))
+			k += uint32(i)
+			tied[i], tied[k] = tied[k], tied[i]
+		}
+		i := 0
+		if v0 == vk {
+			c0 = tied[i]
+			i++
+		}
+		if v1 == vk {
+			c1 = tied[i]
+			i++
+		}
+		if v2 == vk {
+			c2 = tied[i]
+		}
+	}
+	if bt != nil {
+		bt.pending = pending
+	} else {
+		dl.t = t
+	}
+	cache[0], cache[1], cache[2] = c0, c1, c2
 	r.state, coins.state = s, cs
 	return maxLoad
 }

@@ -105,6 +105,12 @@ func DelayedTwinning[L Load](loads []L, r *PCG32, count uint64, st *MultiStep, p
 	n := uint32(len(loads))
 	pk := uint64(b2i(packing))
 	return delayedSpans(dl, count, maxLoad, func(ring []uint32, maxLoad L) (int, L) {
+		if packing {
+			k, s, owed, bin, samples, m := packingSpan(loads, past, n, ring, r.state, r.inc(), dl.t, st.Owed, uint32(st.Bin), pk, maxLoad)
+			r.state, st.Owed, st.Bin = s, owed, uint64(bin)
+			st.Samples += samples
+			return k, m
+		}
 		k, s, owed, bin, samples := twinningSpan(past, n, ring, r.state, r.inc(), dl.t, st.Owed, uint32(st.Bin), pk)
 		r.state, st.Owed, st.Bin = s, owed, uint64(bin)
 		st.Samples += samples
