@@ -83,8 +83,12 @@ func (s *Spec) Hash() string {
 		parts = append(parts, fmt.Sprintf("%s=%v", k, pm[k]))
 	}
 	parts = append(parts, content...)
-	desc := fmt.Sprintf("balloc/1 %s {%s} n=%d m=%d seed=%d cp=%d engine=%s alpha=%v",
-		s.Process.Name, strings.Join(parts, " "), s.Bins, s.Balls, s.Seed, s.Checkpoints, s.engine, s.Alpha)
+	cp := fmt.Sprint(s.Checkpoints) // even spacing hashes as it always has
+	if s.CheckpointsLog {
+		cp = "log:" + cp
+	}
+	desc := fmt.Sprintf("balloc/1 %s {%s} n=%d m=%d seed=%d cp=%s engine=%s alpha=%v",
+		s.Process.Name, strings.Join(parts, " "), s.Bins, s.Balls, s.Seed, cp, s.engine, s.Alpha)
 	sum := sha256.Sum256([]byte(desc))
 	return hex.EncodeToString(sum[:8])
 }

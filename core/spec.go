@@ -27,7 +27,10 @@ type Common struct {
 	Trials      int
 	Seed        uint64
 	Engine      Engine
-	Checkpoints uint64  // evenly spaced snapshots; 0 for the final state only
+	Checkpoints uint64  // snapshots; 0 for the final state only
+	// CheckpointsLog spaces the Checkpoints geometrically from n to m
+	// (--checkpoints log:K, CheckpointTargets) instead of evenly.
+	CheckpointsLog bool
 	Alpha       float64 // α of the exponential potential Φ_α
 	KeepLoads   bool    // return the final load of every bin in Result.Loads
 	// BallsPerBin, when set (Balls = 0), makes Balls = BallsPerBin × Bins
@@ -191,6 +194,11 @@ func (s *Spec) validate() error {
 	n, m := s.Bins, s.Balls
 	if n < 1 {
 		return fmt.Errorf("--bins %d: want at least 1 bin", n)
+	}
+	if s.CheckpointsLog {
+		if _, ok := s.Proc.(Conserving); ok || s.Dynamic.On() {
+			return fmt.Errorf("--checkpoints log:%d: log spacing is for balls thrown one by one; %s takes K evenly spaced (--checkpoints %d)", s.Checkpoints, s.Process.Name, s.Checkpoints)
+		}
 	}
 	if c, ok := s.Proc.(Conserving); ok {
 		if s.Checkpoints > c.Steps() {

@@ -44,6 +44,7 @@ type gridPoint struct {
 	Trials      int            `json:"trials"`
 	Seed        uint64         `json:"seed"`
 	Checkpoints uint64         `json:"checkpoints"`
+	LogSpaced   bool           `json:"checkpoints_log,omitempty"` // --checkpoints log:K
 	Engine      string         `json:"engine"`
 	Alpha       float64        `json:"alpha"`
 }
@@ -79,7 +80,7 @@ func newManifest(g *sweep.Grid, shard string) *manifest {
 	for i, s := range g.Specs {
 		m.Grid = append(m.Grid, gridPoint{
 			SpecHash: g.Hashes[i], Process: s.Process.Name, Params: s.ParamsMap(), Bins: s.Bins, Balls: s.Balls,
-			Trials: s.Trials, Seed: s.Seed, Checkpoints: s.Checkpoints, Engine: string(s.ResolvedEngine()), Alpha: s.Alpha,
+			Trials: s.Trials, Seed: s.Seed, Checkpoints: s.Checkpoints, LogSpaced: s.CheckpointsLog, Engine: string(s.ResolvedEngine()), Alpha: s.Alpha,
 		})
 	}
 	return m
@@ -126,7 +127,7 @@ func checkExtends(dir string, old, new *manifest) error {
 // manifest records them, so that only what the hash alone sees (a file's
 // content) can tell them apart.
 func (gp gridPoint) sameSettings(o gridPoint) bool {
-	return gp.describe() == o.describe() && gp.Seed == o.Seed && gp.Checkpoints == o.Checkpoints &&
+	return gp.describe() == o.describe() && gp.Seed == o.Seed && gp.Checkpoints == o.Checkpoints && gp.LogSpaced == o.LogSpaced &&
 		gp.Engine == o.Engine && gp.Alpha == o.Alpha
 }
 

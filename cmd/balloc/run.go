@@ -83,7 +83,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.trials, "trials", "1", "independent trials per process")
 	fl.StringVar(&f.seed, "seed", "1", "seed; trial k of every process uses stream (seed, k)")
 	fl.StringVar(&f.engine, "engine", "auto", "auto, direct or histogram")
-	fl.StringVar(&f.checkpoints, "checkpoints", "0", "snapshots at K evenly spaced ball counts (each costs O(n))")
+	fl.StringVar(&f.checkpoints, "checkpoints", "0", "snapshots at K evenly spaced ball counts, or log:K for K from n to m geometrically spaced (each costs O(n))")
 	fl.StringVar(&f.alpha, "alpha", "1", "α of the exponential potential Φ_α = Σ exp(α(xᵢ − m/n))")
 	fl.BoolVar(&f.theory, "theory", false, "print the fluid-limit prediction beside the simulation")
 	fl.StringVar(&f.format, "format", "table", "table, json, jsonl or csv")
@@ -195,8 +195,8 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	if com.Seed, err = parseCountFlag("seed", f.seed); err != nil {
 		return nil, err
 	}
-	if com.Checkpoints, err = parseCountFlag("checkpoints", f.checkpoints); err != nil {
-		return nil, err
+	if com.Checkpoints, com.CheckpointsLog, err = core.ParseCheckpoints(f.checkpoints); err != nil {
+		return nil, fmt.Errorf("--checkpoints %v", err)
 	}
 	if com.Alpha, err = core.ParseAlpha(f.alpha); err != nil {
 		return nil, fmt.Errorf("--alpha %q: want a real number", f.alpha)

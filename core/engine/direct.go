@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
@@ -23,18 +22,7 @@ const (
 
 // checkpointsOf returns the ball counts at which to snapshot: K evenly
 // spaced points ⌊k·m/K⌋, k = 1..K, and always m itself (last).
-func checkpointsOf(m, k uint64) []uint64 {
-	pts := make([]uint64, 0, k+1)
-	for i := uint64(1); i <= k; i++ {
-		hi, lo := bits.Mul64(i, m)
-		q, _ := bits.Div64(hi, lo, k) // hi < k since i ≤ k: no overflow
-		pts = append(pts, q)
-	}
-	if len(pts) == 0 || pts[len(pts)-1] != m {
-		pts = append(pts, m)
-	}
-	return pts
-}
+func checkpointsOf(m, k uint64) []uint64 { return core.EvenCheckpoints(m, k) }
 
 func runDirect(s *core.Spec, trial uint64, progress func(uint64)) *result.Result {
 	if _, ok := s.Proc.(rbbProcess); ok {
@@ -89,7 +77,7 @@ func runUnit[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64), 
 	if s.Checkpoints > 0 {
 		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
 	}
-	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
+	for _, target := range s.CheckpointTargets(s.Balls) {
 		for t < target {
 			var c uint64
 			c, maxLoad = st.Step(loads, t, min(target-t, unitChunk), maxLoad)
@@ -149,7 +137,7 @@ func runReal(s *core.Spec, trial uint64, progress func(uint64), res *result.Resu
 	if s.Checkpoints > 0 {
 		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
 	}
-	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
+	for _, target := range s.CheckpointTargets(s.Balls) {
 		for t < target {
 			w := buf[:min(target-t, weightBuffer)]
 			fillWeights(w, &wrng, s.Weights)

@@ -48,7 +48,7 @@ func runHistogram(s *core.Spec, trial uint64, progress func(uint64)) *result.Res
 	if s.Checkpoints > 0 {
 		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
 	}
-	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
+	for _, target := range s.CheckpointTargets(s.Balls) {
 		for t < target {
 			c := st.Step(lv, t, target-t)
 			t += c

@@ -124,7 +124,7 @@ func drive[T int64 | float64](s *core.Spec, trial uint64, progress func(uint64),
 	if s.Checkpoints > 0 {
 		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints) // as TrialFootprint counts them: no doubling
 	}
-	for _, target := range checkpointsOf(s.Balls, s.Checkpoints) {
+	for _, target := range s.CheckpointTargets(s.Balls) {
 		for t < target {
 			c := min(target-t, chunk)
 			var w []T

@@ -263,7 +263,12 @@ func ReadGrid(path string) (*Grid, error) {
 		if err != nil {
 			return nil, err
 		}
-		x, err := units.ParseCount(v)
+		var x uint64
+		if s.key == "checkpoints" {
+			x, com.CheckpointsLog, err = core.ParseCheckpoints(v)
+		} else {
+			x, err = units.ParseCount(v)
+		}
 		if err != nil {
 			return nil, bad(s.key, "%v", err)
 		}
