@@ -27,12 +27,12 @@ type Common struct {
 	Trials      int
 	Seed        uint64
 	Engine      Engine
-	Checkpoints uint64  // snapshots; 0 for the final state only
+	Checkpoints uint64 // snapshots; 0 for the final state only
 	// CheckpointsLog spaces the Checkpoints geometrically from n to m
 	// (--checkpoints log:K, CheckpointTargets) instead of evenly.
 	CheckpointsLog bool
-	Alpha       float64 // α of the exponential potential Φ_α
-	KeepLoads   bool    // return the final load of every bin in Result.Loads
+	Alpha          float64 // α of the exponential potential Φ_α
+	KeepLoads      bool    // return the final load of every bin in Result.Loads
 	// BallsPerBin, when set (Balls = 0), makes Balls = BallsPerBin × Bins
 	// once the bins are known (a graph may fix them).
 	BallsPerBin uint64
