@@ -31,6 +31,35 @@ type sweepData struct {
 	results []*result.Result
 	torn    bool
 	dups    int // identical copies of a line, dropped
+	// gapFrom is set by averageGaps (summarize --gap-from): the results'
+	// gaps are then window means.
+	gapFrom    float64
+	gapFromSet bool
+}
+
+// averageGaps makes each trial's gap the mean of its checkpoints' gaps at
+// t ≥ from·m, and its max_gap their largest: a stationary level, where the
+// final state alone is one correlated draw. A point without a checkpoint in
+// that window is an error naming it.
+func (sd *sweepData) averageGaps(from float64) error {
+	for i, rs := range sd.byPoint() {
+		gp := sd.man.Grid[i]
+		for _, r := range rs {
+			sum, k, top := 0.0, 0, math.Inf(-1)
+			for _, c := range r.Checkpoints {
+				if float64(c.Balls) >= from*float64(gp.Balls) {
+					sum, k, top = sum+c.Gap, k+1, max(top, c.Gap)
+				}
+			}
+			if k == 0 {
+				return fmt.Errorf("--gap-from %s: %s %s has no checkpoint at t ≥ %s·m (give the sweep checkpoints = K or \"log:K\")",
+					g(from), gp.Process, paramsText(gp.Params), g(from))
+			}
+			r.Gap, r.MaxGap = sum/float64(k), top
+		}
+	}
+	sd.gapFrom, sd.gapFromSet = from, true
+	return nil
 }
 
 // readSweep reads a sweep folder. Lines outside the manifest's grid are
@@ -289,9 +318,9 @@ func checkMergeOut(out string, man *manifest) error {
 }
 
 func newSummarizeCommand(stdout io.Writer) *cobra.Command {
-	var format, compare string
+	var format, compare, gapFrom string
 	c := &cobra.Command{
-		Use:   "summarize DIR [--format table|csv|jsonl|markdown|latex] [--compare REF.toml]",
+		Use:   "summarize DIR [--format table|csv|jsonl|markdown|latex] [--compare REF.toml] [--gap-from F]",
 		Short: "Per grid point: trials, mean gap with a 95% interval, gap distribution, max_gap, balls/s",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -299,6 +328,14 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 			case "table", "csv", "jsonl", "markdown", "latex":
 			default:
 				return fmt.Errorf("--format %q: want table, csv, jsonl, markdown or latex", format)
+			}
+			from := math.NaN()
+			if c.Flags().Changed("gap-from") {
+				f, err := strconv.ParseFloat(strings.TrimSpace(gapFrom), 64)
+				if err != nil || !(f >= 0 && f < 1) {
+					return fmt.Errorf("--gap-from %q: want a fraction F, 0 ≤ F < 1 (each trial's gap is then the mean of its checkpoints' gaps at t ≥ F·m)", gapFrom)
+				}
+				from = f
 			}
 			var ref *refFile
 			if c.Flags().Changed("compare") {
@@ -310,6 +347,11 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 			sd, err := readSweep(args[0], "summarize", c.ErrOrStderr())
 			if err != nil {
 				return err
+			}
+			if !math.IsNaN(from) {
+				if err := sd.averageGaps(from); err != nil {
+					return err
+				}
 			}
 			sums := summaries(sd)
 			if ref != nil {
@@ -323,6 +365,7 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&format, "format", "table", "table, csv, jsonl (numbers, one row per gap value in csv), markdown or latex")
+	c.Flags().StringVar(&gapFrom, "gap-from", "", "F: each trial's gap is the mean of its checkpoints' gaps at t ≥ F·m (a stationary level; needs checkpoints), and max_gap their largest")
 	c.Flags().StringVar(&compare, "compare", "", "a TOML file of reference values (published figures) to set beside the simulation, with a z-score or χ² per cell")
 	return c
 }
@@ -341,6 +384,9 @@ type pointSummary struct {
 	rate          float64
 	discrete      bool      // the gaps lie on one lattice of step 1: exact cells
 	cells         []gapCell // the gap distribution
+	// gapFrom is summarize --gap-from's F (NaN without it): each trial's
+	// gap is then the mean of its checkpoints' gaps at t ≥ F·m.
+	gapFrom float64
 	// The supermarket model's time-averaged queue length, the mean over
 	// trials, and its standard error √(Σ se_t²)/k from the trials'
 	// batch-means errors (NaN where no trial has one).
@@ -359,7 +405,10 @@ func summaries(sd *sweepData) []pointSummary {
 	var out []pointSummary
 	for i, rs := range sd.byPoint() {
 		s := pointSummary{index: i, gp: sd.man.Grid[i], trials: len(rs), mean: math.NaN(), sd: math.NaN(),
-			ciLow: math.NaN(), ciHigh: math.NaN(), maxGapMean: math.NaN(), maxGapSD: math.NaN(), rate: math.NaN()}
+			ciLow: math.NaN(), ciHigh: math.NaN(), maxGapMean: math.NaN(), maxGapSD: math.NaN(), rate: math.NaN(), gapFrom: math.NaN()}
+		if sd.gapFromSet {
+			s.gapFrom = sd.gapFrom
+		}
 		s.queue, s.queueSE = meanQueue(rs)
 		if len(rs) > 0 {
 			var maxGaps, rates []float64
@@ -498,7 +547,11 @@ func summarize(sums []pointSummary, format string, w io.Writer) error {
 	case "jsonl":
 		return summaryJSONL(sums, w)
 	}
-	head := []string{"process", "params", "bins", "balls", "trials", "gap (mean ± 95% CI)", "gap: % of trials", "max_gap (mean)", "balls/s"}
+	gapHead := "gap (mean ± 95% CI)"
+	if len(sums) > 0 && !math.IsNaN(sums[0].gapFrom) {
+		gapHead = fmt.Sprintf("gap over t ≥ %s·m (mean ± 95%% CI)", g(sums[0].gapFrom))
+	}
+	head := []string{"process", "params", "bins", "balls", "trials", gapHead, "gap: % of trials", "max_gap (mean)", "balls/s"}
 	align := "llrrrlllr"
 	queue := hasQueue(sums)
 	if queue { // the supermarket's figure, before balls/s
@@ -595,6 +648,10 @@ func summaryCSV(sums []pointSummary, w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := append(append([]string{"point", "process"}, names...), "bins", "balls", "trials", "trials_planned",
 		"mean", "sd", "ci_low", "ci_high", "max_gap_mean", "balls_per_s", "gap_low", "gap_high", "count", "pct")
+	from := len(sums) > 0 && !math.IsNaN(sums[0].gapFrom)
+	if from {
+		head = slices.Insert(head, len(head)-10, "gap_from")
+	}
 	queue := hasQueue(sums)
 	if queue {
 		head = slices.Insert(head, len(head)-4, "mean_queue", "mean_queue_se")
@@ -609,8 +666,11 @@ func summaryCSV(sums []pointSummary, w io.Writer) error {
 				row[len(row)-1] = fmt.Sprint(v)
 			}
 		}
-		row = append(row, strconv.FormatUint(s.gp.Bins, 10), strconv.FormatUint(s.gp.Balls, 10), strconv.Itoa(s.trials), strconv.Itoa(s.gp.Trials),
-			num(s.mean), num(s.sd), num(s.ciLow), num(s.ciHigh), num(s.maxGapMean), num(s.rate))
+		row = append(row, strconv.FormatUint(s.gp.Bins, 10), strconv.FormatUint(s.gp.Balls, 10), strconv.Itoa(s.trials), strconv.Itoa(s.gp.Trials))
+		if from {
+			row = append(row, num(s.gapFrom))
+		}
+		row = append(row, num(s.mean), num(s.sd), num(s.ciLow), num(s.ciHigh), num(s.maxGapMean), num(s.rate))
 		if queue {
 			row = append(row, num(s.queue), num(s.queueSE))
 		}
@@ -649,6 +709,9 @@ func summaryJSONL(sums []pointSummary, w io.Writer) error {
 		field("balls", s.gp.Balls)
 		field("trials", s.trials)
 		field("trials_planned", s.gp.Trials)
+		if !math.IsNaN(s.gapFrom) {
+			field("gap_from", s.gapFrom)
+		}
 		for _, f := range []struct {
 			k string
 			v float64
