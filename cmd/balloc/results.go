@@ -318,9 +318,9 @@ func checkMergeOut(out string, man *manifest) error {
 }
 
 func newSummarizeCommand(stdout io.Writer) *cobra.Command {
-	var format, compare, gapFrom string
+	var format, compare, gapFrom, cross string
 	c := &cobra.Command{
-		Use:   "summarize DIR [--format table|csv|jsonl|markdown|latex] [--compare REF.toml] [--gap-from F]",
+		Use:   "summarize DIR [--format table|csv|jsonl|markdown|latex] [--compare REF.toml] [--gap-from F] [--crossover KEY=A,B]",
 		Short: "Per grid point: trials, mean gap with a 95% interval, gap distribution, max_gap, balls/s",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -336,6 +336,16 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 					return fmt.Errorf("--gap-from %q: want a fraction F, 0 ≤ F < 1 (each trial's gap is then the mean of its checkpoints' gaps at t ≥ F·m)", gapFrom)
 				}
 				from = f
+			}
+			var xo *crossover
+			if c.Flags().Changed("crossover") {
+				var err error
+				if xo, err = parseCrossover(cross); err != nil {
+					return err
+				}
+				if c.Flags().Changed("compare") || (format != "table" && format != "markdown") {
+					return fmt.Errorf("--crossover prints a table (--format table or markdown), without --compare")
+				}
 			}
 			var ref *refFile
 			if c.Flags().Changed("compare") {
@@ -354,6 +364,9 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 				}
 			}
 			sums := summaries(sd)
+			if xo != nil {
+				return writeCrossover(xo, sums, format, stdout)
+			}
 			if ref != nil {
 				rows, err := ref.compare(sd.dir, sums)
 				if err != nil {
@@ -366,6 +379,7 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 	}
 	c.Flags().StringVar(&format, "format", "table", "table, csv, jsonl (numbers, one row per gap value in csv), markdown or latex")
 	c.Flags().StringVar(&gapFrom, "gap-from", "", "F: each trial's gap is the mean of its checkpoints' gaps at t ≥ F·m (a stationary level; needs checkpoints), and max_gap their largest")
+	c.Flags().StringVar(&cross, "crossover", "", "KEY=A,B: per n, the gap of the points with KEY = A beside those with KEY = B (a parameter or process; their balls may differ), and where the difference changes sign, with a 95% interval")
 	c.Flags().StringVar(&compare, "compare", "", "a TOML file of reference values (published figures) to set beside the simulation, with a z-score or χ² per cell")
 	return c
 }

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/balloc/balloc/core/units"
+)
+
+// crossover is summarize --crossover KEY=A,B: where, as n grows, the gap of
+// the points with KEY = A stops being below (or above) that of the points
+// with KEY = B. KEY is a parameter (strategy=greedy,haar) or "process".
+type crossover struct {
+	key, a, b string
+}
+
+func parseCrossover(v string) (*crossover, error) {
+	key, vals, ok := strings.Cut(v, "=")
+	a, b, ok2 := strings.Cut(vals, ",")
+	if !ok || !ok2 || key == "" || a == "" || b == "" || a == b || strings.Contains(b, ",") {
+		return nil, fmt.Errorf("--crossover %q: want KEY=A,B, two values of one parameter (strategy=greedy,haar) or of process", v)
+	}
+	return &crossover{key: strings.TrimSpace(key), a: strings.TrimSpace(a), b: strings.TrimSpace(b)}, nil
+}
+
+// side is one grid point's figures in a crossover pair.
+type side struct {
+	mean, se float64
+	trials   int
+}
+
+// crossPair is the two points at one n: the same bins and the same values of
+// every parameter but KEY (their balls may differ: each may run to its own
+// stationarity).
+type crossPair struct {
+	n      uint64
+	other  string // the parameters they share, for messages
+	pa, pb side
+}
+
+func (c *crossover) value(s pointSummary) (string, bool) {
+	if c.key == "process" {
+		return s.gp.Process, true
+	}
+	v, ok := s.gp.Params[c.key]
+	return fmt.Sprint(v), ok
+}
+
+// pairs matches the A and B points, one pair per n, ascending in n.
+func (c *crossover) pairs(sums []pointSummary) ([]crossPair, error) {
+	type half struct{ a, b *pointSummary }
+	halves := map[string]*half{}
+	var order []string
+	for i := range sums {
+		s := &sums[i]
+		v, ok := c.value(*s)
+		if !ok || (v != c.a && v != c.b) {
+			continue
+		}
+		// The pair shares every parameter but KEY; two processes take
+		// different parameters, so by process they share n alone.
+		k := fmt.Sprintf("n=%d", s.gp.Bins)
+		if c.key != "process" {
+			rest := maps.Clone(s.gp.Params)
+			delete(rest, c.key)
+			k = fmt.Sprintf("%s %s n=%d", s.gp.Process, paramsText(rest), s.gp.Bins)
+		}
+		h := halves[k]
+		if h == nil {
+			h = &half{}
+			halves[k] = h
+			order = append(order, k)
+		}
+		if v == c.a {
+			h.a = s
+		} else {
+			h.b = s
+		}
+	}
+	var out []crossPair
+	for _, k := range order {
+		h := halves[k]
+		if h.a == nil || h.b == nil {
+			continue
+		}
+		sd := func(s *pointSummary) (side, error) {
+			if s.trials < 2 {
+				return side{}, fmt.Errorf("--crossover: %s %s has %d trial(s); the interval needs at least 2", s.gp.Process, paramsText(s.gp.Params), s.trials)
+			}
+			return side{mean: s.mean, se: s.sd / math.Sqrt(float64(s.trials)), trials: s.trials}, nil
+		}
+		pa, err := sd(h.a)
+		if err != nil {
+			return nil, err
+		}
+		pb, err := sd(h.b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, crossPair{n: h.a.gp.Bins, other: strings.TrimSpace(k), pa: pa, pb: pb})
+	}
+	slices.SortStableFunc(out, func(x, y crossPair) int { return cmp.Compare(x.n, y.n) })
+	for i := 1; i < len(out); i++ {
+		if out[i].n == out[i-1].n {
+			return nil, fmt.Errorf("--crossover: two pairs at n = %d (%s; %s): it needs one pair per n, so sweep one family per folder", out[i].n, out[i-1].other, out[i].other)
+		}
+	}
+	if len(out) < 2 {
+		return nil, fmt.Errorf("--crossover %s=%s,%s: %d n with both values and trials; want at least 2", c.key, c.a, c.b, len(out))
+	}
+	return out, nil
+}
+
+// crossing is a change of sign of D = gap(A) − gap(B) between two adjacent
+// n, with D taken linear in log n between them: at = where the line is 0;
+// [lo, hi] = where 0 lies within the 95% interval of the interpolated D
+// (Student t, Welch–Satterthwaite degrees of freedom, at each point of the
+// segment); loOpen/hiOpen when that set reaches the segment's end, so the
+// crossing may lie beyond the measured n.
+type crossing struct {
+	from, to       uint64
+	at, lo, hi     float64
+	loOpen, hiOpen bool
+}
+
+// crossings finds every change of sign of D between adjacent pairs.
+func crossings(ps []crossPair) []crossing {
+	var out []crossing
+	for i := 1; i < len(ps); i++ {
+		p, q := ps[i-1], ps[i]
+		dp, dq := p.pa.mean-p.pb.mean, q.pa.mean-q.pb.mean
+		if dp == 0 || dq == 0 || (dp < 0) == (dq < 0) {
+			continue
+		}
+		lp, lq := math.Log(float64(p.n)), math.Log(float64(q.n))
+		nAt := func(w float64) float64 { return math.Exp(lp + w*(lq-lp)) }
+		c := crossing{from: p.n, to: q.n, at: nAt(dp / (dp - dq)), lo: math.NaN(), hi: math.NaN()}
+		const steps = 10000
+		for k := 0; k <= steps; k++ {
+			w := float64(k) / steps
+			if math.Abs((1-w)*dp+w*dq) <= halfWidth(w, p, q) {
+				if math.IsNaN(c.lo) {
+					c.lo, c.loOpen = nAt(w), k == 0
+				}
+				c.hi, c.hiOpen = nAt(w), k == steps
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// halfWidth is the 95% half-width of (1−w)·D_p + w·D_q, each D the
+// difference of two independent means.
+func halfWidth(w float64, p, q crossPair) float64 {
+	parts := []struct {
+		v float64
+		t int
+	}{
+		{(1 - w) * (1 - w) * p.pa.se * p.pa.se, p.pa.trials}, {(1 - w) * (1 - w) * p.pb.se * p.pb.se, p.pb.trials},
+		{w * w * q.pa.se * q.pa.se, q.pa.trials}, {w * w * q.pb.se * q.pb.se, q.pb.trials},
+	}
+	v, den := 0.0, 0.0
+	for _, x := range parts {
+		v += x.v
+		den += x.v * x.v / float64(x.t-1)
+	}
+	if v == 0 {
+		return 0
+	}
+	nu := v * v / den
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}.Quantile(0.975) * math.Sqrt(v)
+}
+
+// writeCrossover prints the pairs and the crossings.
+func writeCrossover(c *crossover, sums []pointSummary, format string, w io.Writer) error {
+	ps, err := c.pairs(sums)
+	if err != nil {
+		return err
+	}
+	what := "final gap"
+	if len(sums) > 0 && !math.IsNaN(sums[0].gapFrom) {
+		what = fmt.Sprintf("gap over t ≥ %s·m", g(sums[0].gapFrom))
+	}
+	pm := func(x side) string { return fmt.Sprintf("%.4g ± %.2g", x.mean, x.se) }
+	head := []string{"n", c.key + "=" + c.a, c.key + "=" + c.b, "difference"}
+	var rows [][]string
+	for _, p := range ps {
+		d := side{mean: p.pa.mean - p.pb.mean, se: math.Hypot(p.pa.se, p.pb.se)}
+		rows = append(rows, []string{units.FormatCount(p.n), pm(p.pa), pm(p.pb), pm(d)})
+	}
+	fmt.Fprintf(w, "%s of %s=%s and %s=%s against n, mean ± standard error over trials\n", what, c.key, c.a, c.key, c.b)
+	writeDisplay(head, rows, format, "rrrr", w)
+	cs := crossings(ps)
+	if len(cs) == 0 {
+		fmt.Fprintf(w, "the difference keeps its sign from n = %s to %s: no crossing in the range\n", units.FormatCount(ps[0].n), units.FormatCount(ps[len(ps)-1].n))
+	}
+	for _, x := range cs {
+		lo, hi := fmt.Sprintf("%.3g", x.lo), fmt.Sprintf("%.3g", x.hi)
+		if x.loOpen {
+			lo = "≤ " + lo
+		}
+		if x.hiOpen {
+			hi = "≥ " + hi
+		}
+		fmt.Fprintf(w, "crossing between n = %s and %s: n ≈ %.3g, 95%% interval [%s, %s] (the difference taken linear in log n between them; Welch t)\n",
+			units.FormatCount(x.from), units.FormatCount(x.to), x.at, lo, hi)
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// The crossing of a difference that is −1 at n = 1024 and +1 at n = 4096 is
+// n = 2048, the midpoint in log n (not 2560, the midpoint in n), and its
+// interval's ends are where |D(w)| equals the Welch 95% half-width, found
+// here by bisection. Catches a sign taken the wrong way, interpolation in n,
+// or an interval from the wrong variance.
+func TestCrossingsMidpointAndInterval(t *testing.T) {
+	s := side{se: 0.3, trials: 6}
+	a1, b1, a2, b2 := s, s, s, s
+	a1.mean, b1.mean = 10, 11 // D = −1
+	a2.mean, b2.mean = 13, 12 // D = +1
+	ps := []crossPair{{n: 1024, pa: a1, pb: b1}, {n: 4096, pa: a2, pb: b2}}
+	cs := crossings(ps)
+	if len(cs) != 1 {
+		t.Fatalf("%d crossings, want 1", len(cs))
+	}
+	c := cs[0]
+	if math.Abs(c.at-2048) > 1e-9 {
+		t.Errorf("crossing at %v, want 2048", c.at)
+	}
+	f := func(w float64) float64 { return math.Abs(2*w-1) - halfWidth(w, ps[0], ps[1]) }
+	root := func(lo, hi float64) float64 { // f(lo) > 0 > f(hi) or the reverse
+		for range 60 {
+			mid := (lo + hi) / 2
+			if (f(mid) > 0) == (f(lo) > 0) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		return (lo + hi) / 2
+	}
+	wl, wh := root(0, 0.5), root(0.5, 1)
+	nl, nh := 1024*math.Pow(4, wl), 1024*math.Pow(4, wh)
+	if math.Abs(c.lo-nl) > 2e-4*nl || math.Abs(c.hi-nh) > 2e-4*nh || c.loOpen || c.hiOpen {
+		t.Errorf("interval [%v, %v] (open %v %v), want [%v, %v]", c.lo, c.hi, c.loOpen, c.hiOpen, nl, nh)
+	}
+	// The same means with a standard error of 2: zero is within the
+	// interval at both ends, which must say so.
+	for _, p := range []*side{&ps[0].pa, &ps[0].pb, &ps[1].pa, &ps[1].pb} {
+		p.se = 2
+	}
+	if c := crossings(ps)[0]; !c.loOpen || !c.hiOpen {
+		t.Errorf("wide errors: interval [%v, %v] not open at both ends", c.lo, c.hi)
+	}
+	// No change of sign, no crossing.
+	ps[1].pa.mean = 11
+	if cs := crossings(ps); len(cs) != 0 {
+		t.Errorf("D = −1, −1: %d crossings", len(cs))
+	}
+}
+
+// summarize --crossover on a real sweep: one-choice's gap stays above
+// two-choice's at every n; the table has a row per n; bad values refused.
+func TestSummarizeCrossover(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir+"/x.toml", "processes = [\"one-choice\", \"two-choice\"]\nbins = [10, 40, 160]\nballs_per_bin = [50]\ntrials = 3\nseed = 2\n")
+	if code, _, errs := run(t, "sweep", dir+"/x.toml", "--progress", "never"); code != 0 {
+		t.Fatal(errs)
+	}
+	code, out, errs := run(t, "summarize", dir+"/x", "--crossover", "process=one-choice,two-choice")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if !strings.Contains(out, "no crossing") || strings.Count(out, "\n") != 6 {
+		t.Errorf("output:\n%s", out)
+	}
+	for _, bad := range [][]string{{"--crossover", "strategy"}, {"--crossover", "p=a,a"}, {"--crossover", "p=a,b,c"},
+		{"--crossover", "process=one-choice,two-choice", "--format", "csv"}, {"--crossover", "process=one-choice,d-choice"}} {
+		if code, _, errs := run(t, append([]string{"summarize", dir + "/x"}, bad...)...); code != 2 || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q", bad, code, errs)
+		}
+	}
+}
