@@ -194,3 +194,16 @@ func TestBlocksBadInputRefused(t *testing.T) {
 		t.Errorf("a top-level value refused in a block: %v; want %q", err, want)
 	}
 }
+
+// A number in a block is taken exactly as written, as at the top level:
+// the block's literal, never the top level's.
+func TestBlocksNumbersAsWritten(t *testing.T) {
+	g, err := ReadGrid(writeGrid(t, t.TempDir(), "n", "process = \"two-choice\"\nbins = [10]\nballs = [2.5e3]\nseed = 2.0\n"+
+		"[[grid]]\n[[grid]]\nseed = 9007199254740993.0   # 2^53 + 1\nballs = [1e3]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Specs) != 2 || g.Specs[0].Seed != 2 || g.Specs[0].Balls != 2500 || g.Specs[1].Seed != 1<<53+1 || g.Specs[1].Balls != 1000 {
+		t.Errorf("points: %q", describeAll(g))
+	}
+}

@@ -38,6 +38,11 @@ import (
 // leave: arrival_rate = [0.5, 0.9], update_period = [1, 2, 5], …; see
 // dynamicKeys), the dynamic keys varying fastest. Unknown keys, empty lists and invalid values are
 // errors naming the file, the line and the key.
+//
+// A file may instead hold [[grid]] blocks, each a grid of its own over the
+// top-level keys as defaults, its points in file order with its own trials
+// (blocks.go). A file without blocks makes the points, in the order and
+// with the hashes, it always made.
 
 // Grid is a parsed sweep file.
 type Grid struct {
