@@ -38,6 +38,11 @@ import (
 // leave: arrival_rate = [0.5, 0.9], update_period = [1, 2, 5], …; see
 // dynamicKeys), the dynamic keys varying fastest. Unknown keys, empty lists and invalid values are
 // errors naming the file, the line and the key.
+//
+// A file may instead hold [[grid]] blocks, each a grid of its own over the
+// top-level keys as defaults, its points in file order with its own trials
+// (blocks.go). A file without blocks makes the points, in the order and
+// with the hashes, it always made.
 
 // Grid is a parsed sweep file.
 type Grid struct {
@@ -105,9 +110,52 @@ func ReadGrid(path string) (*Grid, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	lines := keyLines(text)
-	bad := func(key, format string, a ...any) error {
-		return fmt.Errorf("%s:%d: %s: %s", path, lines[key], key, fmt.Sprintf(format, a...))
+	if _, ok := raw["grid"]; ok {
+		return readBlocks(path, text, raw, lines)
 	}
+	pts, err := readPoints(path, text, raw, lines, lines, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Grid{Path: path, Source: text, Specs: pts.specs, Hashes: pts.hashes}, nil
+}
+
+// points are the grid points of one grid (a file without [[grid]] blocks,
+// or one block of a file with them), and what readBlocks checks across
+// blocks.
+type points struct {
+	specs  []*core.Spec
+	hashes []string
+	procs  []string        // the processes it runs
+	used   map[string]bool // the parameters some point kept
+}
+
+// readPoints makes the grid points of one grid: raw its keys, lines the
+// line each key's literal is on (for numbers taken as written), at the line
+// a message names for a key (lines, but for a parameter in an inline table
+// its table's line). blk is nil for a file without blocks; for a [[grid]]
+// block it is the block, and a message about a key the block leaves to the
+// top level says which block it is about.
+func readPoints(path, text string, raw map[string]any, lines, at map[string]int, blk *gridBlock) (*points, error) {
+	bad := func(key, format string, a ...any) error {
+		line := at[key]
+		if line == 0 && strings.HasPrefix(key, "params.") {
+			line = at["params"] // params = { g = 1 }: the inline table's line
+		}
+		err := fmt.Errorf("%s:%d: %s: %s", path, line, key, fmt.Sprintf(format, a...))
+		if blk != nil && !blk.sets(key) {
+			err = fmt.Errorf("%v (in the [[grid]] block of line %d)", err, blk.line)
+		}
+		return err
+	}
+	// noKey is an error no one key is to blame for (a key left out).
+	noKey := func(format string, a ...any) error {
+		if blk != nil {
+			return fmt.Errorf("%s:%d: [[grid]]: %s", path, blk.line, fmt.Sprintf(format, a...))
+		}
+		return fmt.Errorf("%s: %s", path, fmt.Sprintf(format, a...))
+	}
+	var err error
 	for k := range raw {
 		if !slices.Contains(gridKeys, k) {
 			return nil, bad(k, "not a sweep setting (known: %s)", strings.Join(gridKeys, ", "))
@@ -209,7 +257,7 @@ func ReadGrid(path string) (*Grid, error) {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("%s: no processes: set processes = [\"two-choice\", ...]", path)
+		return nil, noKey("no processes: set processes = [\"two-choice\", ...]")
 	}
 	// A graph fixes the bins (its vertices), and so does a hyperedge file.
 	fixed := false
@@ -233,7 +281,7 @@ func ReadGrid(path string) (*Grid, error) {
 			}
 		}
 	} else if !fixed {
-		return nil, fmt.Errorf("%s: no bins: set bins = [...]", path)
+		return nil, noKey("no bins: set bins = [...]")
 	}
 	var balls, perBin []uint64
 	switch {
@@ -252,7 +300,7 @@ func ReadGrid(path string) (*Grid, error) {
 	case raw["phases"] != nil:
 		balls = []uint64{0} // the phases' total steps (core.Spec.checkDynamic)
 	default:
-		return nil, fmt.Errorf("%s: no balls: set balls = [...] or balls_per_bin = [...]", path)
+		return nil, noKey("no balls: set balls = [...] or balls_per_bin = [...]")
 	}
 	var com core.Common
 	for _, s := range []struct {
@@ -323,7 +371,7 @@ func ReadGrid(path string) (*Grid, error) {
 		}
 	}
 
-	g := &Grid{Path: path, Source: text}
+	g := &points{procs: procs}
 	used := map[string]bool{}
 	// Where each grid point came from, to name the key of two that coincide.
 	type origin struct {
@@ -426,15 +474,18 @@ func ReadGrid(path string) (*Grid, error) {
 							return nil, collide(prev, here)
 						}
 						byHash[h] = here
-						g.Specs = append(g.Specs, s)
-						g.Hashes = append(g.Hashes, h)
+						g.specs = append(g.specs, s)
+						g.hashes = append(g.hashes, h)
 					}
 				}
 			}
 		}
 	}
+	g.used = used
 	for k := range params {
-		if !used[k] {
+		// A block answers for the parameters it lists; readBlocks for the
+		// top level's, which need a use in some block only.
+		if !used[k] && (blk == nil || blk.sets("params."+k)) {
 			if msg := process.UnusedParamError(k, procs); strings.Contains(msg, " only") || strings.Contains(msg, " or more") {
 				return nil, bad("params."+k, "%s", msg)
 			}
