@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -58,19 +57,36 @@ func (c *crossover) pairs(sums []pointSummary) ([]crossPair, error) {
 	type half struct{ a, b *pointSummary }
 	halves := map[string]*half{}
 	var order []string
+	// A pair shares n and the parameters both sides take (KEY apart): one
+	// side may take a parameter the other does not (haar's haar-scale, or
+	// two-choice's d beside one-choice), and that one is not matched on.
+	names := map[string]int{} // 1: an A point takes it, 2: a B point, 3: both
+	for _, s := range sums {
+		if v, ok := c.value(s); ok && (v == c.a || v == c.b) {
+			bit := 2
+			if v == c.a {
+				bit = 1
+			}
+			for k := range s.gp.Params {
+				names[k] |= bit
+			}
+		}
+	}
 	for i := range sums {
 		s := &sums[i]
 		v, ok := c.value(*s)
 		if !ok || (v != c.a && v != c.b) {
 			continue
 		}
-		// The pair shares every parameter but KEY; two processes take
-		// different parameters, so by process they share n alone.
-		k := fmt.Sprintf("n=%d", s.gp.Bins)
+		shared := map[string]any{}
+		for k, x := range s.gp.Params {
+			if names[k] == 3 && k != c.key {
+				shared[k] = x
+			}
+		}
+		k := fmt.Sprintf("%s n=%d", paramsText(shared), s.gp.Bins)
 		if c.key != "process" {
-			rest := maps.Clone(s.gp.Params)
-			delete(rest, c.key)
-			k = fmt.Sprintf("%s %s n=%d", s.gp.Process, paramsText(rest), s.gp.Bins)
+			k = s.gp.Process + " " + k
 		}
 		h := halves[k]
 		if h == nil {
