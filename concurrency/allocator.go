@@ -627,7 +627,7 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 				t0 = st.placed.Sum()
 			}
 			if log != nil {
-				log[0] = tscOrdered()
+				log[0] = tscRead()
 			}
 			bin, v := ru.decide(&b, rd, limit)
 			var after uint32
@@ -637,7 +637,7 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 				for !cells[uint64(bin)*stride].CompareAndSwap(v, v+1) {
 					retries++
 					if log != nil {
-						log[0] = tscOrdered() // the age counts from the last read
+						log[0] = tscRead() // the age counts from the last read
 					}
 					bin, v = ru.decide(&b, rd, limit)
 				}

@@ -92,12 +92,12 @@ func racyDChoiceTraced(r *kernels.PCG32, cells []atomic.Uint32, stride uint64, n
 		if d == 2 {
 			var j uint32
 			i, j = r.Bounded2(n)
-			log[q] = tscOrdered()
+			log[q] = tscRead()
 			m := -uint32(b2u(cells[uint64(j)*stride].Load() < cells[uint64(i)*stride].Load()))
 			i = i&^m | j&m
 		} else {
 			i = r.Bounded(n)
-			log[q] = tscOrdered()
+			log[q] = tscRead()
 			bi := cells[uint64(i)*stride].Load()
 			for k := 1; k < d; k++ {
 				j := r.Bounded(n)

@@ -9,6 +9,12 @@ import "errors"
 //go:noescape
 func tscOrdered() uint64
 
+// tscRead reads the time-stamp counter before any later instruction of this
+// goroutine (tsc_amd64.s): a read stamp.
+//
+//go:noescape
+func tscRead() uint64
+
 // cpuidLeaf executes CPUID with EAX = leaf, ECX = 0.
 //
 //go:noescape
