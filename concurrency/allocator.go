@@ -127,6 +127,10 @@ type Result struct {
 	TracedPreempted  uint64  `json:"traced_preempted,omitempty"`
 	TracedDisordered uint64  `json:"traced_disordered,omitempty"`
 	TraceSeconds     float64 `json:"trace_seconds,omitempty"`
+	// TracedMeasured: the traced ages of the measured balls, the very balls
+	// whose GlobalStaleness the striped total gave (which counts the
+	// commits made while the total was being read).
+	TracedMeasured *Dist `json:"traced_measured,omitempty"`
 	// With departures (departures.go): the failed compare-and-swaps of
 	// departures, and the bins read for the sampled time averages.
 	DepartureRetries uint64 `json:"departure_cas_retries,omitempty"`
@@ -383,10 +387,12 @@ func Run(cfg Config) (*Result, error) {
 	elapsed := time.Since(start).Seconds()
 	var disordered uint64
 	var traceSeconds float64
+	var measured Dist
 	if logs != nil {
 		t := time.Now()
 		st.ages = make([]uint32, s.Balls)
 		disordered = traceAges(logs, st.ages, nil)
+		measured = measuredAges(logs, cfg.MeasureEvery)
 		logs = nil
 		traceSeconds = time.Since(t).Seconds()
 	}
@@ -429,6 +435,7 @@ func Run(cfg Config) (*Result, error) {
 	}
 	if cfg.TraceAges {
 		res.Traced, res.TracedDisordered, res.TraceSeconds = true, disordered, traceSeconds
+		res.TracedMeasured = &measured
 		for _, a := range st.ages {
 			if uint64(a) > preemptedAge*uint64(W) {
 				res.TracedPreempted++

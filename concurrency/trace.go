@@ -120,7 +120,9 @@ func racyDChoiceTraced(r *kernels.PCG32, cells []atomic.Uint32, stride uint64, n
 // number of other balls whose commit stamp lies strictly between its read
 // stamp and its own commit stamp. When order is not nil, order[p] is that
 // ball's worker (each worker's balls appear in its own order). ages and
-// order hold one entry a ball. The read stamps are overwritten.
+// order hold one entry a ball. The logs are overwritten: a read stamp with
+// the commits swept before it, a commit stamp with its ball's age (so
+// logs[w][2k+1] is worker w's k-th ball's age after it returns).
 //
 // It is one sweep over all stamps in increasing order, a W-way merge by a
 // heap (O(m log W)): a read stamp is replaced by the number of commits at or
@@ -201,6 +203,7 @@ func traceAges(logs [][]uint64, ages, order []uint32) (disordered uint64) {
 				order[commits] = uint32(w)
 			}
 			last[w] = s
+			logs[w][p] = age // the stamp is not read again: the head has moved on
 			commits++
 		}
 		pos[w]++
@@ -211,4 +214,20 @@ func traceAges(logs [][]uint64, ages, order []uint32) (disordered uint64) {
 		down(0)
 	}
 	return disordered
+}
+
+// measuredAges is the law of the traced ages of the measured balls (every
+// measure-th ball of each worker, as worker counts them), from logs after
+// traceAges: the same balls whose global staleness the striped total gave.
+func measuredAges(logs [][]uint64, measure uint64) Dist {
+	var t tally
+	if measure == 0 {
+		return Dist{}
+	}
+	for _, l := range logs {
+		for k := measure - 1; 2*k+1 < uint64(len(l)); k += measure {
+			t.add(l[2*k+1])
+		}
+	}
+	return merge([]tally{t})
 }

@@ -3,6 +3,7 @@ package concurrency
 import (
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -139,7 +140,7 @@ func TestTracedOneWorkerAgesZero(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if uint64(len(res.Ages)) != m || res.AgeLaw.Max != 0 || res.TracedDisordered != 0 || !res.Traced {
+		if uint64(len(res.Ages)) != m || res.AgeLaw.Max != 0 || res.TracedDisordered != 0 || !res.Traced || res.TracedMeasured.Count != m/256 || res.TracedMeasured.Max != 0 {
 			t.Errorf("%s %s, one worker: %d ages, max %d, %d disordered; want %d ages all 0", c.process, c.mode, len(res.Ages), res.AgeLaw.Max, res.TracedDisordered, m)
 		}
 	}
@@ -201,6 +202,7 @@ func TestTracedContention(t *testing.T) {
 		}
 		next := make([]int, 4)
 		prev := uint64(0)
+		var measured tally // the ages of every 256-th ball of each worker, picked from the commit order
 		for p, w := range order {
 			c := kept[w][2*next[w]+1]
 			if c < prev {
@@ -208,6 +210,12 @@ func TestTracedContention(t *testing.T) {
 			}
 			prev = c
 			next[w]++
+			if next[w]%256 == 0 {
+				measured.add(uint64(ages[p]))
+			}
+		}
+		if got, want := measuredAges(logs, 256), merge([]tally{measured}); !reflect.DeepEqual(got, want) || got.Count != m/4/256*4 {
+			t.Errorf("%s: measured balls' traced ages %+v, want %+v", mode, got, want)
 		}
 		for w := range 4 {
 			if uint64(next[w]) != share(m, 4, w) {

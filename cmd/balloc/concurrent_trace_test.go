@@ -58,7 +58,7 @@ func TestConcurrentTraceAges(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{"from its time-stamp-counter stamps", "untraced, just before", "replay of its ages", "i.i.d. ages, same law",
-		"cost: ", "preempted apart: ", "cannot see: "} {
+		"cost: ", "preempted apart: ", "cannot see: ", "W = 2, trial 0: striped total "} {
 		if !strings.Contains(table, want) {
 			t.Errorf("the table has no %q:\n%s", want, table)
 		}

@@ -44,7 +44,21 @@ func printTraceNote(stdout io.Writer, rows []concurrentRow) {
 	}
 	fmt.Fprintf(stdout, "preempted apart: %d of %d balls have an age over 1000·W (their worker was off the CPU between read and commit);\n", preempted, balls)
 	fmt.Fprintf(stdout, "%d stamps were out of their worker's program order (counter skew between cores).\n", disordered)
+	fmt.Fprintln(stdout, "the measured balls' ages (mean/p50/p99/max) by the striped total, which counts the commits made while the")
+	fmt.Fprintln(stdout, "total is read, against the same balls' ages by their stamps:")
+	for _, r := range rows {
+		if tm := r.Concurrent.TracedMeasured; tm != nil {
+			fmt.Fprintf(stdout, "  W = %d, trial %d: striped total %s; stamps %s\n", r.Workers, r.Trial, ageText(r.Concurrent.GlobalStaleness), ageText(*tm))
+		}
+	}
 	fmt.Fprintln(stdout, "cannot see: the stamps order execution on each core, not when a store became visible to the others; commits on")
 	fmt.Fprintln(stdout, "two cores closer than their counters' skew may be misordered; the stamping slows each ball and so changes the")
 	fmt.Fprintln(stdout, "staleness it measures (compare the untraced gap).")
+}
+
+func ageText(d concurrency.Dist) string {
+	if d.Count == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.3g/%d/%d/%d", d.Mean, d.P50, d.P99, d.Max)
 }
