@@ -33,7 +33,7 @@
 // stores); after the run the logs are merged by commit stamp, and a ball's
 // age is the number of commit stamps strictly between its two. It needs
 // x86-64 with an invariant counter (TSCCheck) and costs most of the
-// workers' speed (four fences a ball: 0.12–0.28× the untraced balls/s on
+// workers' speed (three fences a ball: 0.12–0.28× the untraced balls/s on
 // this 2-core machine); the stamps order execution on each core, not the
 // visibility of stores, cannot order commits closer than the cores'
 // counter skew, and slow the very workers whose staleness they measure.

@@ -8,10 +8,11 @@ import (
 )
 
 // Traced ages of a goroutine run (Config.TraceAges, racy and cas modes):
-// every worker stamps each of its balls with the CPU's time-stamp counter
-// (tscOrdered, fenced on both sides) at its reads — before the first load of
-// a bin, again before each re-read of a compare-and-swap retry — and at its
-// commit — after the atomic add or the successful compare-and-swap — into a
+// every worker stamps each of its balls with the CPU's time-stamp counter at
+// its reads (tscRead: no later load starts before it) — before the first
+// load of a bin, again before each re-read of a compare-and-swap retry — and
+// at its commit (tscOrdered: after the atomic add or the successful
+// compare-and-swap has completed, before the next read stamp) — into a
 // log of its own, preallocated: two 8-byte words a ball, plain stores, no
 // locked instruction and no allocation on the ball's path. After the run
 // the logs are merged by commit stamp into one global commit order, and a
@@ -29,7 +30,7 @@ import (
 //   - two commits on different cores closer together than the skew between
 //     those cores' counters may be misordered (the kernel synchronises
 //     invariant counters; their residual skew is not measured here);
-//   - the stamping slows every ball (four fences and two RDTSCs), and so
+//   - the stamping slows every ball (three LFENCEs and two RDTSCs), and so
 //     changes the staleness it measures: the traced run is not the untraced
 //     run, only a run like it;
 //   - a worker descheduled between its read and its commit shows as a large
