@@ -368,17 +368,17 @@ type concurrentRow struct {
 	Descheduled       uint64 `json:"descheduled"`
 	DescheduledAgeMax uint64 `json:"descheduled_age_max"`
 	// ReplayGap: tau-delay --delay replay on the run's own age sequence
-	// (emulated runs only); IIDGap: tau-delay --delay empirical, ages drawn
-	// independently from the run's law of ages.
-	ReplayGap *float64 `json:"replay_gap"`
+	// (emulated and --trace-ages runs only); IIDGap: tau-delay --delay
+	// empirical, ages drawn independently from the run's law of ages.
+	ReplayGap    *float64 `json:"replay_gap"`
+	IIDGap       *float64 `json:"iid_ages_gap"`
+	TwoChoiceGap *float64 `json:"two_choice_gap"`
 	// With --trace-ages: the balls whose traced age exceeds 1000·W (their
 	// worker was descheduled), and the same trial's untraced run just
 	// before, for what tracing costs.
 	TracedPreempted   *uint64  `json:"traced_preempted,omitempty"`
 	UntracedBallsPerS *float64 `json:"untraced_balls_per_s,omitempty"`
 	UntracedGap       *float64 `json:"untraced_gap,omitempty"`
-	IIDGap            *float64 `json:"iid_ages_gap"`
-	TwoChoiceGap      *float64 `json:"two_choice_gap"`
 	// Tau is the age quantile the theory rows use (p99), Regime what the
 	// paper's text says for it; TauDelayGap and BBatchGap the sequential
 	// tau-delay --delay fixed --tau τ and b-batch --batch max(τ, 1) runs.
