@@ -24,9 +24,14 @@ import (
 // What it cannot see:
 //   - the stamps order the instructions' execution on each core, not the
 //     moment a store became visible to the other cores (a locked add is
-//     globally visible when it completes, so the commit stamp is after it;
-//     a load's value may be older than its read stamp by the time its cache
-//     line took to arrive);
+//     globally visible when it completes, so the commit stamp is after it,
+//     by the fence's drain); and a read stamp precedes its load by the
+//     load's latency, so commits made while the line was on its way (which
+//     the load may well see) count in the age. Measured: one-choice on one
+//     bin in cas mode, where a successful compare-and-swap proves that no
+//     ball was committed between its load and its commit, 2.6–6% of the
+//     traced ages were 1 to 5 (W = 2 and 4, m = 2·10⁶, 2 cores): the ages
+//     are upper bounds at that resolution;
 //   - two commits on different cores closer together than the skew between
 //     those cores' counters may be misordered (the kernel synchronises
 //     invariant counters; their residual skew is not measured here);

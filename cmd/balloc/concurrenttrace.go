@@ -51,9 +51,10 @@ func printTraceNote(stdout io.Writer, rows []concurrentRow) {
 			fmt.Fprintf(stdout, "  W = %d, trial %d: striped total %s; stamps %s\n", r.Workers, r.Trial, ageText(r.Concurrent.GlobalStaleness), ageText(*tm))
 		}
 	}
-	fmt.Fprintln(stdout, "cannot see: the stamps order execution on each core, not when a store became visible to the others; commits on")
-	fmt.Fprintln(stdout, "two cores closer than their counters' skew may be misordered; the stamping slows each ball and so changes the")
-	fmt.Fprintln(stdout, "staleness it measures (compare the untraced gap).")
+	fmt.Fprintln(stdout, "cannot see: the stamps order execution on each core, not when a store became visible to the others; a read")
+	fmt.Fprintln(stdout, "stamp precedes its load by the load's latency, so commits made meanwhile count (ages are upper bounds at that")
+	fmt.Fprintln(stdout, "resolution); commits on two cores closer than their counters' skew may be misordered; the stamping slows each")
+	fmt.Fprintln(stdout, "ball and so changes the staleness it measures (compare the untraced gap).")
 }
 
 func ageText(d concurrency.Dist) string {
