@@ -78,6 +78,10 @@ type Config struct {
 	// RecordAges keeps every ball's age in commit order (emulated runs
 	// only: 4 bytes a ball).
 	RecordAges bool
+	// TraceAges stamps every ball of a goroutine run (racy and cas) with the
+	// time-stamp counter and derives every ball's age in commit order from
+	// the stamps (trace.go): TraceBytesPerBall bytes a ball.
+	TraceAges bool
 }
 
 // Result is a concurrent run's outcome: the final loads' metrics and what
@@ -114,6 +118,19 @@ type Result struct {
 	// their law (exact, not sampled).
 	Ages   []uint32 `json:"-"`
 	AgeLaw *Dist    `json:"age_law,omitempty"`
+	// With Config.TraceAges (trace.go): Traced is set, TracedPreempted counts
+	// the balls whose traced age exceeds 1000·W (their worker was off the
+	// CPU between read and commit), TracedDisordered the stamps out of their
+	// worker's program order (the clock went back between cores), and
+	// TraceSeconds is the time the merge of the logs took, after the run.
+	Traced           bool    `json:"traced,omitempty"`
+	TracedPreempted  uint64  `json:"traced_preempted,omitempty"`
+	TracedDisordered uint64  `json:"traced_disordered,omitempty"`
+	TraceSeconds     float64 `json:"trace_seconds,omitempty"`
+	// TracedMeasured: the traced ages of the measured balls, the very balls
+	// whose GlobalStaleness the striped total gave (which counts the
+	// commits made while the total was being read).
+	TracedMeasured *Dist `json:"traced_measured,omitempty"`
 	// With departures (departures.go): the failed compare-and-swaps of
 	// departures, and the bins read for the sampled time averages.
 	DepartureRetries uint64 `json:"departure_cas_retries,omitempty"`
@@ -337,6 +354,9 @@ func Run(cfg Config) (*Result, error) {
 	}
 	W := max(1, cfg.Workers)
 	if s.Dynamic.Supermarket() {
+		if cfg.TraceAges {
+			return nil, CheckTrace(cfg.Mode, cfg.Emulate, true)
+		}
 		return runDepartures(cfg, W)
 	}
 	if cfg.Mode == LocalBatch && cfg.Batch == 0 {
@@ -347,6 +367,13 @@ func Run(cfg Config) (*Result, error) {
 			return nil, err
 		}
 	}
+	var logs [][]uint64
+	if cfg.TraceAges {
+		if err := CheckTrace(cfg.Mode, cfg.Emulate, false); err != nil {
+			return nil, err
+		}
+		logs = newTraceLogs(s.Balls, W) // before the clock starts: its pages are written once here
+	}
 	start := time.Now()
 	var st *state
 	switch {
@@ -355,9 +382,20 @@ func Run(cfg Config) (*Result, error) {
 	case cfg.Emulate:
 		st = emulate(cfg, ru, W)
 	default:
-		st = runWorkers(cfg, ru, W)
+		st = runWorkers(cfg, ru, W, logs)
 	}
 	elapsed := time.Since(start).Seconds()
+	var disordered uint64
+	var traceSeconds float64
+	var measured Dist
+	if logs != nil {
+		t := time.Now()
+		st.ages = make([]uint32, s.Balls)
+		disordered = traceAges(logs, st.ages, nil)
+		measured = measuredAges(logs, cfg.MeasureEvery)
+		logs = nil
+		traceSeconds = time.Since(t).Seconds()
+	}
 	loads := st.loads.Snapshot()
 	total := uint64(0)
 	for _, v := range loads {
@@ -394,6 +432,15 @@ func Run(cfg Config) (*Result, error) {
 		res.Ages = st.ages
 		law := lawOf(st.ages)
 		res.AgeLaw = &law
+	}
+	if cfg.TraceAges {
+		res.Traced, res.TracedDisordered, res.TraceSeconds = true, disordered, traceSeconds
+		res.TracedMeasured = &measured
+		for _, a := range st.ages {
+			if uint64(a) > preemptedAge*uint64(W) {
+				res.TracedPreempted++
+			}
+		}
 	}
 	res.WorkerPlaced = placed
 	res.ShardTotals = make([]uint64, shards)
@@ -436,10 +483,11 @@ type state struct {
 	loads       *Loads
 	placed      *Striped // balls placed, per worker
 	retries     uint64
-	bin, global []tally  // per worker
-	backwards   []uint64 // per worker: measured bins whose load went down
-	desched     []tally  // per worker: ages of measured balls whose read-to-add took over descheduled
-	ages        []uint32 // emulated, RecordAges: every ball's age in commit order
+	bin, global []tally    // per worker
+	backwards   []uint64   // per worker: measured bins whose load went down
+	desched     []tally    // per worker: ages of measured balls whose read-to-add took over descheduled
+	ages        []uint32   // emulated, RecordAges, or traced: every ball's age in commit order
+	logs        [][]uint64 // traced: per worker, each ball's read and commit stamps
 }
 
 func newState(cfg Config, W int) *state {
@@ -462,8 +510,9 @@ func share(m uint64, W, w int) uint64 {
 	return q
 }
 
-func runWorkers(cfg Config, ru *rule, W int) *state {
+func runWorkers(cfg Config, ru *rule, W int, logs [][]uint64) *state {
 	st := newState(cfg, W)
+	st.logs = logs
 	retries := make([]uint64, W)
 	var wg sync.WaitGroup
 	start := make(chan struct{}) // every worker starts at once, not as it is spawned
@@ -521,6 +570,10 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 	mine := st.placed.cell(w) // this worker's published count
 	nn := uint32(n)
 	fast := cfg.Mode == Racy && ru.kind == process.ShapeLeast
+	var log []uint64 // traced: the stamps of the balls still to place, two words a ball
+	if st.logs != nil {
+		log = st.logs[w]
+	}
 	for k := uint64(1); k <= count; k++ {
 		if fast && k != next {
 			// A run of plain racy d-choice balls up to the next measured
@@ -529,7 +582,12 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 			if measure > 0 {
 				stop = min(stop, next-1)
 			}
-			placed = racyDChoice(&r, cells, stride, nn, ru.d, stop-k+1, placed, mine)
+			if log != nil {
+				placed = racyDChoiceTraced(&r, cells, stride, nn, ru.d, stop-k+1, placed, mine, log)
+				log = log[2*(stop-k+1):]
+			} else {
+				placed = racyDChoice(&r, cells, stride, nn, ru.d, stop-k+1, placed, mine)
+			}
 			k = stop
 			continue
 		}
@@ -575,6 +633,9 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 				start = time.Now()
 				t0 = st.placed.Sum()
 			}
+			if log != nil {
+				log[0] = tscRead()
+			}
 			bin, v := ru.decide(&b, rd, limit)
 			var after uint32
 			if cfg.Mode == Racy {
@@ -582,9 +643,16 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 			} else {
 				for !cells[uint64(bin)*stride].CompareAndSwap(v, v+1) {
 					retries++
+					if log != nil {
+						log[0] = tscRead() // the age counts from the last read
+					}
 					bin, v = ru.decide(&b, rd, limit)
 				}
 				after = v + 1
+			}
+			if log != nil {
+				log[1] = tscOrdered()
+				log = log[2:]
 			}
 			placed++
 			storeOwned64(mine, placed)

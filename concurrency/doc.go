@@ -26,6 +26,18 @@
 // every ball's age in commit order, and its law, which kernels.TauDelayReplay
 // replays as τ-Delay.
 //
+// A racy or cas run on goroutines can trace every ball's age (trace.go,
+// Config.TraceAges): each worker stamps each ball with the CPU's time-stamp
+// counter (fenced RDTSC, tsc_amd64.s) before its first load and after its
+// commit, into a preallocated log of its own (16 bytes a ball, plain
+// stores); after the run the logs are merged by commit stamp, and a ball's
+// age is the number of commit stamps strictly between its two. It needs
+// x86-64 with an invariant counter (TSCCheck) and costs most of the
+// workers' speed (three fences a ball: 0.12–0.28× the untraced balls/s on
+// this 2-core machine); the stamps order execution on each core, not the
+// visibility of stores, cannot order commits closer than the cores'
+// counter skew, and slow the very workers whose staleness they measure.
+//
 // With a supermarket spec (core.Spec.Dynamic, --arrival-rate) Run runs
 // departures.go instead: each worker draws its own share of the model's
 // uniformized events; an arrival decides on racy reads and commits by an

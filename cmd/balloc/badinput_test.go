@@ -230,6 +230,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"concurrent/scaling":       {kind: kCount1, legal: "1,2", bad: []string{"1,0", "1,2,", "1,abc"}},
 		"concurrent/emulate":       {kind: kCount1, legal: "2"},
 		"concurrent/save-ages":     {kind: kPathOut, legal: filepath.Join(f.dir, "saved-ages.txt"), base: []string{"--emulate", "2"}},
+		"concurrent/trace-ages":    {kind: kBool, legal: traceLegal()},
 		"concurrent/mode":          {kind: kEnum, legal: "cas"},
 		"concurrent/batch":         {kind: kCount1, legal: "2", base: []string{"--mode", "local-batch"}},
 		"concurrent/layout":        {kind: kEnum, legal: "padded"},

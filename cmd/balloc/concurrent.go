@@ -30,7 +30,7 @@ type concurrentFlags struct {
 	workers, scaling, emulate          string
 	mode, batch, layout, measureEvery  string
 	format                             string
-	compare                            bool
+	compare, traceAges                 bool
 	cpuprofile, memprofile, trace      string
 	saveAges                           string
 	params                             map[string]*string
@@ -80,7 +80,8 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.seed, "seed", "1", "seed")
 	fl.StringVar(&f.trials, "trials", "1", "runs per worker count")
 	fl.BoolVar(&f.compare, "compare", true, "also run, for two-choice, the replay of the ages (emulated), the i.i.d.-ages model, two-choice, and tau-delay and b-batch at the ages' p99")
-	fl.StringVar(&f.saveAges, "save-ages", "", "emulated, one run: write every ball's age, in ball order, to this new file (for tau-delay --delay replay --replay)")
+	fl.BoolVar(&f.traceAges, "trace-ages", false, "racy and cas goroutine runs: stamp every ball's reads and commit with the CPU's time-stamp counter, take every ball's age from the merged commit order, and replay it (20 bytes a ball; x86-64 with an invariant TSC; each traced run follows an untraced one of the same trial, for the cost)")
+	fl.StringVar(&f.saveAges, "save-ages", "", "emulated or --trace-ages, one run: write every ball's age, in ball order, to this new file (for tau-delay --delay replay --replay)")
 	fl.StringVar(&f.format, "format", "table", "table or json")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof, labelled per worker) to this file")
 	fl.StringVar(&f.memprofile, "memprofile", "", "write a heap profile (pprof) to this file")
@@ -234,6 +235,12 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 			}
 		}
 	}
+	traced := f.traceAges
+	if traced {
+		if err := concurrency.CheckTrace(mode, emulated, departures); err != nil {
+			return err
+		}
+	}
 	switch f.format {
 	case "table", "json":
 	default:
@@ -249,6 +256,11 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 		}
 		return fmt.Errorf("--bins %s: the shared loads need %s, more than the %s of memory available; %s", units.FormatCount(spec.Bins), units.FormatBytes(float64(need)), units.FormatBytes(float64(avail)), hint)
 	}
+	if traced {
+		if err := checkTraceMemory(spec.Balls, need, units.AvailableMemory()); err != nil {
+			return err
+		}
+	}
 	record := emulated && (f.compare || f.saveAges != "") && !departures
 	if record {
 		// Every ball's age is kept for the replay: 4 bytes a ball.
@@ -259,8 +271,8 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	}
 	if f.saveAges != "" {
 		switch {
-		case !emulated:
-			return fmt.Errorf("--save-ages: only emulated runs record every ball's age; add --emulate W")
+		case !emulated && !traced:
+			return fmt.Errorf("--save-ages: only emulated and traced runs record every ball's age; add --emulate W or --trace-ages")
 		case trials != 1:
 			return fmt.Errorf("--save-ages writes one run's ages: set --trials 1")
 		}
@@ -279,8 +291,18 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	var rows []concurrentRow
 	for _, w := range counts {
 		for tr := range uint64(trials) {
-			res, err := concurrency.Run(concurrency.Config{Spec: spec, Trial: tr, Workers: w, Mode: mode, Batch: batch,
-				Layout: layout, MeasureEvery: measure, Emulate: emulated, RecordAges: record})
+			cfg := concurrency.Config{Spec: spec, Trial: tr, Workers: w, Mode: mode, Batch: batch,
+				Layout: layout, MeasureEvery: measure, Emulate: emulated, RecordAges: record}
+			var twin *concurrency.Result
+			if traced {
+				// The same trial untraced, just before: what tracing costs.
+				if twin, err = concurrency.Run(cfg); err != nil {
+					prof.finish()
+					return failure{err}
+				}
+				cfg.TraceAges = true
+			}
+			res, err := concurrency.Run(cfg)
 			if err != nil {
 				prof.finish()
 				return failure{err}
@@ -292,6 +314,9 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 				}
 			}
 			row, err := compareRun(res, spec, com, tr, f.compare && comparable && !departures)
+			if twin != nil {
+				row.UntracedBallsPerS, row.UntracedGap, row.TracedPreempted = &twin.BallsPerS, &twin.Gap, &res.TracedPreempted
+			}
 			if departures {
 				compareDepartures(&row, res, spec, tr, f.compare)
 			}
@@ -318,7 +343,7 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 		printDepartures(stdout, rows, spec, mode, layout, measure, emulated, f.compare)
 		return nil
 	}
-	printConcurrent(stdout, rows, spec, mode, layout, measure, emulated, comparable && f.compare)
+	printConcurrent(stdout, rows, spec, mode, layout, measure, emulated, traced, comparable && f.compare)
 	return nil
 }
 
@@ -343,11 +368,17 @@ type concurrentRow struct {
 	Descheduled       uint64 `json:"descheduled"`
 	DescheduledAgeMax uint64 `json:"descheduled_age_max"`
 	// ReplayGap: tau-delay --delay replay on the run's own age sequence
-	// (emulated runs only); IIDGap: tau-delay --delay empirical, ages drawn
-	// independently from the run's law of ages.
+	// (emulated and --trace-ages runs only); IIDGap: tau-delay --delay
+	// empirical, ages drawn independently from the run's law of ages.
 	ReplayGap    *float64 `json:"replay_gap"`
 	IIDGap       *float64 `json:"iid_ages_gap"`
 	TwoChoiceGap *float64 `json:"two_choice_gap"`
+	// With --trace-ages: the balls whose traced age exceeds 1000·W (their
+	// worker was descheduled), and the same trial's untraced run just
+	// before, for what tracing costs.
+	TracedPreempted   *uint64  `json:"traced_preempted,omitempty"`
+	UntracedBallsPerS *float64 `json:"untraced_balls_per_s,omitempty"`
+	UntracedGap       *float64 `json:"untraced_gap,omitempty"`
 	// Tau is the age quantile the theory rows use (p99), Regime what the
 	// paper's text says for it; TauDelayGap and BBatchGap the sequential
 	// tau-delay --delay fixed --tau τ and b-batch --batch max(τ, 1) runs.
@@ -402,6 +433,9 @@ func compareRun(res *concurrency.Result, spec *core.Spec, com core.Common, tr ui
 	law, of := res.GlobalStaleness, fmt.Sprintf("every %d-th ball of each worker", res.MeasureEvery)
 	if res.AgeLaw != nil {
 		law, of = *res.AgeLaw, "every ball"
+		if res.Traced {
+			of = "every ball, from its TSC stamps"
+		}
 	}
 	row := concurrentRow{Workers: res.Workers, Trial: tr, Gap: res.Gap, BallsPerS: res.BallsPerS, AgesOf: of,
 		AgeMean: law.Mean, AgeP50: law.P50, AgeP90: law.P90, AgeP99: law.P99, AgeP999: law.P999, AgeMax: law.Max,
@@ -421,8 +455,12 @@ func compareRun(res *concurrency.Result, spec *core.Spec, com core.Common, tr ui
 	}
 	var err error
 	if res.Ages != nil {
+		source := "emulated"
+		if res.Traced {
+			source = "traced"
+		}
 		if row.Replay, row.ReplayGap, err = run("tau-delay", map[string]string{"delay": "replay"},
-			core.WithReplay(res.Ages, fmt.Sprintf("emulated run (%d workers, trial %d)", res.Workers, tr))); err != nil {
+			core.WithReplay(res.Ages, fmt.Sprintf("%s run (%d workers, trial %d)", source, res.Workers, tr))); err != nil {
 			return row, err
 		}
 	}
@@ -476,16 +514,19 @@ func saveAges(path string, ages []uint32) error {
 	return f.Close()
 }
 
-func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mode concurrency.Mode, layout concurrency.Layout, measure uint64, emulated, compare bool) {
+func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mode concurrency.Mode, layout concurrency.Layout, measure uint64, emulated, traced, compare bool) {
 	what := "workers"
 	if emulated {
 		what = "emulated workers"
 	}
 	fmt.Fprintf(stdout, "%s %s: n = %s bins, m = %s balls, mode %s, layout %s, seed %d, %d CPU(s)\n",
 		spec.Process.Name, spec.ParamsText(), units.FormatCount(spec.Bins), units.FormatCount(spec.Balls), mode, layout, spec.Seed, runtime.NumCPU())
-	if emulated {
+	switch {
+	case emulated:
 		fmt.Fprintf(stdout, "ages: of every ball, exact; bin staleness of every %d-th ball of each worker\n\n", measure)
-	} else {
+	case traced:
+		fmt.Fprintf(stdout, "ages: of every ball, from its time-stamp-counter stamps (--trace-ages, see the note below); bin staleness and descheduled: of every %d-th ball of each worker\n\n", measure)
+	default:
 		fmt.Fprintf(stdout, "ages (global staleness) and bin staleness: of every %d-th ball of each worker; descheduled: those of them whose read-to-add took over 20 µs\n", measure)
 		W := 0
 		for _, r := range rows {
@@ -521,6 +562,9 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 			line += fmt.Sprintf("\t%d/%d/%d", d.Count, d.P50, d.Max)
 		}
 		fmt.Fprintln(tw, line)
+		if r.UntracedBallsPerS != nil {
+			fmt.Fprintf(tw, "\t\tuntraced, just before\t%.3g\t\t\t%s\n", *r.UntracedBallsPerS, g(*r.UntracedGap))
+		}
 		if !compare {
 			continue
 		}
@@ -532,11 +576,19 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 		}
 	}
 	tw.Flush()
+	if traced {
+		printTraceNote(stdout, rows)
+	}
 	if !compare {
 		return
 	}
 	fmt.Fprintln(stdout, "\nreplay: tau-delay --delay replay, each ball reading its two bins at its own age, in ball order")
-	fmt.Fprintln(stdout, "(exact for emulated racy runs; goroutine runs record no per-ball order, so none). i.i.d. ages:")
+	switch {
+	case traced:
+		fmt.Fprintln(stdout, "(of the ages and commit order the stamps give: see the note above). i.i.d. ages:")
+	default:
+		fmt.Fprintln(stdout, "(exact for emulated racy runs; goroutine runs record no per-ball order without --trace-ages, so none). i.i.d. ages:")
+	}
 	fmt.Fprintln(stdout, "tau-delay --delay empirical with the run's law of ages, a model that drops their joint law.")
 
 	// Means over trials per worker count, and the theory rows.
