@@ -50,11 +50,13 @@ type flagInfo struct {
 	legal string
 	base  []string // flag, value pairs replacing (or, with value "-", removing) the command's base
 	bad   []string // bad values of this flag beyond its kind's
+	pos   []string // positional arguments replacing the command's base ones
 }
 
 // fixtures are the files and folders the bad inputs refer to.
 type fixtures struct {
 	dir, toml, otherToml, sweep, otherSweep, foreign, graph, hyper, ages, replay, emptyDir, regular, compare string
+	pairSweep                                                                                                string // two processes at two n, with checkpoints: summarize --crossover and --gap-from
 }
 
 func newFixtures(t *testing.T) *fixtures {
@@ -62,7 +64,8 @@ func newFixtures(t *testing.T) *fixtures {
 	f := &fixtures{dir: dir, toml: filepath.Join(dir, "s.toml"), otherToml: filepath.Join(dir, "o.toml"),
 		sweep: filepath.Join(dir, "sw"), otherSweep: filepath.Join(dir, "osw"), foreign: filepath.Join(dir, "foreign"), graph: filepath.Join(dir, "g.txt"),
 		hyper: filepath.Join(dir, "h.txt"), ages: filepath.Join(dir, "ages.txt"), replay: filepath.Join(dir, "replay.txt"), emptyDir: filepath.Join(dir, "empty"),
-		regular: filepath.Join(dir, "regular"), compare: filepath.Join(dir, "ref.toml")}
+		regular: filepath.Join(dir, "regular"), compare: filepath.Join(dir, "ref.toml"), pairSweep: filepath.Join(dir, "pairs")}
+	writeFile(t, filepath.Join(dir, "pairs.toml"), "processes = [\"two-choice\", \"one-choice\"]\nbins = [4, 8]\nballs_per_bin = [4]\ntrials = 2\ncheckpoints = 2\n")
 	writeFile(t, f.toml, "processes = [\"two-choice\"]\nbins = [4]\nballs = [8]\ntrials = 2\n")
 	writeFile(t, f.otherToml, "processes = [\"one-choice\"]\nbins = [4]\nballs = [8]\ntrials = 2\n")
 	writeFile(t, f.graph, "0 1\n1 2\n2 0\n")
@@ -74,7 +77,7 @@ func newFixtures(t *testing.T) *fixtures {
 	if err := os.Mkdir(f.emptyDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range [][2]string{{f.toml, f.sweep}, {f.otherToml, f.otherSweep}, {f.otherToml, f.foreign}} {
+	for _, s := range [][2]string{{f.toml, f.sweep}, {f.otherToml, f.otherSweep}, {f.otherToml, f.foreign}, {filepath.Join(dir, "pairs.toml"), f.pairSweep}} {
 		if code := Main([]string{"sweep", s[0], "--out", s[1], "--progress", "never"}, io.Discard, io.Discard); code != 0 {
 			t.Fatalf("fixture sweep %s: exit %d", s[0], code)
 		}
@@ -194,8 +197,10 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"sweep/workers":  {kind: kCount0, legal: "1"},
 		"sweep/progress": {kind: kEnum, legal: "never"},
 
-		"summarize/format":  {kind: kEnum, legal: "csv", bad: []string{"csv,latex", "json"}},
-		"summarize/compare": {kind: kPathIn, legal: f.compare, bad: []string{f.toml, f.regular}}, // a sweep file, not TOML
+		"summarize/format":    {kind: kEnum, legal: "csv", bad: []string{"csv,latex", "json"}},
+		"summarize/compare":   {kind: kPathIn, legal: f.compare, bad: []string{f.toml, f.regular}}, // a sweep file, not TOML
+		"summarize/gap-from":  {kind: kReal, legal: "0.5", pos: []string{f.pairSweep}, bad: []string{"1", "-0.1", "2"}},
+		"summarize/crossover": {kind: kText, legal: "process=two-choice,one-choice", pos: []string{f.pairSweep}, bad: []string{"process", "process=a,a", "process=a,b,c", "process=two-choice,d-choice", "=a,b"}},
 
 		"plot/kind":   {kind: kEnum, legal: "gap-vs-bins"},
 		"plot/out":    {kind: kPathOut, legal: filepath.Join(f.dir, "q.svg"), bad: []string{filepath.Join(f.dir, "q.jpg"), filepath.Join(f.dir, "q"), f.dir}},
@@ -332,13 +337,17 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 			t.Errorf("no base invocation for command %s: add it to commandBase", name)
 			continue
 		}
-		invoke := func(flags []string) []string { return append(append([]string{name}, base.pos...), flags...) }
 		cmd.Flags().VisitAll(func(fl *pflag.Flag) {
 			info, ok := table[name+"/"+fl.Name]
 			if !ok {
 				t.Errorf("flag --%s of %s has no entry in flagTable", fl.Name, name)
 				return
 			}
+			pos := base.pos
+			if info.pos != nil {
+				pos = info.pos
+			}
+			invoke := func(flags []string) []string { return append(append([]string{name}, pos...), flags...) }
 			flags := with(base.flags, info.base)
 			// The flag as the only change: set, replaced, or appended.
 			one := func(v string) []string {
@@ -361,7 +370,7 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 				add(badCase{name: name + "/" + fl.Name + "=" + v, args: one(v), want: want})
 			}
 		})
-		add(badCase{name: name + "/unknown flag", args: invoke([]string{"--frobnicate"}), want: "--frobnicate"})
+		add(badCase{name: name + "/unknown flag", args: append(append([]string{name}, base.pos...), "--frobnicate"), want: "--frobnicate"})
 	}
 	// Positional arguments: files and folders.
 	missing := filepath.Join(f.dir, "missing")
