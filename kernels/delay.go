@@ -49,13 +49,14 @@ const (
 type Delay[L loadValue] struct {
 	tau  uint64
 	mode DelayMode
-	ages *Ages    // DelayEmpirical: the law of an age
-	t    uint64   // balls placed so far
-	past []L      // fixed, adversarial: loads after max(0, t−τ) balls
-	bins []uint32 // fixed, adversarial: bin of ball u in slot u mod τ, for the last τ balls
-	prev []int64  // uniform: slot u mod τ: the previous ball to the same bin, −1 if none
-	last []int64  // uniform: per bin, its latest ball, −1 if none
-	wts  []L      // weighted runs: weight of ball u in slot u mod τ
+	ages *Ages     // DelayEmpirical: the law of an age
+	t    uint64    // balls placed so far
+	past []L       // fixed, adversarial: loads after max(0, t−τ) balls
+	bins []uint32  // fixed, adversarial: bin of ball u in slot u mod τ, for the last τ balls
+	prev []int64   // uniform: slot u mod τ: the previous ball to the same bin, −1 if none
+	last []int64   // uniform: per bin, its latest ball, −1 if none
+	wts  []L       // weighted runs: weight of ball u in slot u mod τ
+	runs *packRuns // Packing: the last τ balls as runs, in place of bins (packing_runs.go)
 }
 
 // NewDelay returns the state for n bins, delay τ ≥ 1 and mode, for a run

@@ -23,8 +23,8 @@ import "unsafe"
 // loads to the driver, which adds the span's balls (the ring's slots it
 // filled) to them after it in one pass: the span's loop keeps fewer values
 // in registers and does one read-modify-write a ball less. The adversary
-// reads the current loads, so its spans place their balls themselves;
-// so does packingSpan, whose long steps are one add each.
+// reads the current loads, so its spans place their balls themselves.
+// Packing runs on runs of the ring's balls instead (packing_runs.go).
 
 // fixedSpan places the balls of ring's slots in order, each retiring the
 // ball in its slot into past, until ring's end or a ball needing the
@@ -459,113 +459,6 @@ func twinningSpan[L Load](past []L, n uint32, ring []uint32, s, inc, t, owed uin
 		}
 	}
 	return k, s, owed, bin, samples
-}
-
-// packingSpan is twinningSpan for Packing (pk 1; pk 0 runs Twinning, as
-// the test does) placing its balls in loads itself, a step's balls in one
-// add: a step of packing is often long, and one add a step, not one a
-// ball after the span, took packing's span from 3.6 to 4.4 times its naive
-// loop. Twinning keeps twinningSpan, which this costs 3–6% (its steps are
-// 1 or 2 balls). Twinning (pk 0) and Packing (pk 1), DelayFixed, from the
-// step in progress (owed balls to bin) at t balls placed: a step samples a
-// bin and reads its load x τ balls old against q = ⌈t/n⌉; x < q adds 2
-// balls (Twinning) or q + 1 − x (Packing), else 1. It returns, beside the
-// balls placed and the state, the step in progress, the samples taken and
-// the new maximum.
-func packingSpan[L Load](loads, past []L, n uint32, ring []uint32, s, inc, t, owed uint64, bin uint32, pk uint64, maxLoad L) (int, uint64, uint64, uint32, uint64, L) {
-	past = past[:n]
-	loads = loads[:n]
-	n64 := uint64(n)
-	q := ceilDiv(t, n64)
-	rem := int64(q*n64 - t) // balls placed before q grows: t > q·n ⇔ rem < 0
-	samples := uint64(0)
-	k := 0
-	if owed > 0 && len(ring) > 0 { // the step in progress
-		c := min(owed, uint64(len(ring)))
-		v := loads[bin] + L(c)
-		loads[bin] = v
-		maxLoad = max(maxLoad, v)
-		for ; owed > 0 && k < len(ring); owed-- {
-			past[ring[k]]++
-			ring[k] = bin
-			k++
-			if rem--; rem < 0 {
-				q++
-				rem += int64(n64)
-			}
-		}
-	}
-	// Whole steps while 4 slots remain.
-	for owed == 0 && k+4 <= len(ring) {
-		x := uint64(pcgOutput(s)) * n64
-		if uint32(x) < n {
-			return k, s, 0, bin, samples, maxLoad
-		}
-		s = s*pcgMul + inc
-		samples++
-		b := x >> 32
-		v := uint64(past[b])
-		lt := uint64(b2i(v < q))
-		add := 1 + lt*(1+pk*(q-v-1)) // lt = 0 cancels the garbage of q − v − 1
-		switch {
-		case add <= 4:
-			// Without a branch on the step's size (the old load decides
-			// it: a coin flip for the predictor): 4 slots, those past
-			// the step's balls rewritten with the bins they hold,
-			// retiring nothing.
-			r := ring[k : k+4 : k+4]
-			o1, o2, o3 := uint64(r[1]), uint64(r[2]), uint64(r[3])
-			m1, m2, m3 := ltMask(1, add), ltMask(2, add), ltMask(3, add)
-			past[r[0]]++
-			past[o1] += L(m1 & 1)
-			past[o2] += L(m2 & 1)
-			past[o3] += L(m3 & 1)
-			r[0] = uint32(b)
-			r[1], r[2], r[3] = uint32(pickMask(m1, o1, b)), uint32(pickMask(m2, o2, b)), uint32(pickMask(m3, o3, b))
-		case k+int(add) <= len(ring): // Packing's bins far below the average
-			r := ring[k : k+int(add)]
-			for j, u := range r {
-				past[u]++
-				r[j] = uint32(b)
-			}
-		default: // past the ring's end: ball by ball below
-			bin, owed = uint32(b), add
-			continue
-		}
-		w := loads[b] + L(add)
-		loads[b] = w
-		maxLoad = max(maxLoad, w)
-		k += int(add)
-		for rem -= int64(add); rem < 0; rem += int64(n64) {
-			q++
-		}
-	}
-	for k < len(ring) { // the ring's last slots, ball by ball
-		if owed == 0 {
-			x := uint64(pcgOutput(s)) * n64
-			if uint32(x) < n {
-				break
-			}
-			s = s*pcgMul + inc
-			samples++
-			bin = uint32(x >> 32)
-			v := uint64(past[bin])
-			lt := uint64(b2i(v < q))
-			owed = 1 + lt*(1+pk*(q-v-1))
-		}
-		owed--
-		w := loads[bin] + 1
-		loads[bin] = w
-		maxLoad = max(maxLoad, w)
-		past[ring[k]]++
-		ring[k] = bin
-		k++
-		if rem--; rem < 0 {
-			q++
-			rem += int64(n64)
-		}
-	}
-	return k, s, owed, bin, samples, maxLoad
 }
 
 // quantileFixedSpan: Quantile(δ) without a coin, DelayFixed: the rank test

@@ -97,21 +97,20 @@ func delayedRetry[L Load](loads []L, r *PCG32, count, limit uint64, pr *Probes, 
 // saw it raised to ⌈t/n⌉ + 1; its current load may be higher), as the
 // batches compute it from the frozen load (BatchedTwinning).
 //
+// Packing runs on runs of the last τ balls (packing_runs.go), Twinning,
+// whose steps are 1 or 2 balls, on the ring's slots (twinningSpan).
+//
 // Stream: as Twinning and Packing, one PCG32.Bounded(n) per step. dl in
 // DelayFixed; 1 ≤ len(loads) ≤ MaxBins.
 func DelayedTwinning[L Load](loads []L, r *PCG32, count uint64, st *MultiStep, packing bool, dl *Delay[L], maxLoad L) L {
-	general := func(c uint64, maxLoad L) L { return delayedTwinning(loads, r, c, st, packing, dl, maxLoad) }
+	if packing {
+		return delayedPacking(loads, r, count, st, 1, dl, maxLoad)
+	}
+	general := func(c uint64, maxLoad L) L { return delayedTwinning(loads, r, c, st, false, dl, maxLoad) }
 	past := dl.past[:len(loads)]
 	n := uint32(len(loads))
-	pk := uint64(b2i(packing))
 	return delayedSpans(dl, count, maxLoad, func(ring []uint32, maxLoad L) (int, L) {
-		if packing {
-			k, s, owed, bin, samples, m := packingSpan(loads, past, n, ring, r.state, r.inc(), dl.t, st.Owed, uint32(st.Bin), pk, maxLoad)
-			r.state, st.Owed, st.Bin = s, owed, uint64(bin)
-			st.Samples += samples
-			return k, m
-		}
-		k, s, owed, bin, samples := twinningSpan(past, n, ring, r.state, r.inc(), dl.t, st.Owed, uint32(st.Bin), pk)
+		k, s, owed, bin, samples := twinningSpan(past, n, ring, r.state, r.inc(), dl.t, st.Owed, uint32(st.Bin), 0)
 		r.state, st.Owed, st.Bin = s, owed, uint64(bin)
 		st.Samples += samples
 		return k, addPlaced(loads, ring[:k], maxLoad)

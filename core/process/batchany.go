@@ -242,6 +242,11 @@ func (p *Twinning) HistogramWhy() string {
 func (p *Twinning) Memory(f *units.Footprint, m Mem) {
 	batchMemory(p.Batch, f, m)
 	p.Delayed.memory(f, m)
+	if p.packing && p.Delayed.on() { // packing's runs beside the ring (kernels/packing_runs.go)
+		perBin, perTau := kernels.PackingRunsMemory()
+		f.Add(m.BinsCulprit, m.BinsHint, units.Mul(m.Bins, uint64(perBin)))
+		f.Add("--tau "+units.FormatCount(p.Delayed.Tau), "lower --tau (or --balls)", units.Mul(kernels.DelayWindow(p.Delayed.Tau, m.Balls)+1, uint64(perTau)))
+	}
 }
 
 type kdChoiceBatched[L kernels.Load] struct {
