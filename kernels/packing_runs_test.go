@@ -57,7 +57,7 @@ func refStepStarts(n int, r PCG32, count uint64, packing bool, tau uint64) (star
 // points: at a step's start and one ball into it, before and after each
 // draw on Lemire's slow path (n = 10^6), at the ring's wrap (multiples
 // of τ and one ball either side), and in calls of 1 to min(2τ + 3, m/50)
-// balls.
+// balls; and on 64-bit loads in one call.
 func TestPackingRunsCutsMatchReference(t *testing.T) {
 	cases := []struct {
 		n   int
@@ -115,6 +115,15 @@ func TestPackingRunsCutsMatchReference(t *testing.T) {
 				done = u
 				if (c.n <= 1000 || j%512 == 0) && !slices.Equal(a, b) || ra != rb || sa.Owed != sb.Owed || sa.Samples != sb.Samples || sa.Owed > 0 && sa.Bin != sb.Bin || ma != mb || da.t != db.t {
 					t.Fatalf("%s: after %d balls the runs and the ring's loop differ: loads %v r %v st %+v %+v max %d %d t %d %d", name, u, slices.Equal(a, b), ra == rb, sa, sb, ma, mb, da.t, db.t)
+				}
+			}
+			// 64-bit loads, in one call: the runs' balls are the same.
+			wide, rw := make([]uint64, c.n), seed
+			var sw MultiStep
+			mw := delayedPacking(wide, &rw, c.m, &sw, pk, NewDelay[uint64](c.n, c.tau, DelayFixed, false, nil, c.m), 0)
+			for i := range wide {
+				if wide[i] != uint64(a[i]) || rw != ra || sw.Samples != sa.Samples || sw.Owed != sa.Owed || mw != uint64(ma) {
+					t.Fatalf("%s: 64-bit loads differ at bin %d", name, i)
 				}
 			}
 			want := refWideTwinning(ref, newTimeline(c.n), &rr, c.m, pk == 1, c.tau)
