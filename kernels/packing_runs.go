@@ -10,7 +10,7 @@ package kernels
 // at n = τ = 10^4). packingRunsSpan also retires ahead of the steps, so
 // that how many runs a step retires is no branch of the step's (it was
 // a coin flip for the predictor, as the step's size was in the ring's
-// loop, packingSpan): 1.5–2 times that loop at n = τ = 10^4
+// loop, packingSpan): 1.4–2 times that loop at n = τ = 10^4
 // (bench/README.md).
 
 // packRuns holds the last min(t, τ) balls as runs, oldest first: run i
