@@ -39,8 +39,8 @@ type packStamp struct {
 // of the fixed delay's ring (DelayMemory's; one slot more).
 func PackingRunsMemory() (perBin, perTau int) { return 1, 4 }
 
-// newPackRuns is the runs of dl's ring, ball by ball (none at t = 0, and
-// the ring's slots become the runs' bins).
+// newPackRuns is the runs of dl's ring, a run a ball (none at t = 0); the
+// ring itself is dropped.
 func newPackRuns[L Load](dl *Delay[L]) *packRuns {
 	w := len(dl.bins) + 1
 	pr := &packRuns{bins: make([]uint32, w), lens: make([]uint32, w), flags: make([]uint8, len(dl.past))}
