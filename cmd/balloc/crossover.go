@@ -18,6 +18,7 @@ import (
 // with KEY = B. KEY is a parameter (strategy=greedy,haar) or "process".
 type crossover struct {
 	key, a, b string
+	left      []string // pairs left out for want of trials, for the output
 }
 
 func parseCrossover(v string) (*crossover, error) {
@@ -106,21 +107,14 @@ func (c *crossover) pairs(sums []pointSummary) ([]crossPair, error) {
 		if h.a == nil || h.b == nil {
 			continue
 		}
-		sd := func(s *pointSummary) (side, error) {
-			if s.trials < 2 {
-				return side{}, fmt.Errorf("--crossover: %s %s has %d trial(s); the interval needs at least 2", s.gp.Process, paramsText(s.gp.Params), s.trials)
-			}
-			return side{mean: s.mean, se: s.sd / math.Sqrt(float64(s.trials)), trials: s.trials}, nil
+		if h.a.trials < 2 || h.b.trials < 2 { // a sweep still running: left out, and said so
+			c.left = append(c.left, fmt.Sprintf("n = %s (%d and %d trials)", units.FormatCount(h.a.gp.Bins), h.a.trials, h.b.trials))
+			continue
 		}
-		pa, err := sd(h.a)
-		if err != nil {
-			return nil, err
+		sd := func(s *pointSummary) side {
+			return side{mean: s.mean, se: s.sd / math.Sqrt(float64(s.trials)), trials: s.trials}
 		}
-		pb, err := sd(h.b)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, crossPair{n: h.a.gp.Bins, other: strings.TrimSpace(k), pa: pa, pb: pb})
+		out = append(out, crossPair{n: h.a.gp.Bins, other: strings.TrimSpace(k), pa: sd(h.a), pb: sd(h.b)})
 	}
 	slices.SortStableFunc(out, func(x, y crossPair) int { return cmp.Compare(x.n, y.n) })
 	for i := 1; i < len(out); i++ {
@@ -129,7 +123,11 @@ func (c *crossover) pairs(sums []pointSummary) ([]crossPair, error) {
 		}
 	}
 	if len(out) < 2 {
-		return nil, fmt.Errorf("--crossover %s=%s,%s: %d n with both values and trials; want at least 2", c.key, c.a, c.b, len(out))
+		left := ""
+		if len(c.left) > 0 {
+			left = " (below 2 trials: " + strings.Join(c.left, ", ") + ")"
+		}
+		return nil, fmt.Errorf("--crossover %s=%s,%s: %d n with both values and 2 trials each; want at least 2%s", c.key, c.a, c.b, len(out), left)
 	}
 	return out, nil
 }
@@ -214,6 +212,9 @@ func writeCrossover(c *crossover, sums []pointSummary, format string, w io.Write
 	}
 	fmt.Fprintf(w, "%s of %s=%s and %s=%s against n, mean ± standard error over trials\n", what, c.key, c.a, c.key, c.b)
 	writeDisplay(head, rows, format, "rrrr", w)
+	if len(c.left) > 0 {
+		fmt.Fprintf(w, "left out, below 2 trials on a side: %s\n", strings.Join(c.left, ", "))
+	}
 	cs := crossings(ps)
 	if len(cs) == 0 {
 		fmt.Fprintf(w, "the difference keeps its sign from n = %s to %s: no crossing in the range\n", units.FormatCount(ps[0].n), units.FormatCount(ps[len(ps)-1].n))

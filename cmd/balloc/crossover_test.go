@@ -88,3 +88,19 @@ func TestSummarizeCrossover(t *testing.T) {
 		}
 	}
 }
+
+// A pair with a side below 2 trials (a sweep still running) is left out and
+// named; the others are kept.
+func TestCrossoverLeavesOutThinPairs(t *testing.T) {
+	pt := func(n uint64, strategy string, trials int, mean float64) pointSummary {
+		return pointSummary{gp: gridPoint{Process: "graphical", Bins: n, Params: map[string]any{"strategy": strategy}}, trials: trials, mean: mean, sd: 1}
+	}
+	c := &crossover{key: "strategy", a: "greedy", b: "haar"}
+	ps, err := c.pairs([]pointSummary{pt(8, "greedy", 3, 1), pt(8, "haar", 3, 2), pt(16, "greedy", 3, 3), pt(16, "haar", 1, 2), pt(32, "greedy", 2, 5), pt(32, "haar", 2, 4)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 2 || ps[0].n != 8 || ps[1].n != 32 || len(c.left) != 1 || !strings.Contains(c.left[0], "n = 16 (3 and 1 trials)") {
+		t.Errorf("pairs %v, left out %v", ps, c.left)
+	}
+}
