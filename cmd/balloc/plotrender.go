@@ -254,8 +254,8 @@ func renderBars(p *plot.Plot, f *figure) error {
 
 // roundTicks puts labelled ticks at round values: 1, 2 or 5 × 10^k apart
 // on a linear axis, 4 to 10 of them; on a log axis at the powers of ten,
-// or at 1, 2 and 5 × 10^k when the axis spans under 2.5 decades (at
-// every integer × 10^k when that leaves fewer than three).
+// or at 1, 2 and 5 × 10^k when the axis spans under 2.5 decades or that
+// leaves fewer than three (at every integer × 10^k when that still does).
 type roundTicks struct{ log bool }
 
 func (t roundTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -296,21 +296,34 @@ func logTicks(lo, hi float64) []plot.Tick {
 		return nil // no range a log axis can show (renderFigure keeps it from here)
 	}
 	kLo, kHi := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
-	labelled := func(m int) bool { return m == 1 }
-	if math.Log10(hi/lo) < 2.5 {
-		labelled = func(m int) bool { return m == 1 || m == 2 || m == 5 }
-	}
 	in := func(v float64) bool { return v >= lo*(1-1e-9) && v <= hi*(1+1e-9) }
-	count := 0
-	for k := kLo; k <= kHi; k++ {
-		for m := 1; m < 10; m++ {
-			if v := float64(m) * math.Pow(10, float64(k)); in(v) && labelled(m) {
-				count++
+	count := func(labelled func(int) bool) int {
+		c := 0
+		for k := kLo; k <= kHi; k++ {
+			for m := 1; m < 10; m++ {
+				if v := float64(m) * math.Pow(10, float64(k)); in(v) && labelled(m) {
+					c++
+				}
 			}
 		}
+		return c
 	}
-	if count < 3 { // less than a decade with fewer than three round values: label them all
-		labelled = func(int) bool { return true }
+	// The sparsest labelling with at least three labels: powers of ten
+	// (from 2.5 decades on), then 1, 2 and 5 × 10^k, then every integer.
+	sets := []func(int) bool{
+		func(m int) bool { return m == 1 },
+		func(m int) bool { return m == 1 || m == 2 || m == 5 },
+		func(int) bool { return true },
+	}
+	if math.Log10(hi/lo) < 2.5 {
+		sets = sets[1:]
+	}
+	labelled := sets[len(sets)-1]
+	for _, l := range sets {
+		if count(l) >= 3 {
+			labelled = l
+			break
+		}
 	}
 	var ticks []plot.Tick
 	for k := kLo; k <= kHi; k++ {
