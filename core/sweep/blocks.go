@@ -67,29 +67,25 @@ var alternatives = [][]string{
 // blocks, in file order, and the line of a [grid] table (0 if none).
 func blockLines(text string) (blocks []gridBlock, table int) {
 	section := ""
-	for i, raw := range strings.Split(text, "\n") {
-		line := strings.TrimSpace(raw)
-		if j := strings.IndexByte(line, '#'); j >= 0 && !strings.Contains(line[:j], `"`) {
-			line = strings.TrimSpace(line[:j])
-		}
+	tomlLines(text, func(no int, line string) {
 		if strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") {
 			array := strings.HasPrefix(line, "[[") && strings.HasSuffix(line, "]]")
 			section = strings.Trim(line, "[] ")
 			switch {
 			case array && section == "grid":
-				blocks = append(blocks, gridBlock{line: i + 1, lines: map[string]int{}})
+				blocks = append(blocks, gridBlock{line: no, lines: map[string]int{}})
 			case !array && (section == "grid" || strings.HasPrefix(section, "grid.")) && len(blocks) == 0 && table == 0:
-				table = i + 1
+				table = no
 			case strings.HasPrefix(section, "grid.") && len(blocks) > 0: // [grid.params], [[grid.x]]: the table's line
 				if m, k := blocks[len(blocks)-1].lines, strings.TrimPrefix(section, "grid."); m[k] == 0 {
-					m[k] = i + 1
+					m[k] = no
 				}
 			}
-			continue
+			return
 		}
 		k, _, ok := strings.Cut(line, "=")
 		if !ok || len(blocks) == 0 {
-			continue
+			return
 		}
 		key := strings.Trim(strings.TrimSpace(k), `"`)
 		switch {
@@ -97,12 +93,12 @@ func blockLines(text string) (blocks []gridBlock, table int) {
 		case strings.HasPrefix(section, "grid."):
 			key = strings.TrimPrefix(section, "grid.") + "." + key
 		default:
-			continue
+			return
 		}
 		if m := blocks[len(blocks)-1].lines; m[key] == 0 {
-			m[key] = i + 1
+			m[key] = no
 		}
-	}
+	})
 	return blocks, table
 }
 

@@ -55,18 +55,26 @@ type Grid struct {
 // gridKeys are the top-level keys of a sweep file.
 var gridKeys = append([]string{"process", "processes", "bins", "balls", "balls_per_bin", "trials", "seed", "checkpoints", "engine", "alpha", "params"}, dynamicKeys...)
 
-// keyLines maps "key" and "params.key" to the line they are set on.
-func keyLines(text string) map[string]int {
-	lines := map[string]int{}
-	section := ""
+// tomlLines calls each with every line of a sweep file's text, numbered
+// from 1, without its comment and surrounding space.
+func tomlLines(text string, each func(no int, line string)) {
 	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimSpace(raw)
 		if j := strings.IndexByte(line, '#'); j >= 0 && !strings.Contains(line[:j], `"`) {
 			line = strings.TrimSpace(line[:j])
 		}
+		each(i+1, line)
+	}
+}
+
+// keyLines maps "key" and "params.key" to the line they are set on.
+func keyLines(text string) map[string]int {
+	lines := map[string]int{}
+	section := ""
+	tomlLines(text, func(no int, line string) {
 		if strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") {
 			section = strings.Trim(line, "[] ")
-			continue
+			return
 		}
 		if k, _, ok := strings.Cut(line, "="); ok {
 			key := strings.Trim(strings.TrimSpace(k), `"`)
@@ -74,10 +82,10 @@ func keyLines(text string) map[string]int {
 				key = section + "." + key
 			}
 			if _, seen := lines[key]; !seen {
-				lines[key] = i + 1
+				lines[key] = no
 			}
 		}
-	}
+	})
 	return lines
 }
 
