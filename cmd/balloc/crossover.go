@@ -133,11 +133,12 @@ func (c *crossover) pairs(sums []pointSummary) ([]crossPair, error) {
 }
 
 // crossing is a change of sign of D = gap(A) − gap(B) between two adjacent
-// n, with D taken linear in log n between them: at = where the line is 0;
-// [lo, hi] = where 0 lies within the 95% interval of the interpolated D
-// (Student t, Welch–Satterthwaite degrees of freedom, at each point of the
-// segment); loOpen/hiOpen when that set reaches the segment's end, so the
-// crossing may lie beyond the measured n.
+// n, with D taken linear in log n between adjacent n: at = where the line
+// is 0; [lo, hi] = the stretch around it where 0 lies within the 95%
+// interval of the interpolated D (Student t, Welch–Satterthwaite degrees of
+// freedom, at each point), which may reach into the neighbouring segments;
+// loOpen/hiOpen when it reaches the first or last measured n, so the
+// crossing may lie beyond it.
 type crossing struct {
 	from, to       uint64
 	at, lo, hi     float64
@@ -146,25 +147,52 @@ type crossing struct {
 
 // crossings finds every change of sign of D between adjacent pairs.
 func crossings(ps []crossPair) []crossing {
+	d := func(p crossPair) float64 { return p.pa.mean - p.pb.mean }
+	logN := func(j int) float64 { return math.Log(float64(ps[j].n)) }
+	// A position on the polyline: segment j (from ps[j−1] to ps[j]) and w
+	// in [0, 1] along it.
+	nAt := func(j int, w float64) float64 { return math.Exp(logN(j-1) + w*(logN(j)-logN(j-1))) }
+	within := func(j int, w float64) bool {
+		p, q := ps[j-1], ps[j]
+		return math.Abs((1-w)*d(p)+w*d(q)) <= halfWidth(w, p, q)
+	}
+	const steps = 10000 // per segment
 	var out []crossing
 	for i := 1; i < len(ps); i++ {
-		p, q := ps[i-1], ps[i]
-		dp, dq := p.pa.mean-p.pb.mean, q.pa.mean-q.pb.mean
+		dp, dq := d(ps[i-1]), d(ps[i])
 		if dp == 0 || dq == 0 || (dp < 0) == (dq < 0) {
 			continue
 		}
-		lp, lq := math.Log(float64(p.n)), math.Log(float64(q.n))
-		nAt := func(w float64) float64 { return math.Exp(lp + w*(lq-lp)) }
-		c := crossing{from: p.n, to: q.n, at: nAt(dp / (dp - dq)), lo: math.NaN(), hi: math.NaN()}
-		const steps = 10000
-		for k := 0; k <= steps; k++ {
-			w := float64(k) / steps
-			if math.Abs((1-w)*dp+w*dq) <= halfWidth(w, p, q) {
-				if math.IsNaN(c.lo) {
-					c.lo, c.loOpen = nAt(w), k == 0
+		w0 := dp / (dp - dq)
+		c := crossing{from: ps[i-1].n, to: ps[i].n, at: nAt(i, w0), lo: nAt(i, w0), hi: nAt(i, w0)}
+		// Walk down from the crossing while 0 stays within the interval.
+		for j, k := i, int(math.Floor(w0*steps)); ; k-- {
+			if k < 0 {
+				if j == 1 {
+					c.loOpen = true
+					break
 				}
-				c.hi, c.hiOpen = nAt(w), k == steps
+				j, k = j-1, steps-1
 			}
+			w := float64(k) / steps
+			if !within(j, w) {
+				break
+			}
+			c.lo = nAt(j, w)
+		}
+		for j, k := i, int(math.Ceil(w0*steps)); ; k++ {
+			if k > steps {
+				if j == len(ps)-1 {
+					c.hiOpen = true
+					break
+				}
+				j, k = j+1, 1
+			}
+			w := float64(k) / steps
+			if !within(j, w) {
+				break
+			}
+			c.hi = nAt(j, w)
 		}
 		out = append(out, c)
 	}
@@ -227,7 +255,7 @@ func writeCrossover(c *crossover, sums []pointSummary, format string, w io.Write
 		if x.hiOpen {
 			hi = "≥ " + hi
 		}
-		fmt.Fprintf(w, "crossing between n = %s and %s: n ≈ %.3g, 95%% interval [%s, %s] (the difference taken linear in log n between them; Welch t)\n",
+		fmt.Fprintf(w, "crossing between n = %s and %s: n ≈ %.3g, 95%% interval [%s, %s] (the difference taken linear in log n between adjacent n; Welch t)\n",
 			units.FormatCount(x.from), units.FormatCount(x.to), x.at, lo, hi)
 	}
 	return nil

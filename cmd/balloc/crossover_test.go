@@ -104,3 +104,34 @@ func TestCrossoverLeavesOutThinPairs(t *testing.T) {
 		t.Errorf("pairs %v, left out %v", ps, c.left)
 	}
 }
+
+// The interval reaches into the neighbouring segment when the difference at
+// the segment's end is itself within its errors of 0: D = −10 ± 0.1 at
+// n = 1024, −0.5 ± 3 at 2048, +5 ± 3 at 4096 crosses between 2048 and 4096,
+// and the interval's lower end lies between 1024 and 2048, where
+// |D| = its half-width (bisection). Catches an interval cut at the
+// crossing's own segment.
+func TestCrossingIntervalSpansSegments(t *testing.T) {
+	mk := func(n uint64, d, se float64) crossPair {
+		s := se / math.Sqrt2
+		return crossPair{n: n, pa: side{mean: d, se: s, trials: 6}, pb: side{mean: 0, se: s, trials: 6}}
+	}
+	ps := []crossPair{mk(1024, -10, 0.1), mk(2048, -0.5, 3), mk(4096, 5, 3)}
+	cs := crossings(ps)
+	if len(cs) != 1 || cs[0].from != 2048 {
+		t.Fatalf("crossings %+v", cs)
+	}
+	f := func(w float64) float64 { return math.Abs(-10*(1-w)-0.5*w) - halfWidth(w, ps[0], ps[1]) }
+	lo, hi := 0.0, 1.0 // f(0) > 0 > f(1)
+	for range 60 {
+		if mid := (lo + hi) / 2; f(mid) > 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	want := 1024 * math.Pow(2, lo)
+	if c := cs[0]; c.loOpen || math.Abs(c.lo-want) > 2e-4*want || !c.hiOpen {
+		t.Errorf("interval [%v, %v] open %v %v, want lower end %v (and open above 4096)", c.lo, c.hi, c.loOpen, c.hiOpen, want)
+	}
+}
