@@ -31,7 +31,8 @@ func newSweepCommand(stdout, stderr io.Writer) *cobra.Command {
 			"DIR/results.jsonl (one synced line per trial) beside DIR/manifest.json. Run the same command\n" +
 			"again to finish an interrupted sweep: trials already in results.jsonl are skipped; after\n" +
 			"raising trials or adding values, only the new trials run. A run locks DIR (DIR/sweep.lock)\n" +
-			"for its whole length; a second run on DIR is refused.\n" +
+			"for its whole length; a second run on DIR is refused. A file may hold [[grid]] blocks, each a\n" +
+			"grid of its own over the top level's keys (per-block balls and trials: README, Sweeps).\n" +
 			"--shard i/N runs a deterministic 1/N of the trials (default: from SLURM_ARRAY_TASK_ID and\n" +
 			"SLURM_ARRAY_TASK_COUNT when set).",
 		Args: cobra.ExactArgs(1),
