@@ -491,8 +491,12 @@ type state struct {
 }
 
 func newState(cfg Config, W int) *state {
+	sinks := 0
+	if cfg.Mode == Sharded && !cfg.Emulate {
+		sinks = W
+	}
 	return &state{
-		loads:     NewLoads(cfg.Spec.Bins, cfg.Layout),
+		loads:     newLoads(cfg.Spec.Bins, cfg.Layout, sinks),
 		placed:    NewStriped(W),
 		bin:       make([]tally, W),
 		global:    make([]tally, W),

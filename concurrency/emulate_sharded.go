@@ -1,6 +1,9 @@
 package concurrency
 
-import "github.com/balloc/balloc/kernels"
+import (
+	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/kernels"
+)
 
 // emulateSharded is --mode sharded with W virtual workers in one goroutine,
 // interleaved as emulate does: a step of an unfinished worker decides one
@@ -11,6 +14,11 @@ import "github.com/balloc/balloc/kernels"
 // balls. A finished worker's steps push its last batches, then commit what
 // arrives until every worker is finished. The ages recorded are the commit
 // delays this makes, ready for replay.
+//
+// Two-choice's unmeasured balls go as the goroutine loop sends them
+// (twoChoice): a stage of them, up to the next measured ball or the
+// next drain, commits its own balls at once and adds its foreign ones to
+// the batches at its end.
 func emulateSharded(cfg Config, ru *rule, W int) *state {
 	st := newState(cfg, W)
 	s := cfg.Spec
@@ -30,6 +38,7 @@ func emulateSharded(cfg Config, ru *rule, W int) *state {
 		left   uint64
 		k      uint64
 		out    [][]sent // per owner
+		stage  []sent   // two-choice: foreign balls of the stage in progress
 		inbox  []sent
 		placed uint64
 		done   bool
@@ -65,6 +74,12 @@ func emulateSharded(cfg Config, ru *rule, W int) *state {
 		}
 		vs[w].inbox = vs[w].inbox[:0]
 	}
+	send := func(vw *vworker, o int, x sent) {
+		if vw.out[o] = append(vw.out[o], x); len(vw.out[o]) >= shardBatch {
+			flush(vw, o)
+		}
+	}
+	staged := ru.kind == process.ShapeLeast && ru.d == 2
 	var b ball
 	for len(active) > 0 {
 		a := int(sched.Bounded(uint32(len(active))))
@@ -76,12 +91,21 @@ func emulateSharded(cfg Config, ru *rule, W int) *state {
 			vw.k++
 			x := sent{t0: total, measured: cfg.MeasureEvery > 0 && vw.k%cfg.MeasureEvery == 0}
 			x.bin, x.v = ru.decide(&b, rd, ru.thinLimit(total))
-			if o := owner(x.bin, mul); o == w {
+			switch o := owner(x.bin, mul); {
+			case o == w:
 				commit(w, x)
-			} else if vw.out[o] = append(vw.out[o], x); len(vw.out[o]) >= shardBatch {
-				flush(vw, o)
+			case staged && !x.measured:
+				vw.stage = append(vw.stage, x)
+			default:
+				send(vw, o, x)
 			}
 			vw.left--
+			if next := vw.k + 1; len(vw.stage) > 0 && (vw.k%shardDrainEvery == 0 || vw.left == 0 || cfg.MeasureEvery > 0 && next%cfg.MeasureEvery == 0) {
+				for _, y := range vw.stage {
+					send(vw, owner(y.bin, mul), y)
+				}
+				vw.stage = vw.stage[:0]
+			}
 			if vw.k%shardDrainEvery == 0 {
 				drain(w)
 			}

@@ -47,12 +47,30 @@ type Loads struct {
 }
 
 // NewLoads returns n empty bins in the layout.
-func NewLoads(n uint64, layout Layout) *Loads {
+func NewLoads(n uint64, layout Layout) *Loads { return newLoads(n, layout, 0) }
+
+// newLoads returns n empty bins with room past them, beyond the slice's
+// length, for the sink cells of sinks workers: cell sinkCell(w) is worker
+// w's, a cache line of its own and none of the bins' lines. A sharded
+// worker adds a foreign ball to its sink rather than branch on the owner
+// (sharded.go: twoChoice); nothing reads a sink.
+func newLoads(n uint64, layout Layout, sinks int) *Loads {
 	stride := uint64(1)
 	if layout == Padded {
 		stride = CacheLine / 4
 	}
-	return &Loads{cells: make([]atomic.Uint32, n*stride), stride: stride, n: n}
+	size := n * stride
+	extra := uint64(0)
+	if sinks > 0 {
+		extra = uint64(sinks+1) * (CacheLine / 4)
+	}
+	return &Loads{cells: make([]atomic.Uint32, size, size+extra), stride: stride, n: n}
+}
+
+// sinkCell is the index in cells[:cap(cells)] of worker w's sink: past the
+// bins by a whole cache line, and a cache line from any other worker's.
+func (l *Loads) sinkCell(w int) uint64 {
+	return uint64(len(l.cells)) + uint64(w+1)*(CacheLine/4)
 }
 
 // Snapshot copies the loads (atomic reads, not one atomic snapshot).

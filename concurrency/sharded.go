@@ -71,6 +71,7 @@ type shardWorker struct {
 	nextTry []int      // per owner: the pending length at which to push again
 	inHead  []uint64   // per producer: this consumer's head
 	placed  uint64     // balls this worker committed
+	sink    uint64     // index of this worker's sink in cells[:cap(cells)]
 	mine    *atomic.Uint64
 	done    *atomic.Int64 // workers that have pushed their last batch
 }
@@ -116,7 +117,7 @@ func (sw *shardWorker) drain() {
 			}
 		}
 		sw.inHead[p] = h
-		r.head.Store(h)
+		storeRelease(&r.head, h)
 	}
 }
 
@@ -136,7 +137,7 @@ func (sw *shardWorker) push(o int) bool {
 	}
 	old := r.slots[t%ringSlots] // consumed: the head has passed it
 	r.slots[t%ringSlots] = b
-	r.tail.Store(t + 1)
+	storeRelease(&r.tail, t+1)
 	sw.outTail[o] = t + 1
 	if old == nil {
 		old = make([]uint32, 0, shardBatch+4)
@@ -188,7 +189,7 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 	sw := &newPaddedWorker().sw
 	*sw = shardWorker{w: w, W: W, st: st, cells: st.loads.cells, stride: st.loads.stride, rings: rings,
 		outBuf: padded[[]uint32](W), outTail: padded[uint64](W), nextTry: padded[int](W), inHead: padded[uint64](W),
-		mine: st.placed.cell(w), done: done}
+		sink: st.loads.sinkCell(w), mine: st.placed.cell(w), done: done}
 	for o := range sw.outBuf {
 		sw.outBuf[o] = make([]uint32, 0, shardBatch+4)
 		sw.nextTry[o] = shardBatch
@@ -270,18 +271,39 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 }
 
 // twoChoice places count unmeasured two-choice balls: the draws, the
-// racy reads and the choice of the general path (by masks, as
-// racyDChoice), then a commit or a batch entry.
+// racy reads and the choice of the general path, then a commit or a batch
+// entry. The draws of up to shardStage balls are made first (the same
+// stream as Bounded2 ball by ball), so the loop's reads of random bins wait
+// on nothing but memory and overlap, as the sequential engine's staged
+// loops do (kernels/staging.go). Each stage then goes to shardStage2, which
+// adds an own ball to its bin and a foreign one to the worker's sink, and
+// lists the foreign bins, without a branch on the owner: whether the chosen
+// bin is this worker's is a coin toss when W = 2, and a branch on it,
+// mispredicted every second ball, cost more than the foreign balls' whole
+// trip. The stage's foreign bins then join their owners' batches, so a
+// foreign ball is sent up to shardStage − 1 own balls later than a loop
+// ball by ball would send it (emulateSharded sends them the same way).
 func (sw *shardWorker) twoChoice(r *kernels.PCG32, n uint32, mul uint64, count uint64) {
-	cells, stride, w := sw.cells, sw.stride, sw.w
-	for ; count > 0; count-- {
-		i, j := r.Bounded2(n)
-		m := -uint32(b2u(cells[uint64(j)*stride].Load() < cells[uint64(i)*stride].Load()))
-		i = i&^m | j&m
-		if o := owner(i, mul); o == w {
-			sw.commit(i)
-		} else if sw.outBuf[o] = append(sw.outBuf[o], i); len(sw.outBuf[o]) >= sw.nextTry[o] {
-			sw.push(o)
+	all := sw.cells[:cap(sw.cells)] // the bins, then the workers' sinks
+	stride, w, sink, mine := sw.stride, uint64(sw.w), sw.sink, sw.mine
+	placed := sw.placed
+	var idx [2 * shardStage]uint32
+	var foreign [shardStage]uint32
+	for count > 0 {
+		c := min(count, shardStage)
+		r.FillBounded(idx[:2*c], n)
+		nf := shardStage2(all, stride, idx[:2*c], mul, w, sink, &foreign, mine, placed)
+		placed += c - uint64(nf)
+		count -= c
+		for _, f := range foreign[:nf] {
+			o := owner(f, mul)
+			if sw.outBuf[o] = append(sw.outBuf[o], f); len(sw.outBuf[o]) >= sw.nextTry[o] {
+				sw.push(o)
+			}
 		}
 	}
+	sw.placed = placed
 }
+
+// shardStage is the balls whose draws twoChoice makes ahead.
+const shardStage = 64

@@ -150,3 +150,10 @@ func (r *PCG32) Bounded2(n uint32) (uint32, uint32) {
 	r.state = s
 	return x, y
 }
+
+// FillBounded writes len(dst) consecutive PCG32.Bounded(n) draws into dst:
+// the outputs of as many Bounded calls, drawn ahead so that a loop over
+// them issues its loads without waiting on the generator.
+func (r *PCG32) FillBounded(dst []uint32, n uint32) {
+	r.state = fillBounded(dst, r.state, r.inc(), n)
+}
