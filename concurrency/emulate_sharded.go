@@ -102,7 +102,13 @@ func emulateSharded(cfg Config, ru *rule, W int) *state {
 			vw.left--
 			if next := vw.k + 1; len(vw.stage) > 0 && (vw.k%shardDrainEvery == 0 || vw.left == 0 || cfg.MeasureEvery > 0 && next%cfg.MeasureEvery == 0) {
 				for _, y := range vw.stage {
-					send(vw, owner(y.bin, mul), y)
+					o := owner(y.bin, mul)
+					vw.out[o] = append(vw.out[o], y)
+				}
+				for _, y := range vw.stage {
+					if o := owner(y.bin, mul); len(vw.out[o]) >= shardBatch {
+						flush(vw, o)
+					}
 				}
 				vw.stage = vw.stage[:0]
 			}

@@ -86,6 +86,22 @@ func (sw *shardWorker) commit(bin uint32) uint32 {
 	return after
 }
 
+// commitRun commits the unmeasured balls at the start of b, up to its
+// first measured one, and returns how many it committed: commit's loop,
+// with the count kept in a register and published each ball.
+func (sw *shardWorker) commitRun(b []uint32) int {
+	cells, stride, mine, placed := sw.cells, sw.stride, sw.mine, sw.placed
+	q := 0
+	for ; q < len(b) && b[q]&shardMeasured == 0; q++ {
+		c := &cells[uint64(b[q])*stride]
+		storeOwned(c, c.Load()+1)
+		placed++
+		storeOwned64(mine, placed)
+	}
+	sw.placed = placed
+	return q
+}
+
 // measure records a committed measured ball: read at load v and total t0.
 func (sw *shardWorker) measure(after, v uint32, t0 uint64) {
 	sw.st.binStale(sw.w, after, v)
@@ -106,14 +122,13 @@ func (sw *shardWorker) drain() {
 		for ; h < t; h++ {
 			b := r.slots[h%ringSlots]
 			for q := 0; q < len(b); q++ {
-				e := b[q]
-				if e&shardMeasured == 0 {
-					sw.commit(e)
-					continue
+				q += sw.commitRun(b[q:])
+				if q == len(b) {
+					break
 				}
 				v, lo, hi := b[q+1], b[q+2], b[q+3]
+				sw.measure(sw.commit(b[q]&^shardMeasured), v, uint64(hi)<<32|uint64(lo))
 				q += 3
-				sw.measure(sw.commit(e&^shardMeasured), v, uint64(hi)<<32|uint64(lo))
 			}
 		}
 		sw.inHead[p] = h
@@ -280,9 +295,10 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 // lists the foreign bins, without a branch on the owner: whether the chosen
 // bin is this worker's is a coin toss when W = 2, and a branch on it,
 // mispredicted every second ball, cost more than the foreign balls' whole
-// trip. The stage's foreign bins then join their owners' batches, so a
-// foreign ball is sent up to shardStage − 1 own balls later than a loop
-// ball by ball would send it (emulateSharded sends them the same way).
+// trip. The stage's foreign bins then join their owners' batches (send), so
+// a foreign ball is sent up to shardStage − 1 own balls later than a loop
+// ball by ball would send it, and a batch pushed at the stage's end may hold
+// more than shardBatch (emulateSharded sends them the same way).
 func (sw *shardWorker) twoChoice(r *kernels.PCG32, n uint32, mul uint64, count uint64) {
 	all := sw.cells[:cap(sw.cells)] // the bins, then the workers' sinks
 	stride, w, sink, mine := sw.stride, uint64(sw.w), sw.sink, sw.mine
@@ -295,14 +311,33 @@ func (sw *shardWorker) twoChoice(r *kernels.PCG32, n uint32, mul uint64, count u
 		nf := shardStage2(all, stride, idx[:2*c], mul, w, sink, &foreign, mine, placed)
 		placed += c - uint64(nf)
 		count -= c
-		for _, f := range foreign[:nf] {
-			o := owner(f, mul)
-			if sw.outBuf[o] = append(sw.outBuf[o], f); len(sw.outBuf[o]) >= sw.nextTry[o] {
-				sw.push(o)
-			}
-		}
+		sw.send(foreign[:nf], mul)
 	}
 	sw.placed = placed
+}
+
+// send adds a stage's foreign bins to their owners' batches, then pushes
+// each batch that reached its length to push at.
+func (sw *shardWorker) send(foreign []uint32, mul uint64) {
+	if len(foreign) == 0 {
+		return
+	}
+	if sw.W == 2 { // one other owner: the stage's list is its batch's next part
+		o := 1 - sw.w
+		if sw.outBuf[o] = append(sw.outBuf[o], foreign...); len(sw.outBuf[o]) >= sw.nextTry[o] {
+			sw.push(o)
+		}
+		return
+	}
+	for _, f := range foreign {
+		o := owner(f, mul)
+		sw.outBuf[o] = append(sw.outBuf[o], f)
+	}
+	for _, f := range foreign {
+		if o := owner(f, mul); len(sw.outBuf[o]) >= sw.nextTry[o] {
+			sw.push(o)
+		}
+	}
 }
 
 // shardStage is the balls whose draws twoChoice makes ahead.
