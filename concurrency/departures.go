@@ -244,11 +244,24 @@ func presentOf(sum uint64) uint64 {
 	return sum
 }
 
+// loadTally counts reads by load, in a slice that grows on demand (loads
+// stay small; ages use tally).
+type loadTally []uint64
+
+func (t *loadTally) add(v uint64) {
+	if v >= uint64(len(*t)) {
+		grown := make(loadTally, max(v+1, 2*uint64(len(*t))))
+		copy(grown, *t)
+		*t = grown
+	}
+	(*t)[v]++
+}
+
 // sampler tallies a worker's time-average reads by batch.
 type sampler struct {
 	r           kernels.PCG32
 	warm, count uint64 // the worker's warmup events and all its events
-	batches     [depBatches]tally
+	batches     [depBatches]loadTally
 	reads       uint64
 }
 
@@ -390,10 +403,10 @@ func runDepartures(cfg Config, W int) (*Result, error) {
 // batch-means standard errors, BatchLag1) from the workers' sampled reads,
 // batch b of every worker making batch b, and returns the reads.
 func sampledAverages(dy *result.Dynamic, sps []*sampler) uint64 {
-	var batches []tally // per batch with reads: reads by load
+	var batches []loadTally // per batch with reads: reads by load
 	reads := uint64(0)
 	for b := range depBatches {
-		var t tally
+		var t loadTally
 		for _, sp := range sps {
 			if sp == nil {
 				continue
