@@ -589,6 +589,8 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 			if log != nil {
 				placed = racyDChoiceTraced(&r, cells, stride, nn, ru.d, stop-k+1, placed, mine, log)
 				log = log[2*(stop-k+1):]
+			} else if ru.d == 2 && stride == 1 {
+				placed = racyTwoChoicePacked(&r, cells, nn, stop-k+1, placed, mine)
 			} else {
 				placed = racyDChoice(&r, cells, stride, nn, ru.d, stop-k+1, placed, mine)
 			}
@@ -711,6 +713,28 @@ func racyDChoice(r *kernels.PCG32, cells []atomic.Uint32, stride uint64, n uint3
 		cells[uint64(i)*stride].Add(1)
 		placed++
 		storeOwned64(mine, placed)
+	}
+	return placed
+}
+
+// racyTwoChoicePacked is racyDChoice for d = 2 on packed loads: the draws
+// of up to shardStage balls are made first (the same stream), so each
+// ball's reads wait only on the add before it, and a bin's index needs no
+// multiply by the stride.
+func racyTwoChoicePacked(r *kernels.PCG32, cells []atomic.Uint32, n uint32, count, placed uint64, mine *atomic.Uint64) uint64 {
+	var idx [2 * shardStage]uint32
+	for count > 0 {
+		c := min(count, shardStage)
+		r.FillBounded(idx[:2*c], n)
+		for k := uint64(0); k < 2*c; k += 2 {
+			i, j := idx[k], idx[k+1]
+			m := -uint32(b2u(cells[j].Load() < cells[i].Load()))
+			i = i&^m | j&m
+			cells[i].Add(1)
+			placed++
+			storeOwned64(mine, placed)
+		}
+		count -= c
 	}
 	return placed
 }
