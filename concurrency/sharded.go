@@ -121,6 +121,9 @@ func (sw *shardWorker) drain() {
 		}
 		for ; h < t; h++ {
 			b := r.slots[h%ringSlots]
+			if haveShardStage2Asm && sw.stride == 1 && len(b) > 0 {
+				prefetchBins(&sw.cells[0], &b[0], len(b))
+			}
 			for q := 0; q < len(b); q++ {
 				q += sw.commitRun(b[q:])
 				if q == len(b) {

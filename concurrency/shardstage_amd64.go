@@ -11,3 +11,9 @@ const haveShardStage2Asm = true
 //
 //go:noescape
 func shardStage2Asm(cells *atomic.Uint32, idx *uint32, count int, mul, w, sink uint64, foreign *uint32, mine *atomic.Uint64, placed uint64) (nf int)
+
+// prefetchBins asks for the lines of the bins b[0:count] names, to write
+// (shardstage_amd64.s), before an owner commits a batch.
+//
+//go:noescape
+func prefetchBins(cells *atomic.Uint32, b *uint32, count int)

@@ -11,3 +11,5 @@ const haveShardStage2Asm = false
 func shardStage2Asm(*atomic.Uint32, *uint32, int, uint64, uint64, uint64, *uint32, *atomic.Uint64, uint64) int {
 	panic("concurrency: shardStage2Asm without assembly")
 }
+
+func prefetchBins(*atomic.Uint32, *uint32, int) {}

@@ -137,3 +137,22 @@ func BenchmarkShardStage2(b *testing.B) {
 		})
 	}
 }
+
+// TestPrefetchBinsNeverFaults prefetches the lines of a batch whose
+// measured entries carry data words that name no bin (up to 2^31 − 1 cells
+// past the loads, far outside any mapping): a prefetch is a hint and must
+// not fault, and it changes no load. An opcode that loads, or one that
+// writes, would crash here or change the loads.
+func TestPrefetchBinsNeverFaults(t *testing.T) {
+	ls := newLoads(1000, Packed, 2)
+	for b := range uint64(1000) {
+		ls.cells[b].Store(uint32(b))
+	}
+	batch := []uint32{3, 999 | shardMeasured, 0xffffffff, 0x7fffffff, 0x12345678, 0, 500}
+	prefetchBins(&ls.cells[0], &batch[0], len(batch))
+	for b, v := range ls.Snapshot() {
+		if v != uint32(b) {
+			t.Fatalf("bin %d holds %d after the prefetch, want %d", b, v, b)
+		}
+	}
+}
