@@ -104,16 +104,18 @@ func testAgainstRef[L Load](t *testing.T) {
 	}
 }
 
-// withStaging runs f with the staged loops forced on and forced off: both
-// must match the reference, so the cache-size choice never changes results.
+// withStaging runs f with the staged loops forced on, with and without
+// their prefetch, and forced off: each must match the reference, so the
+// cache-size choices never change results (and a prefetch that wrote, or
+// read past what it should, would show here or crash).
 func withStaging(t *testing.T, f func(t *testing.T)) {
-	saved := stagingAbove
-	defer func() { stagingAbove = saved }()
+	saved, savedPrefetch := stagingAbove, prefetchAbove
+	defer func() { stagingAbove, prefetchAbove = saved, savedPrefetch }()
 	for _, mode := range []struct {
-		name  string
-		above int
-	}{{"staged", -1}, {"interleaved", math.MaxInt}} {
-		stagingAbove = mode.above
+		name            string
+		above, prefetch int
+	}{{"staged", -1, math.MaxInt}, {"staged-prefetched", -1, -1}, {"interleaved", math.MaxInt, math.MaxInt}} {
+		stagingAbove, prefetchAbove = mode.above, mode.prefetch
 		t.Run(mode.name, f)
 	}
 }

@@ -109,6 +109,7 @@ func dChoiceStaged[L Load](loads []L, r *PCG32, count uint64, d int, maxLoad L) 
 	for count > 0 {
 		b := int(min(count, uint64(per)))
 		s = fillBounded(idx[:b*d], s, inc, n)
+		prefetchLoads(loads, idx[:b*d])
 		if d == 2 {
 			for k := 0; k < 2*b; k += 2 {
 				i, j := idx[k], idx[k+1]

@@ -393,6 +393,7 @@ func memoryOneStaged[L Load](loads []L, r *PCG32, count uint64, cached *uint32, 
 	for count > 0 {
 		b := int(min(count, stageBalls))
 		s = fillBounded(idx[:b], s, inc, n)
+		prefetchLoads(loads, idx[:b])
 		for _, i := range idx[:b] {
 			li := loads[i]
 			t, lt := i, li

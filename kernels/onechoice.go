@@ -30,6 +30,7 @@ func oneChoiceStaged[L Load](loads []L, r *PCG32, count uint64, maxLoad L) L {
 	for count > 0 {
 		b := int(min(count, stageBalls))
 		s = fillBounded(idx[:b], s, inc, n)
+		prefetchLoads(loads, idx[:b])
 		for _, i := range idx[:b] {
 			v := loads[i] + 1
 			loads[i] = v

@@ -77,6 +77,7 @@ func dChoiceWeightedStaged(loads []float64, r *PCG32, w []float64, d int, maxLoa
 	for len(w) > 0 {
 		b := min(len(w), per)
 		s = fillBounded(idx[:b*d], s, inc, n)
+		prefetchLoads(loads, idx[:b*d])
 		for k, wk := range w[:b] {
 			best := idx[k*d]
 			bl := loads[best]
