@@ -69,16 +69,20 @@ func alwaysGoLeftStaged[L Load](loads []L, r *PCG32, count uint64, d int, maxLoa
 	for count > 0 {
 		b := int(min(count, uint64(per)))
 		s = fillBounded(idx[:b*d], s, inc, g)
+		for k := 0; k < b*d; k += d { // each sample's bin: group q starts at q·g
+			for q := 1; q < d; q++ {
+				idx[k+q] += uint32(q) * g
+			}
+		}
+		prefetchLoads(loads, idx[:b*d])
 		for k := 0; k < b*d; k += d {
 			best := uint64(idx[k])
 			bl := loads[best]
-			base := uint64(g)
 			for _, x := range idx[k+1 : k+d] {
-				j := base + uint64(x)
+				j := uint64(x)
 				if lj := loads[j]; lj < bl {
 					best, bl = j, lj
 				}
-				base += uint64(g)
 			}
 			bl++
 			loads[best] = bl

@@ -101,12 +101,14 @@ func BBatch[L Load](loads []L, r *PCG32, count uint64, bt *Batch[L], maxLoad L) 
 	for count > 0 {
 		c := bt.next(count, 2)
 		s = fillBounded(idx[:2*c], s, inc, n)
+		prefetchLoads(frozen, idx[:2*c])
 		for k := range c {
 			i, j := idx[2*k], idx[2*k+1]
 			// The comparison of frozen loads is a coin flip for the branch
 			// predictor: select by masks (see choose).
 			idx[k] = choose(b2u(frozen[j] < frozen[i]), i, j) // the chosen bins
 		}
+		prefetchLoads(loads, idx[:c])
 		maxLoad = placeBatch(bt, loads, idx[:c], maxLoad)
 		count -= uint64(c)
 	}
