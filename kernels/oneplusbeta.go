@@ -81,6 +81,7 @@ func onePlusBetaStaged[L Load](loads []L, r *PCG32, count uint64, coin *Bernoull
 			masks[k] = mask
 			s = fillBounded(idx[2*k:2*k+2], s, inc, n)
 		}
+		prefetchLoads(loads, idx[:2*b])
 		for k := range b {
 			i, j := idx[2*k], idx[2*k+1]
 			li, lj := loads[i], loads[j]
