@@ -168,6 +168,7 @@ func BatchedDChoice[L Load](loads []L, r *PCG32, count uint64, d int, bt *Batch[
 			buf = draws
 		}
 		s = fillBounded(buf[:c*d], s, inc, n)
+		prefetchLoads(frozen, buf[:c*d])
 		for k := range c {
 			best := buf[k*d]
 			for _, j := range buf[k*d+1 : (k+1)*d] {
@@ -226,6 +227,7 @@ func BBatchWeighted(loads []float64, r *PCG32, w []float64, bt *Batch[float64], 
 		left := bt.b - bt.t%bt.b
 		c := int(min(uint64(len(w)), stageBalls, left))
 		s = fillBounded(idx[:2*c], s, inc, n)
+		prefetchLoads(frozen, idx[:2*c])
 		for k, wk := range w[:c] {
 			i, j := idx[2*k], idx[2*k+1]
 			if frozen[j] < frozen[i] {

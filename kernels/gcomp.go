@@ -45,6 +45,7 @@ func GComp[L Load](loads []L, r, noise *PCG32, count uint64, g uint64, rule GRul
 	for count > 0 {
 		b := int(min(count, stageBalls))
 		s = fillBounded(idx[:2*b], s, inc, n)
+		prefetchLoads(loads, idx[:2*b])
 		if rule == GRandom {
 			ns = fillOutputs(coins[:b], ns, ninc)
 		}
@@ -140,6 +141,7 @@ func GCompWeighted(loads []float64, r, noise *PCG32, w []float64, g float64, rul
 	for len(w) > 0 {
 		b := min(len(w), stageBalls)
 		s = fillBounded(idx[:2*b], s, inc, n)
+		prefetchLoads(loads, idx[:2*b])
 		if rule == GRandom {
 			ns = fillOutputs(coins[:b], ns, ninc)
 		}

@@ -104,6 +104,7 @@ func RhoNoisyComp[L Load](loads []L, r, noise *PCG32, count uint64, table *RhoTa
 	for count > 0 {
 		b := int(min(count, stageBalls))
 		s = fillBounded(idx[:2*b], s, inc, n)
+		prefetchLoads(loads, idx[:2*b])
 		for k := range b {
 			i, j := idx[2*k], idx[2*k+1]
 			li, lj := loads[i], loads[j]
@@ -147,6 +148,7 @@ func RhoNoisyCompWeighted(loads []float64, r, noise *PCG32, w []float64, rho Rho
 	for len(w) > 0 {
 		b := min(len(w), stageBalls)
 		s = fillBounded(idx[:2*b], s, inc, n)
+		prefetchLoads(loads, idx[:2*b])
 		for k, wk := range w[:b] {
 			i, j := idx[2*k], idx[2*k+1]
 			li, lj := loads[i], loads[j]

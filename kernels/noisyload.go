@@ -20,6 +20,7 @@ func SigmaNoisyLoad[L Load](loads []L, r, noise *PCG32, count uint64, sigma floa
 	for count > 0 {
 		b := int(min(count, stageBalls))
 		s = fillBounded(idx[:2*b], s, inc, n)
+		prefetchLoads(loads, idx[:2*b])
 		ns = fillNormal(z[:2*b], ns, ninc)
 		for k := range b {
 			i, j := idx[2*k], idx[2*k+1]
@@ -52,6 +53,7 @@ func SigmaNoisyLoadWeighted(loads []float64, r, noise *PCG32, w []float64, sigma
 	for len(w) > 0 {
 		b := min(len(w), stageBalls)
 		s = fillBounded(idx[:2*b], s, inc, n)
+		prefetchLoads(loads, idx[:2*b])
 		ns = fillNormal(z[:2*b], ns, ninc)
 		for k, wk := range w[:b] {
 			i, j := idx[2*k], idx[2*k+1]

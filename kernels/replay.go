@@ -41,6 +41,7 @@ func TauDelayReplay[L Load](loads []L, r *PCG32, ages []uint32, d *Delay[L], max
 	for len(ages) > 0 {
 		b := min(len(ages), stageBalls)
 		s = fillBounded(idx[:2*b], s, inc, n)
+		prefetchLoads(loads, idx[:2*b])
 		for k, a := range ages[:b] {
 			i, j := idx[2*k], idx[2*k+1]
 			li, lj := loads[i], loads[j]
