@@ -15,10 +15,10 @@ import (
 // read any bins with atomic loads, as in racy mode. A ball whose chosen bin
 // another worker owns is appended to a batch for that owner; a full batch
 // (shardBatch entries), and every batch every shardFlushEvery balls, goes to
-// the owner through a single-producer single-consumer ring (one atomic store
-// of the tail per batch), and an owner drains its incoming rings every
-// shardDrainEvery of its own balls (one atomic store of the head per ring
-// drained). So a foreign ball is committed late, by up to about
+// the owner through a single-producer single-consumer ring (one release
+// store of the tail per batch, storeRelease), and an owner drains its
+// incoming rings every shardDrainEvery of its own balls (one release store
+// of the head per ring drained). So a foreign ball is committed late, by up to about
 // shardFlushEvery·W balls placed elsewhere: that delay is part of its age.
 //
 // A measured ball travels with its read stamp: the bin with shardMeasured
