@@ -82,6 +82,12 @@ type Config struct {
 	// time-stamp counter and derives every ball's age in commit order from
 	// the stamps (trace.go): TraceBytesPerBall bytes a ball.
 	TraceAges bool
+
+	// Tests only: noBackpressure turns sharded mode's backpressure off, to
+	// show the age bound fails without it; stall makes an emulated worker
+	// slow (emulate_sharded.go).
+	noBackpressure bool
+	stall          stall
 }
 
 // Result is a concurrent run's outcome: the final loads' metrics and what
@@ -135,6 +141,11 @@ type Result struct {
 	// departures, and the bins read for the sampled time averages.
 	DepartureRetries uint64 `json:"departure_cas_retries,omitempty"`
 	TimeSamples      uint64 `json:"time_samples,omitempty"`
+	// Sharded mode: AgeBound, the age no ball reaches (ShardedAgeBound),
+	// and BackpressureWaits, the times a worker stopped deciding to stay
+	// within it (sharded.go).
+	AgeBound          uint64 `json:"age_bound,omitempty"`
+	BackpressureWaits uint64 `json:"backpressure_waits"`
 }
 
 // descheduled: a measured ball whose read-to-add takes longer than this
@@ -422,11 +433,15 @@ func Run(cfg Config) (*Result, error) {
 	res := &Result{
 		Result:  engine.NewResult(s, cfg.Trial, name, snap, elapsed),
 		Workers: W, Mode: cfg.Mode.String(), Layout: cfg.Layout.String(), Emulated: cfg.Emulate,
-		Retries:         st.retries,
-		BinStaleness:    merge(st.bin),
-		GlobalStaleness: merge(st.global),
-		Descheduled:     merge(st.desched),
-		MeasureEvery:    cfg.MeasureEvery,
+		Retries:           st.retries,
+		BinStaleness:      merge(st.bin),
+		GlobalStaleness:   merge(st.global),
+		Descheduled:       merge(st.desched),
+		MeasureEvery:      cfg.MeasureEvery,
+		BackpressureWaits: sum(st.waits),
+	}
+	if cfg.Mode == Sharded {
+		res.AgeBound = ShardedAgeBound(W)
 	}
 	if st.ages != nil {
 		res.Ages = st.ages
@@ -486,6 +501,7 @@ type state struct {
 	bin, global []tally    // per worker
 	backwards   []uint64   // per worker: measured bins whose load went down
 	desched     []tally    // per worker: ages of measured balls whose read-to-add took over descheduled
+	waits       []uint64   // per worker: sharded backpressure waits
 	ages        []uint32   // emulated, RecordAges, or traced: every ball's age in commit order
 	logs        [][]uint64 // traced: per worker, each ball's read and commit stamps
 }
@@ -502,6 +518,7 @@ func newState(cfg Config, W int) *state {
 		global:    make([]tally, W),
 		backwards: make([]uint64, W),
 		desched:   make([]tally, W),
+		waits:     make([]uint64, W),
 	}
 }
 
@@ -521,9 +538,10 @@ func runWorkers(cfg Config, ru *rule, W int, logs [][]uint64) *state {
 	var wg sync.WaitGroup
 	start := make(chan struct{}) // every worker starts at once, not as it is spawned
 	var rings []ring
+	var floors *Striped
 	var done atomic.Int64
 	if cfg.Mode == Sharded {
-		rings = newShardRings(W)
+		rings, floors = newShardRings(W), NewStriped(W)
 	}
 	for w := range W {
 		wg.Add(1)
@@ -533,7 +551,7 @@ func runWorkers(cfg Config, ru *rule, W int, logs [][]uint64) *state {
 			labels := pprof.Labels("worker", strconv.Itoa(w))
 			pprof.Do(context.Background(), labels, func(context.Context) {
 				if cfg.Mode == Sharded {
-					shardedWorker(cfg, ru, st, w, W, share(cfg.Spec.Balls, W, w), rings, &done)
+					shardedWorker(cfg, ru, st, w, W, share(cfg.Spec.Balls, W, w), rings, &done, floors)
 					return
 				}
 				retries[w] = worker(cfg, ru, st, w, share(cfg.Spec.Balls, W, w))

@@ -1,6 +1,8 @@
 package concurrency
 
 import (
+	"math"
+
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
 )
@@ -30,7 +32,8 @@ func emulateSharded(cfg Config, ru *rule, W int) *state {
 	mul := ownerMul(W, s.Bins)
 	type sent struct {
 		bin, v   uint32
-		t0       uint64
+		t0, lb   uint64 // the total at its read, and its floor
+		from     int
 		measured bool
 	}
 	type vworker struct {
@@ -42,12 +45,26 @@ func emulateSharded(cfg Config, ru *rule, W int) *state {
 		inbox  []sent
 		placed uint64
 		done   bool
+		// Backpressure (sharded.go): the worker's published floor, the total
+		// at its last check that passed, its foreign balls in flight by
+		// floor (ascending) and in ring entries, and whether it waits.
+		floor   uint64
+		chunkT  uint64
+		flight  []flightBatch
+		entries uint64
+		blocked bool
 	}
 	vs := make([]*vworker, W)
 	active := make([]int, W)
 	for w := range W {
 		vs[w] = &vworker{r: kernels.TrialStream(s.Seed, cfg.Trial, kernels.WorkerLane(w)), left: share(s.Balls, W, w), out: make([][]sent, W)}
 		active[w] = w
+	}
+	entriesOf := func(b sent) uint64 {
+		if b.measured {
+			return 4 // as in a goroutine run's batches: the bin, its load and the total
+		}
+		return 1
 	}
 	rd := &reader{cells: cells, stride: stride}
 	total, finished := uint64(0), 0
@@ -56,12 +73,16 @@ func emulateSharded(cfg Config, ru *rule, W int) *state {
 		if st.ages != nil {
 			st.ages = append(st.ages, uint32(total-b.t0))
 		}
+		if b.measured {
+			st.bin[w].add(uint64(after - 1 - b.v))
+			st.global[w].add(total - b.t0)
+		}
 		total++
 		vs[w].placed++
 		st.placed.Store(w, vs[w].placed)
-		if b.measured {
-			st.bin[w].add(uint64(after - 1 - b.v))
-			st.global[w].add(total - b.t0 - 1)
+		if p := vs[b.from]; b.from != w {
+			p.entries -= entriesOf(b)
+			p.flight = uncount(p.flight, b.lb)
 		}
 	}
 	flush := func(vw *vworker, o int) {
@@ -79,19 +100,52 @@ func emulateSharded(cfg Config, ru *rule, W int) *state {
 			flush(vw, o)
 		}
 	}
+	// admit is shardWorker.admit: the worker's floor published, and whether
+	// it may decide its next shardCheckEvery balls.
+	lag := shardMaxLag * uint64(W)
+	admit := func(w int) bool {
+		vw := vs[w]
+		low := uint64(math.MaxUint64)
+		for q, v := range vs {
+			if q != w {
+				low = min(low, v.floor)
+			}
+		}
+		vw.floor = min(floorOf(vw.flight), total)
+		low = min(low, vw.floor)
+		if !cfg.noBackpressure && (vw.entries > shardMaxInFlight || total > low && total-low >= lag) {
+			return false
+		}
+		vw.chunkT = total
+		return true
+	}
 	staged := ru.kind == process.ShapeLeast && ru.d == 2
 	var b ball
 	for len(active) > 0 {
 		a := int(sched.Bounded(uint32(len(active))))
 		w := active[a]
+		if cfg.stall.odds > 0 && w == cfg.stall.worker && sched.Bounded(cfg.stall.odds) != 0 {
+			continue
+		}
 		vw := vs[w]
 		switch {
+		case vw.blocked:
+			for o := range W {
+				flush(vw, o)
+			}
+			drain(w)
+			vw.blocked = !admit(w)
 		case vw.left > 0:
 			ru.draw(&vw.r, &b)
 			vw.k++
-			x := sent{t0: total, measured: cfg.MeasureEvery > 0 && vw.k%cfg.MeasureEvery == 0}
+			x := sent{t0: total, lb: vw.chunkT, from: w, measured: cfg.MeasureEvery > 0 && vw.k%cfg.MeasureEvery == 0}
 			x.bin, x.v = ru.decide(&b, rd, ru.thinLimit(total))
-			switch o := owner(x.bin, mul); {
+			o := owner(x.bin, mul)
+			if o != w {
+				vw.entries += entriesOf(x)
+				vw.flight = count(vw.flight, x.lb)
+			}
+			switch {
 			case o == w:
 				commit(w, x)
 			case staged && !x.measured:
@@ -120,12 +174,18 @@ func emulateSharded(cfg Config, ru *rule, W int) *state {
 					flush(vw, o)
 				}
 			}
+			if vw.k%shardCheckEvery == 0 && vw.left > 0 && !admit(w) {
+				vw.blocked = true
+				st.waits[w]++
+			}
 		case !vw.done:
 			vw.done = true
 			finished++
 			drain(w)
+			vw.floor = floorOf(vw.flight) // it decides nothing more
 		default:
 			drain(w)
+			vw.floor = floorOf(vw.flight)
 		}
 		if vw.done && finished == W && len(vw.inbox) == 0 {
 			active[a] = active[len(active)-1]
@@ -133,4 +193,49 @@ func emulateSharded(cfg Config, ru *rule, W int) *state {
 		}
 	}
 	return st
+}
+
+// stall slows one emulated worker (tests only): a step the schedule gives
+// it is taken with probability 1/odds, and skipped otherwise; odds 0 is no
+// stall.
+type stall struct {
+	worker int
+	odds   uint32
+}
+
+// flightBatch is an emulated worker's foreign balls in flight with one
+// floor: n of them.
+type flightBatch struct{ lb, n uint64 }
+
+// count adds a ball with floor lb to f, whose floors ascend (a worker's
+// floors only grow).
+func count(f []flightBatch, lb uint64) []flightBatch {
+	if k := len(f) - 1; k >= 0 && f[k].lb == lb {
+		f[k].n++
+		return f
+	}
+	return append(f, flightBatch{lb, 1})
+}
+
+// uncount removes a ball with floor lb from f, and the empty batches at
+// its front.
+func uncount(f []flightBatch, lb uint64) []flightBatch {
+	for k := range f {
+		if f[k].lb == lb && f[k].n > 0 {
+			f[k].n--
+			break
+		}
+	}
+	for len(f) > 0 && f[0].n == 0 {
+		f = f[1:]
+	}
+	return f
+}
+
+// floorOf is the least floor of the balls in f, math.MaxUint64 for none.
+func floorOf(f []flightBatch) uint64 {
+	if len(f) == 0 {
+		return math.MaxUint64
+	}
+	return f[0].lb
 }

@@ -1,6 +1,7 @@
 package concurrency
 
 import (
+	"math"
 	"runtime"
 	"sync/atomic"
 	"unsafe"
@@ -24,17 +25,72 @@ import (
 // A measured ball travels with its read stamp: the bin with shardMeasured
 // set, then the load it was read at and the 64-bit total at its read, so
 // the owner measures both stalenesses when it commits it.
+//
+// Backpressure bounds every ball's age by design (ShardedAgeBound), however
+// the workers are scheduled. Every shardCheckEvery of its own decisions a
+// worker pushes its batches and checks (admit): its foreign balls not yet
+// committed by their owners (in flight, counted in ring entries, which is
+// at least the balls) must be at most shardMaxInFlight, and the total
+// placed must be less than shardMaxLag·W past the lowest floor any worker
+// has published. A worker's floor is a lower bound on the total at the
+// read of every ball it has decided and not yet seen committed, and of
+// every ball it will decide: the least total it read at the check before
+// such a ball (balls carry that bound per batch: ring.stamps, outStamp).
+// A worker that fails the check decides nothing: it pushes, drains its own
+// rings, publishes its floor and yields until the check passes (a
+// backpressure wait, counted in Result.BackpressureWaits); a finished
+// worker keeps publishing its floor while it drains. Owners so drain while
+// they wait, and no worker waits with nothing to do: if every worker
+// waited, they would push and drain until nothing was in flight, every
+// floor would reach the total, and every check would pass.
+//
+// The bound. Take ball X, read at total t0 and committed at time c. A
+// check that passed with its floors read before c saw X's producer's floor
+// ≤ t0, so the total it read was below t0 + A, A = shardMaxLag·W; let s be
+// the latest such check's read of the total. After s, each worker decides
+// at most the rest of its chunk, K = shardCheckEvery balls, and the balls
+// in flight at s are at most shardMaxInFlight + K a worker (the check's
+// limit and its chunk). Every commit after s is one of these, so the total
+// at c is below t0 + A + W·(shardMaxInFlight + 2K): a ball's age, the balls
+// committed between its read and its commit, is below
+// W·(shardMaxLag + shardMaxInFlight + 2·shardCheckEvery) = 2560·W.
+// A ball's measured age is read by its owner just before its commit, so an
+// owner descheduled after a commit does not lengthen the ball's age.
+//
+// The constants leave room for what a run does on its own: a foreign ball
+// waits up to shardFlushEvery of its producer's balls in a batch and
+// shardDrainEvery of its owner's in a ring, and a floor lags a chunk behind
+// its worker's reads, about (2·256 + 64)·W balls in all against A = 1024·W:
+// the check stops a worker only when another is off the CPU or far behind.
 const (
 	shardBatch      = 64  // entries per push
 	shardDrainEvery = 64  // own balls between drains of the incoming rings
 	shardFlushEvery = 256 // own balls between pushes of every pending batch
 	shardMeasured   = 1 << 31
+	// shardCheckEvery is the own balls between backpressure checks (at
+	// the flushes), shardMaxInFlight the ring entries of foreign balls a
+	// worker may have in flight at a check, and shardMaxLag·W how far the
+	// total may run past the lowest floor.
+	shardCheckEvery  = shardFlushEvery
+	shardMaxInFlight = 4 * shardFlushEvery
+	shardMaxLag      = 4 * shardFlushEvery
 	// MaxShardedWorkers bounds the W² rings of a goroutine run (at most
 	// 1 KiB of ring a pair), MaxEmulatedShardedWorkers the W² batches of an
 	// emulated one (24 bytes a pair when empty).
 	MaxShardedWorkers         = 256
 	MaxEmulatedShardedWorkers = 1024
 )
+
+// ShardedAgeBound is the bound backpressure puts on a ball's age in a
+// sharded run of W workers, goroutines or emulated: fewer than
+// W·(shardMaxLag + shardMaxInFlight + 2·shardCheckEvery) = 2560·W balls
+// committed between its read and its commit (derived above).
+func ShardedAgeBound(W int) uint64 {
+	return uint64(W) * (shardMaxLag + shardMaxInFlight + 2*shardCheckEvery)
+}
+
+// ShardedAgeBoundText is the bound's formula, for the run's header.
+const ShardedAgeBoundText = "W·(1024 + 1024 + 2·256)"
 
 // ring is a single-producer single-consumer queue of batches: a slot holds
 // one batch of any length, so a producer whose owner has not drained for a
@@ -48,6 +104,12 @@ type ring struct {
 	head  atomic.Uint64 // written by the consumer only
 	_     [CacheLine - 8]byte
 	slots [ringSlots][]uint32
+	// The producer's own records: per slot, the least total read at the
+	// check before any of its balls (their floor) and the entries pushed
+	// through the ring before it; and the entries pushed in all.
+	stamps [ringSlots]uint64
+	starts [ringSlots]uint64
+	sent   uint64
 }
 
 // ringSlots is the batches a ring holds.
@@ -74,6 +136,19 @@ type shardWorker struct {
 	sink    uint64     // index of this worker's sink in cells[:cap(cells)]
 	mine    *atomic.Uint64
 	done    *atomic.Int64 // workers that have pushed their last batch
+	// Backpressure: per owner, the floor of the batch being filled; the
+	// total read at the last check that passed; the workers' floors
+	// (floors.cell(w) is this worker's); shardMaxLag·W; and the checks
+	// that failed.
+	outStamp []uint64
+	chunkT   uint64
+	floors   *Striped
+	floor    *atomic.Uint64
+	maxLag   uint64
+	waits    uint64
+	// noBackpressure turns the checks off: tests show the bound fails
+	// without them.
+	noBackpressure bool
 }
 
 // commit adds a ball to an owned bin and returns the load after it.
@@ -102,10 +177,14 @@ func (sw *shardWorker) commitRun(b []uint32) int {
 	return q
 }
 
-// measure records a committed measured ball: read at load v and total t0.
-func (sw *shardWorker) measure(after, v uint32, t0 uint64) {
-	sw.st.binStale(sw.w, after, v)
-	sw.st.global[sw.w].add(sw.st.placed.Sum() - t0 - 1)
+// commitMeasured commits a measured ball read at load v and total t0 and
+// records its stalenesses. Its age is the total just before the commit
+// less t0: read after, it would count the balls placed while an owner
+// descheduled between its commit and the read was off the CPU.
+func (sw *shardWorker) commitMeasured(bin, v uint32, t0 uint64) {
+	t := sw.st.placed.Sum()
+	sw.st.binStale(sw.w, sw.commit(bin), v)
+	sw.st.global[sw.w].add(t - t0)
 }
 
 // drain commits every ball waiting in this worker's incoming rings.
@@ -130,7 +209,7 @@ func (sw *shardWorker) drain() {
 					break
 				}
 				v, lo, hi := b[q+1], b[q+2], b[q+3]
-				sw.measure(sw.commit(b[q]&^shardMeasured), v, uint64(hi)<<32|uint64(lo))
+				sw.commitMeasured(b[q]&^shardMeasured, v, uint64(hi)<<32|uint64(lo))
 				q += 3
 			}
 		}
@@ -155,8 +234,11 @@ func (sw *shardWorker) push(o int) bool {
 	}
 	old := r.slots[t%ringSlots] // consumed: the head has passed it
 	r.slots[t%ringSlots] = b
+	r.stamps[t%ringSlots], r.starts[t%ringSlots] = sw.outStamp[o], r.sent
+	r.sent += uint64(len(b))
 	storeRelease(&r.tail, t+1)
 	sw.outTail[o] = t + 1
+	sw.outStamp[o] = sw.chunkT // the next balls are read after the last check
 	if old == nil {
 		old = make([]uint32, 0, shardBatch+4)
 	}
@@ -201,13 +283,15 @@ func newShardRings(W int) []ring { return make([]ring, W*W) }
 
 // shardedWorker places count balls by --mode sharded, then commits what
 // the others send it until every worker has pushed its last batch.
-func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, rings []ring, done *atomic.Int64) {
+func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, rings []ring, done *atomic.Int64, floors *Striped) {
 	r := kernels.TrialStream(cfg.Spec.Seed, cfg.Trial, kernels.WorkerLane(w))
 	n := cfg.Spec.Bins
 	sw := &newPaddedWorker().sw
 	*sw = shardWorker{w: w, W: W, st: st, cells: st.loads.cells, stride: st.loads.stride, rings: rings,
 		outBuf: padded[[]uint32](W), outTail: padded[uint64](W), nextTry: padded[int](W), inHead: padded[uint64](W),
-		sink: st.loads.sinkCell(w), mine: st.placed.cell(w), done: done}
+		sink: st.loads.sinkCell(w), mine: st.placed.cell(w), done: done,
+		outStamp: padded[uint64](W), floors: floors, floor: floors.cell(w), maxLag: shardMaxLag * uint64(W),
+		noBackpressure: cfg.noBackpressure}
 	for o := range sw.outBuf {
 		sw.outBuf[o] = make([]uint32, 0, shardBatch+4)
 		sw.nextTry[o] = shardBatch
@@ -236,6 +320,9 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 			}
 			if k%shardFlushEvery == 0 {
 				sw.pushAll()
+				if k < count {
+					sw.backpressure()
+				}
 			}
 			continue
 		}
@@ -252,9 +339,10 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 		}
 		bin, v := ru.decide(&b, rd, limit)
 		if o := owner(bin, mul); o == w {
-			after := sw.commit(bin)
 			if measured {
-				sw.measure(after, v, t0)
+				sw.commitMeasured(bin, v, t0)
+			} else {
+				sw.commit(bin)
 			}
 		} else {
 			if measured {
@@ -271,21 +359,103 @@ func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, ring
 		}
 		if k%shardFlushEvery == 0 {
 			sw.pushAll()
+			if k < count {
+				sw.backpressure()
+			}
 		}
 	}
+	// Finished: this worker decides nothing more, so its floor is that of
+	// its balls in flight, republished as their owners commit them.
 	for !sw.pushAll() {
 		sw.drain()
+		sw.publishFinal()
 		runtime.Gosched()
 	}
 	done.Add(1)
 	for {
 		all := done.Load() == int64(W) // every push happened before its worker's Add
 		sw.drain()
+		sw.publishFinal()
 		if all {
 			break
 		}
 		runtime.Gosched()
 	}
+	st.waits[w] = sw.waits
+}
+
+// inFlight returns this worker's foreign balls not yet committed, in ring
+// entries (a measured ball is 4), and the least floor among their batches
+// (math.MaxUint64 when none). A ring's head may be read stale, which only
+// counts more in flight.
+func (sw *shardWorker) inFlight() (entries, floor uint64) {
+	floor = math.MaxUint64
+	for o := range sw.W {
+		if o == sw.w {
+			continue
+		}
+		r := &sw.rings[sw.w*sw.W+o]
+		if h, t := r.head.Load(), sw.outTail[o]; h < t { // slot h is unconsumed, so not yet reused
+			entries += r.sent - r.starts[h%ringSlots]
+			floor = min(floor, r.stamps[h%ringSlots])
+		}
+		if len(sw.outBuf[o]) > 0 {
+			entries += uint64(len(sw.outBuf[o]))
+			floor = min(floor, sw.outStamp[o])
+		}
+	}
+	return entries, floor
+}
+
+// admit is the backpressure check, made after a push of every batch: it
+// publishes this worker's floor and reports whether the worker may decide
+// its next shardCheckEvery balls. The floors are read before the total, so
+// a floor read is no higher than the total read after it.
+func (sw *shardWorker) admit() bool {
+	entries, floor := sw.inFlight()
+	low := uint64(math.MaxUint64)
+	for q := range sw.W {
+		if q != sw.w {
+			low = min(low, sw.floors.Load(q))
+		}
+	}
+	t := sw.st.placed.Sum()
+	floor = min(floor, t) // the balls it decides next are read at t or later
+	storeOwned64(sw.floor, floor)
+	low = min(low, floor)
+	if !sw.noBackpressure && (entries > shardMaxInFlight || t > low && t-low >= sw.maxLag) {
+		return false
+	}
+	sw.chunkT = t
+	for o := range sw.W {
+		if len(sw.outBuf[o]) == 0 {
+			sw.outStamp[o] = t
+		}
+	}
+	return true
+}
+
+// backpressure waits, pushing and draining, until admit passes.
+func (sw *shardWorker) backpressure() {
+	if sw.admit() {
+		return
+	}
+	sw.waits++
+	for {
+		runtime.Gosched()
+		sw.pushAll()
+		sw.drain()
+		if sw.admit() {
+			return
+		}
+	}
+}
+
+// publishFinal publishes a finished worker's floor: that of its balls in
+// flight, or none.
+func (sw *shardWorker) publishFinal() {
+	_, floor := sw.inFlight()
+	storeOwned64(sw.floor, floor)
 }
 
 // twoChoice places count unmeasured two-choice balls: the draws, the
