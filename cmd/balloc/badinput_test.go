@@ -243,6 +243,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"concurrent/seed":          {kind: kCount0, legal: "2"},
 		"concurrent/trials":        {kind: kCount1, legal: "1"},
 		"concurrent/compare":       {kind: kBool, legal: "false"},
+		"concurrent/progress":      {kind: kEnum, legal: "never"},
 		"concurrent/format":        {kind: kEnum, legal: "json"},
 		"concurrent/cpuprofile":    {kind: kPathOut, legal: filepath.Join(f.dir, "cc.pprof")},
 		"concurrent/memprofile":    {kind: kPathOut, legal: filepath.Join(f.dir, "cm.pprof")},

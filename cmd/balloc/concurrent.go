@@ -7,11 +7,13 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/balloc/balloc/concurrency"
@@ -22,8 +24,15 @@ import (
 	"github.com/balloc/balloc/core/units"
 )
 
-// concurrentParams are the process parameters balloc concurrent takes.
-var concurrentParams = []string{"d", "beta", "threshold", "g"}
+// concurrentParams are the process parameters balloc concurrent takes,
+// with help that speaks of its own processes only (the catalogue's
+// flags, shared by balloc run, name processes concurrent refuses).
+var concurrentParams = []struct{ name, usage string }{
+	{"d", "d-choice: samples per ball, the least loaded taken, 1 ≤ d ≤ 16 and d ≤ bins (default 2)"},
+	{"beta", "one-plus-beta: probability β that a ball samples two bins and takes the less loaded (else one bin), 0 ≤ β ≤ 1"},
+	{"threshold", "two-thinning: θ; a ball keeps its first bin if that bin's load < t/n + θ, t the balls placed so far as the workers' striped counts give it, else takes a second (any real)"},
+	{"g", "g-myopic-comp: two loads differing by at most g are compared by a fair coin, else the lighter is taken, g ≥ 0"},
+}
 
 type concurrentFlags struct {
 	process, bins, balls, seed, trials string
@@ -31,6 +40,7 @@ type concurrentFlags struct {
 	mode, batch, layout, measureEvery  string
 	format                             string
 	compare, traceAges                 bool
+	progress                           string
 	cpuprofile, memprofile, trace      string
 	saveAges                           string
 	params                             map[string]*string
@@ -61,14 +71,10 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.bins, "bins", "", "number of bins n (required)")
 	fl.StringVar(&f.balls, "balls", "", "number of balls m, below 2^32 (required, unless --arrival-rate)")
 	addConcurrentDynamicFlags(fl, &f.dyn)
-	for _, d := range process.Flags() {
-		for _, name := range concurrentParams {
-			if d.Name == name {
-				v := new(string)
-				f.params[name] = v
-				fl.StringVar(v, name, "", d.Usage)
-			}
-		}
+	for _, p := range concurrentParams {
+		v := new(string)
+		f.params[p.name] = v
+		fl.StringVar(v, p.name, "", p.usage)
 	}
 	fl.StringVar(&f.workers, "workers", "0", "goroutines allocating at once (0: one per CPU)")
 	fl.StringVar(&f.scaling, "scaling", "", "a comma-separated list of worker counts to run in turn, e.g. 1,2,4")
@@ -79,7 +85,10 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.measureEvery, "measure-every", "256", "measure the staleness of every K-th ball of each worker (0: none)")
 	fl.StringVar(&f.seed, "seed", "1", "seed")
 	fl.StringVar(&f.trials, "trials", "1", "runs per worker count")
-	fl.BoolVar(&f.compare, "compare", true, "also run, for two-choice, the replay of the ages (emulated), the i.i.d.-ages model, two-choice, and tau-delay and b-batch at the ages' p99")
+	fl.BoolVar(&f.compare, "compare", true, "two-choice: set beside each run the sequential replay of its ages (emulated and --trace-ages runs), the i.i.d.-ages model, two-choice, and tau-delay and b-batch at the ages' p99, each m balls; on unless --compare=false")
+	// The usage says how to turn it off; pflag would add "(default true)".
+	fl.Lookup("compare").DefValue = ""
+	fl.StringVar(&f.progress, "progress", "auto", "progress bar of the comparisons on stderr: auto (when it is a terminal), always or never")
 	fl.BoolVar(&f.traceAges, "trace-ages", false, "racy and cas goroutine runs: stamp every ball's reads and commit with the CPU's time-stamp counter, take every ball's age from the merged commit order, and replay it (20 bytes a ball; x86-64 with an invariant TSC; each traced run follows an untraced one of the same trial, for the cost)")
 	fl.StringVar(&f.saveAges, "save-ages", "", "emulated or --trace-ages, one run: write every ball's age, in ball order, to this new file (for tau-delay --delay replay --replay)")
 	fl.StringVar(&f.format, "format", "table", "table or json")
@@ -246,6 +255,18 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	default:
 		return fmt.Errorf("--format %q: want table or json", f.format)
 	}
+	bar := false
+	switch f.progress {
+	case "auto":
+		if file, ok := c.ErrOrStderr().(*os.File); ok {
+			bar = term.IsTerminal(int(file.Fd()))
+		}
+	case "always":
+		bar = true
+	case "never":
+	default:
+		return fmt.Errorf("--progress %q: want auto, always or never", f.progress)
+	}
 	rule, ok := spec.Proc.(process.Concurrent)
 	comparable := ok && rule.Concurrent().Shape == process.ShapeLeast && rule.Concurrent().D == 2
 	need := units.Mul(spec.Bins, layout.Bytes())
@@ -313,7 +334,11 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 					return failure{err}
 				}
 			}
-			row, err := compareRun(res, spec, com, tr, f.compare && comparable && !departures)
+			var progress *comparisonBar
+			if bar {
+				progress = &comparisonBar{w: c.ErrOrStderr(), workers: w, trial: tr}
+			}
+			row, err := compareRun(res, spec, com, tr, f.compare && comparable && !departures, progress)
 			if twin != nil {
 				row.UntracedBallsPerS, row.UntracedGap, row.TracedPreempted = &twin.BallsPerS, &twin.Gap, &res.TracedPreempted
 			}
@@ -382,6 +407,11 @@ type concurrentRow struct {
 	// Tau is the age quantile the theory rows use (p99), Regime what the
 	// paper's text says for it; TauDelayGap and BBatchGap the sequential
 	// tau-delay --delay fixed --tau τ and b-batch --batch max(τ, 1) runs.
+	// Sharded mode: the bound backpressure keeps every ball's age below
+	// (concurrency.ShardedAgeBound) and the times a worker waited for it.
+	AgeBound          uint64  `json:"age_bound,omitempty"`
+	BackpressureWaits *uint64 `json:"backpressure_waits,omitempty"`
+
 	Tau         uint64   `json:"tau_p99"`
 	Regime      string   `json:"regime,omitempty"`
 	TauDelayGap *float64 `json:"tau_delay_gap"`
@@ -429,7 +459,7 @@ func (st shardTotals) MarshalJSON() ([]byte, error) {
 // compare is set): the replay of its ages, i.i.d. ages, two-choice, and
 // tau-delay and b-batch at the ages' p99. The sequential runs use trial
 // numbers 2^20 and up, so their choices are independent of the run's.
-func compareRun(res *concurrency.Result, spec *core.Spec, com core.Common, tr uint64, compare bool) (concurrentRow, error) {
+func compareRun(res *concurrency.Result, spec *core.Spec, com core.Common, tr uint64, compare bool, bar *comparisonBar) (concurrentRow, error) {
 	law, of := res.GlobalStaleness, fmt.Sprintf("every %d-th ball of each worker", res.MeasureEvery)
 	if res.AgeLaw != nil {
 		law, of = *res.AgeLaw, "every ball"
@@ -441,16 +471,25 @@ func compareRun(res *concurrency.Result, spec *core.Spec, com core.Common, tr ui
 		AgeMean: law.Mean, AgeP50: law.P50, AgeP90: law.P90, AgeP99: law.P99, AgeP999: law.P999, AgeMax: law.Max,
 		Tau: law.P99, Descheduled: res.Descheduled.Count, DescheduledAgeMax: res.Descheduled.Max,
 		Concurrent: concurrentResult{res, shardTotals(res.ShardTotals)}}
+	if res.Mode == concurrency.Sharded.String() {
+		row.AgeBound, row.BackpressureWaits = res.AgeBound, &res.BackpressureWaits
+	}
 	if !compare || law.Count == 0 {
 		return row, nil
 	}
 	seq := tr + 1<<20
+	runs := uint64(4) // i.i.d. ages, two-choice, tau-delay, b-batch
+	if res.Ages != nil {
+		runs++ // the replay
+	}
+	progress := bar.start(runs * spec.Balls)
+	defer bar.finish()
 	run := func(process string, set map[string]string, opts ...core.SpecOption) (*result.Result, *float64, error) {
 		s, err := core.NewSpec(process, set, com, opts...)
 		if err != nil {
 			return nil, nil, err
 		}
-		r := engine.RunTrial(s, seq, nil)
+		r := engine.RunTrial(s, seq, progress)
 		return r, &r.Gap, nil
 	}
 	var err error
@@ -481,11 +520,13 @@ func compareRun(res *concurrency.Result, spec *core.Spec, com core.Common, tr ui
 	return row, nil
 }
 
-// regime says which of the bounds stated in ../shared/papers/choice-of-noise.txt
-// (Los and Sauerwald 2022; the stored text is the introduction, §1, whose
-// Table 2.3 of bounds it does not contain) covers delay τ or batch b = τ on
-// n bins. "Around n" is not given a range there; it is taken here as
-// n/ln n ≤ τ < n ln n.
+// regime says which of the bounds of Los and Sauerwald, "Balanced
+// Allocations with the Choice of Noise" (PODC 2022), §1, covers delay τ or
+// batch b = τ on n bins: for b ≥ n log n the b-Batch gap is Θ(b/n) (§1,
+// related work, from the authors' batching results); for τ and b "around
+// n" the τ-Delay and b-Batch bounds are tight (§1, our results; proved in
+// §10–11), Θ(log n / log log n) for b = n. The paper gives "around n" no
+// range; it is taken here as n/ln n ≤ τ < n ln n.
 func regime(tau, n uint64) string {
 	ln := math.Log(float64(max(n, 2)))
 	t := float64(tau)
@@ -493,11 +534,11 @@ func regime(tau, n uint64) string {
 	case tau == 0:
 		return "τ = 0: no delay, Two-Choice"
 	case t >= float64(n)*ln:
-		return "τ ≥ n ln n: b-Batch Gap = Θ(b/n) ([35], §1 Related work); no τ-Delay bound in the stored text"
+		return "τ ≥ n ln n: b-Batch gap Θ(b/n) (§1, related work); no τ-Delay bound quoted"
 	case t >= float64(n)/ln:
-		return "τ around n: tight τ-Delay and b-Batch bounds (§1 Our results; form not in the stored text); b = n: Θ(log n / log log n)"
+		return "τ around n: tight τ-Delay and b-Batch bounds (§1, our results; §10–11); b = n: Θ(log n / log log n)"
 	}
-	return "τ < n/ln n: the stored text states no bound"
+	return "τ < n/ln n: no bound quoted"
 }
 
 // saveAges writes a run's age sequence for tau-delay --delay replay --replay,
@@ -521,6 +562,16 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 	}
 	fmt.Fprintf(stdout, "%s %s: n = %s bins, m = %s balls, mode %s, layout %s, seed %d, %d CPU(s)\n",
 		spec.Process.Name, spec.ParamsText(), units.FormatCount(spec.Bins), units.FormatCount(spec.Balls), mode, layout, spec.Seed, runtime.NumCPU())
+	if mode == concurrency.Sharded {
+		var bounds []string
+		for _, r := range rows {
+			if b := fmt.Sprintf("%d with W = %d", r.AgeBound, r.Workers); !slices.Contains(bounds, b) {
+				bounds = append(bounds, b)
+			}
+		}
+		fmt.Fprintf(stdout, "sharded: backpressure keeps every ball's age below %s balls (%s); waits: the times a worker stopped deciding to keep it\n",
+			concurrency.ShardedAgeBoundText, strings.Join(bounds, ", "))
+	}
 	switch {
 	case emulated:
 		fmt.Fprintf(stdout, "ages: of every ball, exact; bin staleness of every %d-th ball of each worker\n\n", measure)
@@ -542,6 +593,9 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 	if mode == concurrency.CAS {
 		head += "\tCAS retries"
 	}
+	if mode == concurrency.Sharded {
+		head += "\tage bound\twaits"
+	}
 	desched := !emulated && (mode == concurrency.Racy || mode == concurrency.CAS)
 	if desched {
 		head += "\tdescheduled: balls/age p50/max"
@@ -557,6 +611,9 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 			fmt.Sprintf("%.3g/%d/%d/%d/%d", r.AgeMean, r.AgeP50, r.AgeP90, r.AgeP99, r.AgeMax), g(r.Gap))
 		if mode == concurrency.CAS {
 			line += fmt.Sprintf("\t%d", cr.Retries)
+		}
+		if mode == concurrency.Sharded {
+			line += fmt.Sprintf("\t%d\t%d", cr.AgeBound, cr.BackpressureWaits)
 		}
 		if d := cr.Descheduled; desched {
 			line += fmt.Sprintf("\t%d/%d/%d", d.Count, d.P50, d.Max)
@@ -594,7 +651,7 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 	// Means over trials per worker count, and the theory rows.
 	fmt.Fprintf(stdout, "\nmeans over trials, ± 1.96 standard errors; τ = p99 of the ages, the sequential runs at that τ\n")
 	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, what+"\ttrials\tgap\treplay gap\ti.i.d.-ages gap\ttwo-choice gap\tτ (p99)\ttau-delay fixed τ gap\tb-batch b = τ gap\tregime (choice-of-noise.txt)")
+	fmt.Fprintln(tw, what+"\ttrials\tgap\treplay gap\ti.i.d.-ages gap\ttwo-choice gap\tτ (p99)\ttau-delay fixed τ gap\tb-batch b = τ gap\tregime (Los and Sauerwald 2022)")
 	for lo := 0; lo < len(rows); {
 		hi := lo
 		for hi < len(rows) && rows[hi].Workers == rows[lo].Workers {
@@ -619,8 +676,8 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 		lo = hi
 	}
 	tw.Flush()
-	fmt.Fprintln(stdout, "\nregime: what the stored text of Los and Sauerwald (2022) states for delay τ / batch b = τ on n bins")
-	fmt.Fprintln(stdout, "(its §1; \"around n\" read as n/ln n ≤ τ < n ln n). No bound is computed: the sequential runs are the comparison.")
+	fmt.Fprintln(stdout, "\nregime: what Los and Sauerwald, \"Balanced Allocations with the Choice of Noise\" (PODC 2022), §1, states for")
+	fmt.Fprintln(stdout, "delay τ / batch b = τ on n bins (\"around n\" read as n/ln n ≤ τ < n ln n). No bound is computed: the sequential runs are the comparison.")
 }
 
 // meanText is "mean ± 1.96 SE" of xs, the mean alone for one value, – for none.

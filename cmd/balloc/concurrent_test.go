@@ -112,3 +112,100 @@ func concurrentShards(t *testing.T, n int) {
 		t.Errorf("shard keys out of numeric order:\n%s", out)
 	}
 }
+
+// Every mode at every size, at the command's defaults (--compare on,
+// --measure-every 256, packed; local-batch, which has no default batch,
+// with --batch 64): goroutine and emulated runs of W = 1, 2, 4 workers on
+// n = 2, 64, 1000 and 2^20 bins end, their loads hold every ball (Run
+// checks the loads and each worker's tally; here the shard totals and the
+// tallies printed add up to m), the comparisons ran for two-choice (and
+// the replay for emulated runs), and sharded rows carry their age bound.
+func TestConcurrentDefaultsEveryModeAndSize(t *testing.T) {
+	m := 3000
+	if !testing.Short() {
+		m = 100000
+	}
+	for _, n := range []int{2, 64, 1000, 1 << 20} {
+		for _, mode := range []string{"racy", "cas", "local-batch", "sharded"} {
+			for _, w := range []int{1, 2, 4} {
+				for _, how := range []string{"--workers", "--emulate"} {
+					name := strconv.Itoa(n) + "/" + mode + "/" + how[2:] + "=" + strconv.Itoa(w)
+					t.Run(name, func(t *testing.T) {
+						args := []string{"concurrent", "--process", "two-choice", "--bins", strconv.Itoa(n), "--balls", strconv.Itoa(m),
+							"--mode", mode, how, strconv.Itoa(w), "--format", "json"}
+						if mode == "local-batch" {
+							args = append(args, "--batch", "64")
+						}
+						code, out, errs := run(t, args...)
+						if code != 0 {
+							t.Fatalf("exit %d: %s", code, errs)
+						}
+						var rows []struct {
+							Workers      int      `json:"workers"`
+							TwoChoiceGap *float64 `json:"two_choice_gap"`
+							ReplayGap    *float64 `json:"replay_gap"`
+							AgeBound     uint64   `json:"age_bound"`
+							AgeMax       uint64   `json:"age_max"`
+							Concurrent   struct {
+								ShardTotals  map[string]uint64 `json:"shard_totals"`
+								WorkerPlaced []uint64          `json:"worker_placed"`
+							} `json:"concurrent"`
+						}
+						if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 {
+							t.Fatalf("json: %v\n%s", err, out)
+						}
+						r := rows[0]
+						shards, placed := uint64(0), uint64(0)
+						for _, x := range r.Concurrent.ShardTotals {
+							shards += x
+						}
+						for _, x := range r.Concurrent.WorkerPlaced {
+							placed += x
+						}
+						if shards != uint64(m) || placed != uint64(m) || len(r.Concurrent.WorkerPlaced) != w || r.Workers != w {
+							t.Errorf("shard totals %d, tallies %v (%d), of m = %d", shards, r.Concurrent.WorkerPlaced, placed, m)
+						}
+						if r.TwoChoiceGap == nil || (how == "--emulate") != (r.ReplayGap != nil) {
+							t.Errorf("comparisons: two-choice gap %v, replay gap %v", r.TwoChoiceGap, r.ReplayGap)
+						}
+						if bound := 2560 * uint64(w); mode == "sharded" && (r.AgeBound != bound || r.AgeMax >= bound) {
+							t.Errorf("age bound %d (want %d), max age %d", r.AgeBound, bound, r.AgeMax)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// balloc concurrent's help speaks of its own flags and processes, and its
+// output cites the paper by authors, title and section, never a file.
+func TestConcurrentWordsAUserCanCheck(t *testing.T) {
+	code, help, _ := run(t, "concurrent", "--help")
+	if code != 0 {
+		t.Fatalf("--help: exit %d", code)
+	}
+	for _, bad := range []string{"hypergraph", "idea", "g-adv-comp", "kd-choice", "always-go-left", "(default true)"} {
+		if strings.Contains(help, bad) {
+			t.Errorf("concurrent --help mentions %q", bad)
+		}
+	}
+	if !strings.Contains(help, "--compare=false") {
+		t.Errorf("concurrent --help does not say how to turn --compare off")
+	}
+	code, out, errs := run(t, "concurrent", "--process", "two-choice", "--bins", "50", "--balls", "5000", "--emulate", "4", "--mode", "sharded")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, bad := range []string{".txt", "stored text", "papers/"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the output cites %q", bad)
+		}
+	}
+	for _, want := range []string{"Los and Sauerwald, \"Balanced Allocations with the Choice of Noise\" (PODC 2022), §1",
+		"backpressure keeps every ball's age below W·(1024 + 1024 + 2·256) balls (10240 with W = 4)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+// comparisonBar draws the progress of the sequential runs balloc concurrent
+// sets beside one concurrent run, as balloc run draws its trials' (run.go):
+// balls done of the runs' total, the rate and the time left, on stderr,
+// cleared when the runs are done. A nil *comparisonBar draws nothing.
+type comparisonBar struct {
+	w       io.Writer
+	workers int
+	trial   uint64
+	bar     *progressbar.ProgressBar
+}
+
+// start begins a bar of total balls and returns the callback the engine
+// reports its balls to (engine.RunTrial's progress).
+func (b *comparisonBar) start(total uint64) func(uint64) {
+	if b == nil {
+		return nil
+	}
+	b.bar = progressbar.NewOptions64(int64(min(total, 1<<62)),
+		progressbar.OptionSetWriter(b.w),
+		progressbar.OptionSetDescription(fmt.Sprintf("comparisons, %d workers, trial %d", b.workers, b.trial)),
+		progressbar.OptionSetItsString("balls"),
+		progressbar.OptionShowIts(),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionFullWidth(),
+	)
+	return func(n uint64) { _ = b.bar.Add64(int64(n)) }
+}
+
+// finish clears the bar.
+func (b *comparisonBar) finish() {
+	if b == nil || b.bar == nil {
+		return
+	}
+	_ = b.bar.Finish()
+	_ = b.bar.Clear()
+	b.bar = nil
+}
