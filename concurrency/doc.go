@@ -14,7 +14,8 @@
 // against the worker's own snapshot, then published), or sharded
 // (sharded.go: each worker owns a range of bins and writes only those with
 // plain stores; balls for other owners travel in batches through
-// single-producer single-consumer rings). A run is either real goroutines
+// single-producer single-consumer rings, with backpressure that bounds
+// every ball's age by ShardedAgeBound). A run is either real goroutines
 // or emulated (emulate.go, emulate_sharded.go): W virtual workers in one
 // goroutine, interleaved at random by the trial's schedule stream.
 //

@@ -219,8 +219,9 @@ func (sw *shardWorker) drain() {
 }
 
 // push sends what is pending for owner o, as one batch, when its ring has
-// a free slot, and reports whether it went. It never waits: while an owner
-// is descheduled its balls pile up here, and the wait is part of their age.
+// a free slot, and reports whether it went. It does not wait: while an
+// owner is descheduled its balls pile up here, their wait part of their
+// age, until the backpressure check (admit) stops the producer.
 func (sw *shardWorker) push(o int) bool {
 	b := sw.outBuf[o]
 	if len(b) == 0 {
