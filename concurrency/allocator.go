@@ -145,7 +145,7 @@ type Result struct {
 	// and BackpressureWaits, the times a worker stopped deciding to stay
 	// within it (sharded.go).
 	AgeBound          uint64 `json:"age_bound,omitempty"`
-	BackpressureWaits uint64 `json:"backpressure_waits"`
+	BackpressureWaits uint64 `json:"backpressure_waits,omitempty"`
 }
 
 // descheduled: a measured ball whose read-to-add takes longer than this
