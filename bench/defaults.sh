@@ -37,8 +37,8 @@ for n in $ns; do
 			emu=$("$balloc" concurrent --process two-choice --bins "$n" --balls "$m" --mode "$mode" $batch \
 				--emulate "$w" --compare="$compare" --progress never --format json)
 			t2=$(now)
-			r=$(printf '%s' "$real" | jq -r '.[0] | "\(.balls_per_s | floor) \(.age_p50)/\(.age_p99)/\(.age_max) \(.gap) \(if .age_bound then "\(.age_bound)/\(.backpressure_waits)" else "-" end)"')
-			e=$(printf '%s' "$emu" | jq -r '.[0] | "\(.gap) \(.replay_gap // "-")"')
+			r=$(printf '%s' "$real" | jq -r '.[0] | "\(.balls_per_s | floor) \(.age_p50)/\(.age_p99)/\(.age_max) \(.gap * 1000 | round / 1000) \(if .age_bound then "\(.age_bound)/\(.backpressure_waits)" else "-" end)"')
+			e=$(printf '%s' "$emu" | jq -r '.[0] | "\(.gap * 1000 | round / 1000) \(if .replay_gap then (.replay_gap * 1000 | round / 1000) else "-" end)"')
 			set -- $r $e
 			printf '%-8s %-12s %-2s %-8.2f %-10s %-20s %-5s %-14s| %-8.2f %-5s %s\n' "$n" "$mode" "$w" \
 				"$(echo "$t1 - $t0" | bc)" "$1" "$2" "$3" "$4" "$(echo "$t2 - $t1" | bc)" "$5" "$6"
