@@ -173,7 +173,7 @@ func newMergeCommand(stdout, stderr io.Writer) *cobra.Command {
 		Long: "Combine the folders of a sharded sweep; report missing and duplicated trials. A DIR that\n" +
 			"is no path but holds *, ? or [ is a pattern balloc expands itself ('out/shard-*'), so\n" +
 			"that any number of shards fits on one command line.",
-		Args:  cobra.MinimumNArgs(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, dirs []string) error {
 			if out == "" {
 				return fmt.Errorf("--out is required")
