@@ -50,18 +50,8 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 			if err := o.check(); err != nil {
 				return err
 			}
-			// Checked before the sweep is read (the refusal is quick), and
-			// again after, when the sweep's own files are known inputs.
-			if _, err := newOutput("--out", out, force); err != nil {
-				return err
-			}
-			files.Forget()
 			var notes []string
 			sd, err := readSweep(args[0], "plot", &notes)
-			if err != nil {
-				return err
-			}
-			target, err := newOutput("--out", out, force)
 			if err != nil {
 				return err
 			}
@@ -81,8 +71,17 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 			if len(series) == 0 {
 				return fmt.Errorf("%s holds no results to plot", args[0])
 			}
-			note, err := drawPlot(o, series, target, false)
+			fig, note, err := plotFigure(o, series, false)
 			if err != nil {
+				return err
+			}
+			// Checked once the sweep's files are read, so that an output
+			// that is one of them is known as such.
+			target, err := newOutput("--out", out, force)
+			if err != nil {
+				return err
+			}
+			if err := writeFigure(fig, target); err != nil {
 				return err
 			}
 			printNotes(c.ErrOrStderr(), notes)
@@ -309,12 +308,21 @@ func seriesLabel(gp gridPoint) string {
 // whose table is already printed), drawn linear with a note returned to
 // say so.
 func drawPlot(o plotOptions, series []plotSeries, out *files.Output, linearFallback bool) (note string, err error) {
-	f, err := buildFigure(o, series)
+	f, note, err := plotFigure(o, series, linearFallback)
 	if err != nil {
 		return "", err
 	}
+	return note, writeFigure(f, out)
+}
+
+// plotFigure builds the figure drawPlot draws and checks it can be drawn.
+func plotFigure(o plotOptions, series []plotSeries, linearFallback bool) (f *figure, note string, err error) {
+	f, err = buildFigure(o, series)
+	if err != nil {
+		return nil, "", err
+	}
 	if note, err = f.dropNonFinite(); err != nil {
-		return "", err
+		return nil, "", err
 	}
 	for {
 		err := f.checkLog()
@@ -323,7 +331,7 @@ func drawPlot(o plotOptions, series []plotSeries, out *files.Output, linearFallb
 		}
 		var le *logAxisError
 		if !linearFallback || !errors.As(err, &le) {
-			return "", err
+			return nil, "", err
 		}
 		if le.y {
 			f.logY = false
@@ -333,15 +341,21 @@ func drawPlot(o plotOptions, series []plotSeries, out *files.Output, linearFallb
 			note += fmt.Sprintf(" (drawn with a linear x axis: %s)", le.why)
 		}
 	}
+	return f, note, nil
+}
+
+// writeFigure writes f into out: .png, .svg or .tex by its name.
+func writeFigure(f *figure, out *files.Output) error {
+	var err error
 	if strings.ToLower(filepath.Ext(out.Path())) == ".tex" {
 		err = writeTex(f, out)
 	} else {
 		err = renderFigure(f, out)
 	}
 	if err != nil {
-		return "", failure{fmt.Errorf("writing %s: %v", out.Path(), err)}
+		return failure{fmt.Errorf("writing %s: %v", out.Path(), err)}
 	}
-	return note, nil
+	return nil
 }
 
 // printNotes writes the notes, one a line, once a command is past every

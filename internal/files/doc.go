@@ -8,8 +8,9 @@
 // Outputs (NewOutput) are checked before the work starts, and refused in one
 // line when they cannot be written: a folder, a file that is one of the
 // run's inputs (the same file, by device and inode, whatever its name) or
-// another output of the run, a missing folder, a name the file system
-// cannot hold, no permission. An existing regular file is refused too,
+// another output of the run, a path through a file, a name the file system
+// cannot hold, no permission. Missing folders are made when the output is
+// written (their names checked before the work too). An existing regular file is refused too,
 // unless the command's --force is given; then it is replaced whole,
 // atomically (a temporary file in the same folder, synced, renamed over
 // it), keeping its permissions, so a run that fails or is interrupted

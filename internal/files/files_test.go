@@ -133,11 +133,12 @@ func TestNewOutputCannotCreate(t *testing.T) {
 	reg := filepath.Join(dir, "regular")
 	write(t, reg, "x", 0o644)
 	for _, c := range []struct{ path, want string }{
-		{filepath.Join(dir, "missing", "x.png"), "does not exist"},
 		{filepath.Join(dir, strings.Repeat("n", 300)+".png"), "too long"},
-		{filepath.Join(reg, "x.png"), "not a folder"},
-		{filepath.Join(dir, "missing", "deeper", "x.png"), "does not exist"},
-		{dir, "is a folder"},
+		{filepath.Join(dir, "new", strings.Repeat("n", 300), "x.png"), "too long"},
+		{filepath.Join(reg, "x.png"), reg + " is not a folder"},
+		{filepath.Join(reg, "a", "b", "x.png"), reg + " is not a folder"},
+		{"/proc/x.png", "cannot create a file in /proc"},
+		{dir, "is a directory"},
 		{"", "want a file name"},
 	} {
 		_, err := NewOutput("--plot", c.path, true)
@@ -147,6 +148,22 @@ func TestNewOutputCannotCreate(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("the checks left %d entries in the folder, want 1", len(entries))
+	}
+	// Missing folders are checked and left unmade until the output is
+	// written.
+	deep := filepath.Join(dir, "a", "b", "x.png")
+	o, err := NewOutput("--plot", deep, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a")); err == nil {
+		t.Error("the check left the folder a behind")
+	}
+	if err := o.WriteFile([]byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(deep); err != nil || string(b) != "x" {
+		t.Errorf("written into new folders: %q, %v", b, err)
 	}
 }
 

@@ -117,6 +117,15 @@ func StatInput(path string) (fs.FileInfo, error) {
 	return fi, nil
 }
 
+// NoteInput records path as an input of this run without reading it: for
+// a reader that keeps what it read from an earlier run in the same process
+// (a cache), so that outputs still may not replace it.
+func NoteInput(path string) {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		remember(fi, path)
+	}
+}
+
 // Kind names the type of a file that is not a regular one.
 func Kind(m fs.FileMode) string {
 	switch {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 )
@@ -19,6 +20,7 @@ type Output struct {
 	special    bool        // a device, FIFO or other special file: written in place
 	exists     bool        // a regular file is there, to be replaced
 	perm       fs.FileMode // the permissions the written file gets
+	mkdir      bool        // its folder is made when it is written
 }
 
 // The outputs of this run so far, by the file written: two flags may not
@@ -59,7 +61,7 @@ func newOutput(flag, path string, force, rewrite bool) (*Output, error) {
 	fi, err := os.Stat(o.target)
 	switch {
 	case err == nil && fi.IsDir():
-		return nil, fail("is a folder; want a file")
+		return nil, fail("is a directory, not a file")
 	case err == nil:
 		if in, ok := inputNamed(fi); ok && !rewrite {
 			if in == path {
@@ -84,32 +86,43 @@ func newOutput(flag, path string, force, rewrite bool) (*Output, error) {
 		if err := probeFolder(filepath.Dir(o.target)); err != nil {
 			return nil, fail("cannot be replaced: %v", err)
 		}
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 		dir := filepath.Dir(o.target)
-		di, err := os.Stat(dir)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return nil, fail("the folder %s does not exist", dir)
-		case err != nil:
-			return nil, fail("%v", cause(err))
-		case !di.IsDir():
-			return nil, fail("%s is not a folder", dir)
+		missing, err := missingFolders(dir)
+		if err != nil {
+			return nil, fail("%v", err)
 		}
-		// Make the file and remove it: the name, the folder's permissions
-		// and the file system all answer now, not after the work.
+		// Make the missing folders and the file, then remove them: the
+		// names, the folders' permissions and the file system all answer
+		// now, not after the work.
+		var made []string
+		undo := func() {
+			for i := len(made) - 1; i >= 0; i-- {
+				os.Remove(made[i])
+			}
+		}
+		for _, m := range missing {
+			if err := os.Mkdir(m, 0o755); err != nil {
+				undo()
+				return nil, fail("cannot make the folder %s: %v", m, cause(err))
+			}
+			made = append(made, m)
+		}
 		f, err := os.OpenFile(o.target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, fail("cannot be created: %v", cause(err))
+			undo()
+			return nil, fail("cannot create a file in %s: %v", dir, cause(err))
 		}
 		if err == nil {
 			f.Close()
 			os.Remove(o.target)
 		}
-		if err := probeFolder(dir); err != nil {
-			return nil, fail("cannot be created: %v", err)
+		err = probeFolder(dir)
+		undo()
+		if err != nil {
+			return nil, fail("cannot create a file in %s: %v", dir, err)
 		}
-	case errors.Is(err, syscall.ENOTDIR):
-		return nil, fail("a folder on its path is not a folder but a file")
+		o.mkdir = len(missing) > 0
 	default:
 		return nil, fail("%v", cause(err))
 	}
@@ -127,6 +140,32 @@ func newOutput(flag, path string, force, rewrite bool) (*Output, error) {
 	}
 	outputs.paths[abs] = flag
 	return o, nil
+}
+
+// missingFolders lists the folders of dir that do not exist yet, outermost
+// first; an error when something on the path is a file, not a folder.
+func missingFolders(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; {
+		fi, err := os.Stat(d)
+		switch {
+		case err == nil && fi.IsDir():
+			slices.Reverse(missing)
+			return missing, nil
+		case err == nil:
+			return nil, fmt.Errorf("%s is not a folder", d)
+		case errors.Is(err, fs.ErrNotExist):
+			missing = append(missing, d)
+		case errors.Is(err, syscall.ENOTDIR): // a file further up
+		default:
+			return nil, cause(err)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return nil, fmt.Errorf("no folder of it exists")
+		}
+		d = parent
+	}
 }
 
 // probeFolder checks that a temporary file of the name Write uses can be
@@ -178,6 +217,11 @@ func (o *Output) Write(fill func(w io.Writer) error) error {
 		return err
 	}
 	dir := filepath.Dir(o.target)
+	if o.mkdir {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
 	f, err := os.CreateTemp(dir, tempPattern)
 	if err != nil {
 		return err
