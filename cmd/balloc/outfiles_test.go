@@ -142,6 +142,13 @@ func TestPlotHugeGapsEnds(t *testing.T) {
 	if m, half := meanCI([]float64{2e154, 2e154, 5e154}); !(half > 0 && half < 1e156) || m != 3e154 {
 		t.Errorf("meanCI of gaps near 1e154: %g ± %g", m, half)
 	}
+	var st stream
+	for _, x := range []float64{2e154, 2e154, 5e154} {
+		st.add(x)
+	}
+	if m, half := st.ci(); !(half > 0 && half < 1e156) || m != 3e154 {
+		t.Errorf("the table's interval of gaps near 1e154: %g ± %g", m, half)
+	}
 	// Scaling is by a power of two: ordinary values give the same bits.
 	xs := []float64{1, 2, 4.5, 7}
 	m, half := meanCI(xs)

@@ -57,17 +57,31 @@ type summary struct {
 
 // stream accumulates a mean and, by Welford's update, the sum of squared
 // deviations: the mean is the plain sum over the count, as meanCI has it.
+// The squares are kept divided by scale², scale a power of two raised when a
+// value past 1e100 arrives (as meanCI scales), so that gaps near 1e154 do
+// not overflow them; below that scale is 1 and the bits are Welford's.
 type stream struct {
 	n             int
 	sum, mean, m2 float64
+	scale         float64 // 0 means 1
 }
 
 func (st *stream) add(x float64) {
+	if st.scale == 0 {
+		st.scale = 1
+	}
+	if a := math.Abs(x); a > 1e100 && a > st.scale && !math.IsInf(a, 0) {
+		_, e := math.Frexp(a)
+		next := math.Ldexp(1, e)
+		r := st.scale / next
+		st.m2 *= r * r
+		st.scale = next
+	}
 	st.n++
 	st.sum += x
 	d := x - st.mean
 	st.mean += d / float64(st.n)
-	st.m2 += d * (x - st.mean)
+	st.m2 += (d / st.scale) * ((x - st.mean) / st.scale)
 }
 
 // ci is meanCI of the values added.
@@ -76,9 +90,10 @@ func (st *stream) ci() (mean, half float64) {
 	if st.n < 2 {
 		return mean, 0
 	}
+	scale := max(st.scale, 1)
 	sd := math.Sqrt(st.m2 / float64(st.n-1))
 	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(st.n - 1)}.Quantile(0.975)
-	return mean, tq * sd / math.Sqrt(float64(st.n))
+	return mean, tq * sd / math.Sqrt(float64(st.n)) * scale
 }
 
 func newWriter(p *plan, out io.Writer) *writer {
