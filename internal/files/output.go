@@ -130,6 +130,9 @@ func newOutput(flag, path string, force, rewrite bool) (*Output, error) {
 	if err != nil {
 		return nil, fail("%v", cause(err))
 	}
+	if rewrite {
+		return o, nil // the command's own file, written once by design
+	}
 	outputs.Lock()
 	defer outputs.Unlock()
 	if other, ok := outputs.paths[abs]; ok && !o.special {
