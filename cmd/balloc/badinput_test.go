@@ -766,6 +766,20 @@ func hostileFileCases(t *testing.T, f *fixtures) []badCase {
 	}
 	add("slurm onto existing scripts", "--force", scripts, "slurm", f.toml, "--tasks", "2", "--out", slurmOut)
 
+	// A device (a node with /dev/null's numbers in the temporary folder, as
+	// root; else the FIFO) named as an output of a refused run stays what
+	// it is.
+	dev := d("null")
+	if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		dev = fifo
+	}
+	devPng := d("device.png")
+	if err := os.Symlink(dev, devPng); err != nil {
+		t.Fatal(err)
+	}
+	add("device as --cpuprofile beside --memprofile", "each need a run of their own", []string{dev}, with(small, "--cpuprofile", dev, "--memprofile", d("m2.pprof"))...)
+	add("device as --plot with a bad --plot-kind", "--plot-kind", []string{dev, devPng}, with(small, "--plot", devPng, "--plot-kind", "pie")...)
+
 	// 3. Paths that cannot be made, refused before the work.
 	long := d(strings.Repeat("n", 300) + ".pprof")
 	for _, c := range []struct{ flag, path, want string }{
