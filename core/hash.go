@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/balloc/balloc/core/process"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // fileDigests caches a file's SHA-256 by path, size and modification time,
@@ -33,7 +35,7 @@ func fileDigest(path string) string {
 	if d, ok := fileDigests.m[key]; ok {
 		return d
 	}
-	f, err := os.Open(path)
+	f, err := files.OpenInput(path)
 	if err != nil {
 		return "unreadable"
 	}

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -21,9 +24,12 @@ import (
 
 // badCase is one bad input.
 type badCase struct {
-	name string
-	args []string
-	want string // the culprit, as the error line must name it
+	name   string
+	args   []string
+	want   string   // the culprit, as the error line must name it
+	keep   []string // files that must be left as they were: bytes, mode and type
+	absent []string // paths the refusal must not create
+	most   int      // the longest the error line may be (0: no bound)
 }
 
 // flagKind is how a flag's values are checked, and so which values are bad.
@@ -83,6 +89,17 @@ func newFixtures(t *testing.T) *fixtures {
 		}
 	}
 	return f
+}
+
+// clearOutputs removes what the legal invocations write, so that the next
+// one may write it again without --force.
+func (f *fixtures) clearOutputs() {
+	for _, n := range []string{"r.png", "p.png", "q.svg", "c.pprof", "m.pprof", "t.out", "cc.pprof", "cm.pprof", "ct.out", "saved-ages.txt"} {
+		os.Remove(filepath.Join(f.dir, n))
+	}
+	for _, n := range []string{"sl", "sl2"} {
+		os.RemoveAll(filepath.Join(f.dir, n))
+	}
 }
 
 // commandBase is a legal, tiny invocation of each command: positional
@@ -191,6 +208,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/cpuprofile":  {kind: kPathOut, legal: filepath.Join(f.dir, "c.pprof")},
 		"run/memprofile":  {kind: kPathOut, legal: filepath.Join(f.dir, "m.pprof")},
 		"run/trace":       {kind: kPathOut, legal: filepath.Join(f.dir, "t.out")},
+		"run/force":       {kind: kBool, legal: "true"},
 
 		"sweep/out":      {kind: kDirOut, legal: filepath.Join(f.dir, "new2"), bad: []string{notDir, f.regular, f.otherSweep}},
 		"sweep/shard":    {kind: kSpecial, legal: "0/2", base: []string{"--out", filepath.Join(f.dir, "shard")}, bad: []string{"abc", "1/0", "2/2", "-1/2", "1/2/3", "1/", "/2", "1.5/2", "0/2^64"}},
@@ -203,6 +221,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"summarize/crossover": {kind: kText, legal: "process=two-choice,one-choice", pos: []string{f.pairSweep}, bad: []string{"process", "process=a,a", "process=a,b,c", "process=two-choice,d-choice", "=a,b"}},
 
 		"plot/kind":   {kind: kEnum, legal: "gap-vs-bins"},
+		"plot/force":  {kind: kBool, legal: "true"},
 		"plot/out":    {kind: kPathOut, legal: filepath.Join(f.dir, "q.svg"), bad: []string{filepath.Join(f.dir, "q.jpg"), filepath.Join(f.dir, "q"), f.dir}},
 		"plot/title":  {kind: kText, legal: "a title"},
 		"plot/log-x":  {kind: kBool, legal: "true", base: []string{"--kind", "gap-vs-bins"}},
@@ -219,6 +238,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"slurm/partition": {kind: kSpecial, legal: "debug", bad: []string{"x\ntouch PWNED", "a b", "a;b", "a,,b", "$(id)", "a`id`", "a'b", "a\"b", "#x"}},
 		"slurm/time":      {kind: kSpecial, legal: "02:00:00", bad: []string{"bogus", "1:2:3:4", "1-2-3", "-5", "1e3", "1h", "02:00:00\nid", "02:00 #x", "1-", "-1-2", ":5", "5:"}},
 		"slurm/cpus":      {kind: kCount1, legal: "2", bad: []string{"65536", "2^20"}},
+		"slurm/force":     {kind: kBool, legal: "true"},
 
 		"concurrent/process":       {kind: kSpec, legal: "two-choice", bad: []string{"nope", "always-go-left", "tau-delay", "two-choice,one-choice"}},
 		"concurrent/bins":          {kind: kCount1, legal: "4", bad: []string{"2^51"}},
@@ -248,6 +268,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"concurrent/cpuprofile":    {kind: kPathOut, legal: filepath.Join(f.dir, "cc.pprof")},
 		"concurrent/memprofile":    {kind: kPathOut, legal: filepath.Join(f.dir, "cm.pprof")},
 		"concurrent/trace":         {kind: kPathOut, legal: filepath.Join(f.dir, "ct.out")},
+		"concurrent/force":         {kind: kBool, legal: "true"},
 
 		"graph-stats/graph":       {kind: kSpec, legal: "cycle:8", bad: []string{"nope", "cycle:0", "cycle:abc", "torus:", "joined-expanders:16,3,0", "joined-expanders:16,9,2", "file:" + filepath.Join(f.dir, "missing"), "file:" + f.dir, "file:/dev/null"}},
 		"graph-stats/seed":        {kind: kCount0, legal: "2"},
@@ -274,9 +295,9 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/time":              {kind: kReal, legal: "2", base: []string{"--balls", "-", "--arrival-rate", "0.5"}, bad: []string{"0", "-1", "1e16"}},
 		"run/events":            {kind: kCount1, legal: "100", base: []string{"--balls", "-", "--arrival-rate", "0.5"}},
 		"run/warmup":            {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"-1", "2", "3"}},
-		"run/update-period":     {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"0", "-1", "1e16", "0.01"}},
-		"run/update-delay":      {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"0", "-1", "1e16"}},
-		"run/update-individual": {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"0", "-1", "1e16", "1e-6"}},
+		"run/update-period":     {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"-1", "1e16", "0.01"}},
+		"run/update-delay":      {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"-1", "1e16"}},
+		"run/update-individual": {kind: kReal, legal: "1", base: []string{"--balls", "-", "--arrival-rate", "0.5", "--time", "2"}, bad: []string{"-1", "1e16", "1e-6"}},
 		"run/delete-prob":       {kind: kReal, legal: "0.3", bad: []string{"-0.1", "1", "1.5"}},
 		"run/delete":            {kind: kEnum, legal: "bin", base: []string{"--delete-prob", "0.3"}},
 		"run/phases":            {kind: kSpecial, legal: "+30,-10,+20", base: []string{"--balls", "-"}, bad: []string{"30,-10", "+0", "+-3", "+1e3,,-2", "+x", "+2^63", "+1,-", "abc"}},
@@ -358,6 +379,7 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 			if got := Main(one(info.legal), io.Discard, io.Discard); got != 0 {
 				t.Errorf("%s --%s %q: the legal value exits %d; fix flagTable", name, fl.Name, info.legal, got)
 			}
+			f.clearOutputs() // the next legal run writes them anew, without --force
 			want := "--" + fl.Name
 			add(badCase{name: name + "/" + fl.Name + "=", args: one(""), want: want})
 			twice := append(one(info.legal), flagArgs(fl.Name, info.legal, info.kind)...)
@@ -585,6 +607,8 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 			add(badCase{name: "toml/" + c.name + " (" + cmd + ")", args: append([]string{cmd, p}, bases[cmd].flags...), want: c.want})
 		}
 	}
+	cases = append(cases, hostileFileCases(t, f)...)
+	f.clearOutputs()
 	return cases
 }
 
@@ -603,7 +627,19 @@ func TestBadInputsEverySubcommand(t *testing.T) {
 	tried, clean := 0, 0
 	for _, c := range cases {
 		tried++
+		before := snapshots(t, c.keep)
 		code, stdout, stderr := run(t, c.args...)
+		for i, p := range c.keep {
+			if now := snapshot(t, p); now != before[i] {
+				t.Errorf("%s: %s changed: %s, was %s", c.name, p, now, before[i])
+			}
+		}
+		for _, p := range c.absent {
+			if _, err := os.Lstat(p); err == nil {
+				t.Errorf("%s: the refusal made %s", c.name, p)
+				os.RemoveAll(p)
+			}
+		}
 		switch {
 		case code != 2:
 			t.Errorf("%s: %q: exit %d, want 2 (stderr %q)", c.name, c.args, code, stderr)
@@ -613,9 +649,271 @@ func TestBadInputsEverySubcommand(t *testing.T) {
 			t.Errorf("%s: %q: stderr is not one line: %q", c.name, c.args, stderr)
 		case !strings.Contains(stderr, c.want):
 			t.Errorf("%s: %q: stderr %q does not name %q", c.name, c.args, stderr, c.want)
+		case c.most > 0 && len(stderr) > c.most:
+			t.Errorf("%s: the error line is %d bytes, more than %d: %.200q…", c.name, len(stderr), c.most, stderr)
 		default:
 			clean++
 		}
 	}
 	t.Logf("bad inputs: %d tried, %d handled cleanly", tried, clean)
+}
+
+// snapshot describes a file as the refusals must leave it: its type, mode
+// and bytes (a digest), or that it is absent.
+func snapshot(t *testing.T, path string) string {
+	t.Helper()
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return "absent"
+	}
+	if !fi.Mode().IsRegular() {
+		return fi.Mode().String()
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%v %x", fi.Mode(), sha256.Sum256(b))
+}
+
+func snapshots(t *testing.T, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		out = append(out, snapshot(t, p))
+	}
+	return out
+}
+
+// copyDir copies a sweep folder (files only).
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	mustMkdir(t, to)
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(to, e.Name()), string(b))
+	}
+}
+
+// hostileFileCases are issue 30's files: outputs onto the run's inputs,
+// onto a sweep's files, onto files that exist, into paths that cannot be
+// made; folders and lock files that are not balloc's; FIFOs and devices as
+// inputs; and the exit-2 paths that once printed a warning line first.
+// Every one is refused in one line and leaves the files as they were.
+func hostileFileCases(t *testing.T, f *fixtures) []badCase {
+	var cases []badCase
+	add := func(name, want string, keep []string, args ...string) {
+		cases = append(cases, badCase{name: "files/" + name, args: args, want: want, keep: keep})
+	}
+	d := func(n string) string { return filepath.Join(f.dir, n) }
+	fifo := d("fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatalf("mkfifo: %v", err)
+	}
+	results := filepath.Join(f.sweep, "results.jsonl")
+	hard := d("g-hard.txt")
+	if err := os.Link(f.graph, hard); err != nil {
+		t.Fatal(err)
+	}
+	resLink := d("results-link.png")
+	if err := os.Symlink(results, resLink); err != nil {
+		t.Fatal(err)
+	}
+	graphPng := d("graph.png")
+	writeFile(t, graphPng, "0 1\n1 2\n2 0\n")
+	existing := d("existing.png")
+	writeFile(t, existing, "a picture the user keeps\n")
+	if err := os.Chmod(existing, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	graphical := []string{"run", "--process", "graphical", "--graph", "file:" + f.graph, "--balls", "8", "--progress", "never"}
+	small := []string{"run", "--process", "two-choice", "--bins", "4", "--balls", "8", "--progress", "never"}
+	tau := []string{"run", "--process", "tau-delay", "--bins", "4", "--balls", "8", "--progress", "never"}
+	empirical := []string{"run", "--process", "tau-delay", "--delay", "empirical", "--ages", f.ages, "--bins", "4", "--balls", "8", "--progress", "never"}
+	replay := []string{"run", "--process", "tau-delay", "--delay", "replay", "--replay", f.replay, "--bins", "4", "--balls", "8", "--progress", "never"}
+	with := func(base []string, more ...string) []string { return append(slices.Clone(base), more...) }
+
+	// 1. Outputs onto the run's inputs, under any name, even with --force.
+	add("memprofile onto the graph", "--memprofile", []string{f.graph}, with(graphical, "--memprofile", f.graph)...)
+	add("memprofile onto a hard link of the graph", "--memprofile", []string{f.graph}, with(graphical, "--memprofile", hard, "--force")...)
+	add("cpuprofile onto --ages", "--cpuprofile", []string{f.ages}, with(empirical, "--cpuprofile", f.ages, "--force")...)
+	add("trace onto --replay", "--trace", []string{f.replay}, with(replay, "--trace", f.replay, "--force")...)
+	add("plot onto the graph", "--plot", []string{graphPng}, "run", "--process", "graphical", "--graph", "file:"+graphPng, "--balls", "8", "--plot", graphPng, "--plot-kind", "gap-distribution", "--force")
+	add("memprofile onto a sweep's results", "--memprofile", []string{results}, with(small, "--memprofile", results, "--force")...)
+	add("plot --out onto the sweep's results by a link", "--out", []string{results}, "plot", f.sweep, "--kind", "gap-distribution", "--out", resLink, "--force")
+	add("cpuprofile onto the sweep file", "--force", []string{f.toml}, with(small, "--cpuprofile", f.toml)...)
+	add("plot and cpuprofile on one file", "--plot", nil, with(small, "--plot", d("both.png"), "--plot-kind", "gap-distribution", "--cpuprofile", d("both.png"))...)
+	// An existing file without --force, for every command that writes one.
+	add("plot onto an existing file", "--force", []string{existing}, with(small, "--plot", existing, "--plot-kind", "gap-distribution")...)
+	add("cpuprofile onto an existing file", "--force", []string{existing}, with(small, "--cpuprofile", existing)...)
+	add("plot --out onto an existing file", "--force", []string{existing}, "plot", f.sweep, "--kind", "gap-distribution", "--out", existing)
+	add("save-ages onto an existing file", "--force", []string{existing}, "concurrent", "--process", "two-choice", "--bins", "4", "--balls", "8", "--emulate", "2", "--save-ages", existing)
+	add("concurrent memprofile onto an existing file", "--force", []string{existing}, "concurrent", "--process", "two-choice", "--bins", "4", "--balls", "8", "--memprofile", existing)
+	slurmOut := d("slurm-existing")
+	mustMkdir(t, filepath.Join(slurmOut, "slurm"))
+	var scripts []string
+	for _, n := range []string{"array.sbatch", "merge.sbatch", "submit.sh"} {
+		p := filepath.Join(slurmOut, "slurm", n)
+		if n != "merge.sbatch" {
+			writeFile(t, p, "#!/bin/sh\n# the user's own "+n+"\n")
+		}
+		scripts = append(scripts, p)
+	}
+	add("slurm onto existing scripts", "--force", scripts, "slurm", f.toml, "--tasks", "2", "--out", slurmOut)
+
+	// A device (a node with /dev/null's numbers in the temporary folder, as
+	// root; else the FIFO) named as an output of a refused run stays what
+	// it is.
+	dev := d("null")
+	if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		dev = fifo
+	}
+	devPng := d("device.png")
+	if err := os.Symlink(dev, devPng); err != nil {
+		t.Fatal(err)
+	}
+	add("device as --cpuprofile beside --memprofile", "each need a run of their own", []string{dev}, with(small, "--cpuprofile", dev, "--memprofile", d("m2.pprof"))...)
+	add("device as --plot with a bad --plot-kind", "--plot-kind", []string{dev, devPng}, with(small, "--plot", devPng, "--plot-kind", "pie")...)
+
+	// 3. Paths that cannot be made, refused before the work.
+	long := d(strings.Repeat("n", 300) + ".pprof")
+	for _, c := range []struct{ flag, path, want string }{
+		{"--cpuprofile", long, "too long"},
+		{"--memprofile", filepath.Join(f.regular, "sub", "m.pprof"), f.regular + " is not a folder"},
+		{"--trace", "/proc/nonexistent/t.out", "cannot make the folder"},
+		{"--plot", d(strings.Repeat("p", 300) + ".png"), "too long"},
+	} {
+		args := with(small, c.flag, c.path)
+		if c.flag == "--plot" {
+			args = append(args, "--plot-kind", "gap-distribution")
+		}
+		cases = append(cases, badCase{name: "files/" + c.flag + " cannot be made", args: args, want: c.want, absent: []string{c.path}})
+	}
+	cases = append(cases, badCase{name: "files/save-ages cannot be made", want: "too long", absent: []string{long},
+		args: []string{"concurrent", "--process", "two-choice", "--bins", "4", "--balls", "8", "--emulate", "2", "--save-ages", long}})
+
+	// 2. Sweep and merge folders that are not balloc's.
+	foreignMan := d("foreign-manifest")
+	mustMkdir(t, foreignMan)
+	writeFile(t, filepath.Join(foreignMan, "manifest.json"), `{"name": "another program", "version": 3}`+"\n")
+	userDir := d("user-dir")
+	mustMkdir(t, userDir)
+	writeFile(t, filepath.Join(userDir, "notes.txt"), "the user's notes\n")
+	dataLine := d("sweep-data-line")
+	copyDir(t, f.sweep, dataLine)
+	b, _ := os.ReadFile(filepath.Join(dataLine, "results.jsonl"))
+	writeFile(t, filepath.Join(dataLine, "results.jsonl"), string(b)+"my data line\n")
+	userLock := d("sweep-user-lock")
+	copyDir(t, f.sweep, userLock)
+	os.Remove(filepath.Join(userLock, lockName))
+	writeFile(t, filepath.Join(userLock, lockName), "my lock notes\n")
+	lockOnly := d("merge-user-lock")
+	mustMkdir(t, lockOnly)
+	writeFile(t, filepath.Join(lockOnly, lockName), "my lock notes\n")
+	fifoLock := d("sweep-fifo-lock")
+	copyDir(t, f.sweep, fifoLock)
+	os.Remove(filepath.Join(fifoLock, lockName))
+	if err := syscall.Mkfifo(filepath.Join(fifoLock, lockName), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bins0 := d("bins0")
+	copyDir(t, f.sweep, bins0)
+	m, _ := os.ReadFile(filepath.Join(bins0, "manifest.json"))
+	writeFile(t, filepath.Join(bins0, "manifest.json"), strings.Replace(string(m), `"bins": 4,`, `"bins": 0,`, 1))
+	for _, c := range []struct {
+		name, want string
+		keep       []string
+		absent     []string
+		args       []string
+	}{
+		{"sweep into a foreign manifest's folder", "not a manifest balloc wrote", []string{filepath.Join(foreignMan, "manifest.json")}, []string{filepath.Join(foreignMan, lockName)},
+			[]string{"sweep", f.toml, "--out", foreignMan, "--progress", "never"}},
+		{"merge into a foreign manifest's folder", "not a manifest balloc wrote", []string{filepath.Join(foreignMan, "manifest.json")}, []string{filepath.Join(foreignMan, lockName)},
+			[]string{"merge", f.sweep, "--out", foreignMan}},
+		{"summarize a foreign manifest's folder", "not a manifest balloc wrote", nil, nil, []string{"summarize", foreignMan}},
+		{"sweep into a user's folder", "holds no sweep", []string{filepath.Join(userDir, "notes.txt")}, []string{filepath.Join(userDir, lockName), filepath.Join(userDir, "manifest.json")},
+			[]string{"sweep", f.toml, "--out", userDir, "--progress", "never"}},
+		{"sweep onto a complete line that is not JSON", "results.jsonl:3", []string{filepath.Join(dataLine, "results.jsonl")}, nil,
+			[]string{"sweep", f.toml, "--out", dataLine, "--progress", "never"}},
+		{"summarize a complete line that is not JSON", "results.jsonl:3", nil, nil, []string{"summarize", dataLine}},
+		{"sweep onto a user's sweep.lock", "not balloc's lock", []string{filepath.Join(userLock, lockName), filepath.Join(userLock, "results.jsonl")}, nil,
+			[]string{"sweep", f.toml, "--out", userLock, "--progress", "never"}},
+		{"merge onto a user's sweep.lock", "not balloc's lock", []string{filepath.Join(lockOnly, lockName)}, []string{filepath.Join(lockOnly, "manifest.json")},
+			[]string{"merge", f.sweep, "--out", lockOnly}},
+		{"sweep onto a FIFO sweep.lock", "not a regular file", []string{filepath.Join(fifoLock, lockName)}, nil,
+			[]string{"sweep", f.toml, "--out", fifoLock, "--progress", "never"}},
+		{"plot a manifest with bins = 0", "bins = 0", nil, []string{d("bins0.png")}, []string{"plot", bins0, "--kind", "gap-vs-bins", "--out", d("bins0.png")}},
+	} {
+		cases = append(cases, badCase{name: "files/" + c.name, args: c.args, want: c.want, keep: c.keep, absent: c.absent})
+	}
+
+	// 4. FIFOs and devices as inputs: refused at once, never waited on.
+	fifoSweep := d("fifo-sweep")
+	copyDir(t, f.sweep, fifoSweep)
+	os.Remove(filepath.Join(fifoSweep, "results.jsonl"))
+	if err := syscall.Mkfifo(filepath.Join(fifoSweep, "results.jsonl"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifoMan := d("fifo-manifest")
+	copyDir(t, f.sweep, fifoMan)
+	os.Remove(filepath.Join(fifoMan, "manifest.json"))
+	if err := syscall.Mkfifo(filepath.Join(fifoMan, "manifest.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, want string
+		args       []string
+	}{
+		{"--graph file:FIFO", "--graph", []string{"run", "--process", "graphical", "--graph", "file:" + fifo, "--balls", "8"}},
+		{"graph-stats --graph file:FIFO", "--graph", []string{"graph-stats", "--graph", "file:" + fifo}},
+		{"haar-info --graph file:FIFO", "--graph", []string{"haar-info", "--graph", "file:" + fifo}},
+		{"--hyperedges file:FIFO", "--hyperedges", []string{"hypergraph-stats", "--hyperedges", "file:" + fifo, "--bins", "8"}},
+		{"--ages FIFO", "--ages", with(tau, "--delay", "empirical", "--ages", fifo)},
+		{"--replay FIFO", "--replay", with(tau, "--delay", "replay", "--replay", fifo)},
+		{"--initial file:FIFO", "--initial", with(small, "--initial", "file:"+fifo)},
+		{"--sampling file:FIFO", "--sampling", with(small, "--sampling", "file:"+fifo)},
+		{"sweep FIFO", fifo, []string{"sweep", fifo, "--out", d("fifo-out"), "--progress", "never"}},
+		{"slurm FIFO", fifo, []string{"slurm", fifo, "--tasks", "2", "--out", d("fifo-slurm")}},
+		{"summarize --compare FIFO", "--compare", []string{"summarize", f.sweep, "--compare", fifo}},
+		{"summarize --compare /dev/zero", "--compare", []string{"summarize", f.sweep, "--compare", "/dev/zero"}},
+		{"--graph file:/dev/zero", "--graph", []string{"graph-stats", "--graph", "file:/dev/zero"}},
+		{"summarize with results.jsonl a FIFO", "results.jsonl", []string{"summarize", fifoSweep}},
+		{"merge with results.jsonl a FIFO", "results.jsonl", []string{"merge", fifoSweep, "--out", d("fifo-merged")}},
+		{"plot with manifest.json a FIFO", "manifest.json", []string{"plot", fifoMan, "--kind", "gap-distribution", "--out", d("fifo.png")}},
+		{"sweep into a folder whose results.jsonl is a FIFO", "results.jsonl", []string{"sweep", f.toml, "--out", fifoSweep, "--progress", "never"}},
+	} {
+		cases = append(cases, badCase{name: "files/" + c.name, args: c.args, want: c.want})
+	}
+
+	// 7. Smaller: no command, a long token, warnings before errors.
+	add("help nonsense", "nonsense", nil, "help", "nonsense")
+	add("-- run", `"run"`, nil, "--", "run")
+	add("an unknown command", "nonsense", nil, "nonsense")
+	longReplay := d("long-replay.txt")
+	writeFile(t, longReplay, "0\n"+strings.Repeat("9", 2<<20)+"\n")
+	cases = append(cases, badCase{name: "files/a 2 MB --replay token", want: "--replay", most: 400, args: with(tau, "--delay", "replay", "--replay", longReplay)})
+	// Each of these once printed a note (a torn line, lines of another
+	// sweep, points left out of a plot) before its error.
+	torn := d("sweep-torn-conflict")
+	copyDir(t, f.sweep, torn)
+	lines := strings.SplitAfter(string(b), "\n")
+	changed := strings.Replace(lines[0], `"gap":`, `"gap":1e9,"x_gap":`, 1)
+	writeFile(t, filepath.Join(torn, "results.jsonl"), string(b)+changed+`{"spec_hash": "cut sh`)
+	add("torn line, then two results for one trial (sweep)", "different results", []string{filepath.Join(torn, "results.jsonl")}, "sweep", f.toml, "--out", torn, "--progress", "never")
+	add("torn line, then two results for one trial (summarize)", "different results", nil, "summarize", torn)
+	mixed := d("sweep-foreign-lines")
+	copyDir(t, f.sweep, mixed)
+	other, _ := os.ReadFile(filepath.Join(f.otherSweep, "results.jsonl"))
+	writeFile(t, filepath.Join(mixed, "results.jsonl"), string(b)+string(other))
+	add("foreign lines, then --gap-from without checkpoints", "--gap-from", nil, "summarize", mixed, "--gap-from", "0.5")
+	add("foreign lines, then --kind gap-vs-balls without checkpoints", "checkpoints", nil, "plot", mixed, "--kind", "gap-vs-balls", "--out", d("mixed.png"))
+	add("points left out of gap-vs-param, then an output in no folder", "--plot", nil,
+		"run", "--process", "g-adv-comp,two-choice", "--g", "0,1", "--bins", "4", "--balls", "8", "--plot", filepath.Join(f.regular, "x.png"), "--plot-kind", "gap-vs-param", "--progress", "never")
+	return cases
 }

@@ -17,6 +17,8 @@ import (
 
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/units"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // A reference file (summarize --compare) holds published, or any, values
@@ -93,7 +95,7 @@ func readRefFile(path string) (*refFile, error) {
 	case st.Size() > maxRefFile:
 		return nil, fail("more than the 16 MiB a reference file may hold")
 	}
-	text, err := os.ReadFile(path)
+	text, err := files.ReadInput(path)
 	if err != nil {
 		return nil, fail("%v", errors.Unwrap(err))
 	}

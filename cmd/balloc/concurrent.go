@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -22,6 +21,7 @@ import (
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/internal/files"
 )
 
 // concurrentParams are the process parameters balloc concurrent takes,
@@ -42,6 +42,7 @@ type concurrentFlags struct {
 	compare, traceAges                 bool
 	progress                           string
 	cpuprofile, memprofile, trace      string
+	force                              bool
 	saveAges                           string
 	params                             map[string]*string
 	dyn                                dynamicFlags // --arrival-rate, --time, --events, --warmup (concurrentdepartures.go)
@@ -95,6 +96,7 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof, labelled per worker) to this file")
 	fl.StringVar(&f.memprofile, "memprofile", "", "write a heap profile (pprof) to this file")
 	fl.StringVar(&f.trace, "trace", "", "write an execution trace to this file")
+	fl.BoolVar(&f.force, "force", false, forceHelp)
 	return c
 }
 
@@ -290,6 +292,7 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 				units.FormatCount(spec.Balls), units.FormatBytes(float64(need+4*spec.Balls)), units.FormatBytes(float64(avail)))
 		}
 	}
+	var agesOut *files.Output
 	if f.saveAges != "" {
 		switch {
 		case !emulated && !traced:
@@ -297,14 +300,11 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 		case trials != 1:
 			return fmt.Errorf("--save-ages writes one run's ages: set --trials 1")
 		}
-		if _, err := os.Stat(f.saveAges); err == nil {
-			return fmt.Errorf("--save-ages %s: the file exists; give a new name (balloc does not overwrite it)", f.saveAges)
-		}
-		if err := checkWritable("save-ages", f.saveAges); err != nil {
+		if agesOut, err = newOutput("--save-ages", f.saveAges, f.force); err != nil {
 			return err
 		}
 	}
-	prof, err := startProfile(f.cpuprofile, f.memprofile, f.trace)
+	prof, err := startProfile(f.cpuprofile, f.memprofile, f.trace, f.force)
 	if err != nil {
 		return err
 	}
@@ -329,7 +329,7 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 				return failure{err}
 			}
 			if f.saveAges != "" {
-				if err := saveAges(f.saveAges, res.Ages); err != nil {
+				if err := saveAges(agesOut, res.Ages); err != nil {
 					prof.finish()
 					return failure{err}
 				}
@@ -541,18 +541,13 @@ func regime(tau, n uint64) string {
 	return "τ < n/ln n: no bound quoted"
 }
 
-// saveAges writes a run's age sequence for tau-delay --delay replay --replay,
-// to a file that must not exist yet.
-func saveAges(path string, ages []uint32) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return fmt.Errorf("--save-ages: %v", err)
+// saveAges writes a run's age sequence for tau-delay --delay replay --replay
+// into its output (checked before the run: files.Output).
+func saveAges(out *files.Output, ages []uint32) error {
+	if err := out.Write(func(w io.Writer) error { return process.WriteReplay(w, ages) }); err != nil {
+		return fmt.Errorf("--save-ages %s: %v", out.Path(), err)
 	}
-	if err := process.WriteReplay(f, ages); err != nil {
-		f.Close()
-		return fmt.Errorf("--save-ages %s: %v", path, err)
-	}
-	return f.Close()
+	return nil
 }
 
 func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mode concurrency.Mode, layout concurrency.Layout, measure uint64, emulated, traced, compare bool) {

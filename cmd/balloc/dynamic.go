@@ -29,9 +29,9 @@ func addDynamicFlags(fl *pflag.FlagSet, f *dynamicFlags) {
 	fl.StringVar(&f.time, "time", "", "with --arrival-rate: run time T, as round(n(1+λ)·T) events")
 	fl.StringVar(&f.events, "events", "", "with --arrival-rate: run E events (arrivals and potential departures) instead of --time")
 	fl.StringVar(&f.warmup, "warmup", "", "with --arrival-rate: time left out of the time averages (default 0)")
-	fl.StringVar(&f.updatePeriod, "update-period", "", "with --arrival-rate: arrivals decide on a board of the loads refreshed every T time units (the periodic update model; direct engine)")
-	fl.StringVar(&f.updateDelay, "update-delay", "", "with --arrival-rate: arrivals decide on the loads as they were exactly T time units before (the continuous update model; direct engine)")
-	fl.StringVar(&f.updateIndividual, "update-individual", "", "with --arrival-rate: arrivals decide on a board whose every entry is refreshed at its own Poisson times, mean T apart (individual updates; direct engine)")
+	fl.StringVar(&f.updatePeriod, "update-period", "", "with --arrival-rate: arrivals decide on a board of the loads refreshed every T time units (the periodic update model; direct engine) (0: fresh loads, as if not given)")
+	fl.StringVar(&f.updateDelay, "update-delay", "", "with --arrival-rate: arrivals decide on the loads as they were exactly T time units before (the continuous update model; direct engine) (0: fresh loads, as if not given)")
+	fl.StringVar(&f.updateIndividual, "update-individual", "", "with --arrival-rate: arrivals decide on a board whose every entry is refreshed at its own Poisson times, mean T apart (individual updates; direct engine) (0: fresh loads, as if not given)")
 	fl.StringVar(&f.deleteProb, "delete-prob", "", "deletions: each of --balls steps removes a ball with probability p (0 ≤ p < 1), else inserts by the process")
 	fl.StringVar(&f.delete, "delete", "", "with --delete-prob or --phases: ball (a uniformly random ball, the default) or bin (one ball of a uniformly random non-empty bin)")
 	fl.StringVar(&f.phases, "phases", "", "deletions in phases: +a,-b,+c,… inserts a balls by the process, then deletes b by --delete, then inserts c, …; --balls is their total (may be left out)")
@@ -83,8 +83,11 @@ func parseDynamic(fl *pflag.FlagSet, f *dynamicFlags, com *core.Common) error {
 			return err
 		}
 	}
+	// The stale-load settings take 0 as a sweep file does (core/sweep,
+	// dynamic.go): loads 0 time units old are fresh, the model without a
+	// board, as if the flag were not given.
 	if fl.Changed("update-period") {
-		if err := real("update-period", f.updatePeriod, &d.UpdatePeriod, positive); err != nil {
+		if err := real("update-period", f.updatePeriod, &d.UpdatePeriod, core.TimeRule); err != nil {
 			return err
 		}
 	}
@@ -94,7 +97,7 @@ func parseDynamic(fl *pflag.FlagSet, f *dynamicFlags, com *core.Common) error {
 		dst  *float64
 	}{{"update-delay", &f.updateDelay, &d.UpdateDelay}, {"update-individual", &f.updateIndividual, &d.UpdateIndividual}} {
 		if fl.Changed(c.name) {
-			if err := real(c.name, *c.v, c.dst, positive); err != nil {
+			if err := real(c.name, *c.v, c.dst, core.TimeRule); err != nil {
 				return err
 			}
 		}

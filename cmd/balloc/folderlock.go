@@ -17,6 +17,9 @@ import (
 // hold "the" lock.
 const lockName = "sweep.lock"
 
+// lockRecordPrefix starts what a run writes into the lock file.
+const lockRecordPrefix = "balloc "
+
 // folderLock is an advisory lock (flock) on a sweep folder, held from before
 // the manifest is read until the run ends, so two runs never append to one
 // results.jsonl. The kernel drops it when the process dies, kill -9
@@ -28,9 +31,15 @@ type folderLock struct{ f *os.File }
 // (what it wrote into the lock file). what is the command, for the record.
 func lockFolder(dir, what string) (*folderLock, error) {
 	path := filepath.Join(dir, lockName)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	// Not followed if a link, and opened without blocking: a FIFO or a
+	// device put there is refused below, never waited on.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("--out %s: %v", dir, err)
+		return nil, fmt.Errorf("--out %s: cannot open %s: %v", dir, path, cause(err))
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("--out %s: %s is not a regular file, so not balloc's lock; balloc leaves it as it is", dir, path)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		defer f.Close()
@@ -39,8 +48,17 @@ func lockFolder(dir, what string) (*folderLock, error) {
 		}
 		return nil, fmt.Errorf("--out %s: cannot lock %s: %v", dir, path, err)
 	}
+	// What is there must be a record balloc wrote (or nothing: a run
+	// killed between creating and writing it); anything else is a file of
+	// the user's that happens to have the name, and is left as it is.
+	b := make([]byte, 512)
+	n, _ := f.ReadAt(b, 0)
+	if n > 0 && !strings.HasPrefix(string(b[:n]), lockRecordPrefix) {
+		f.Close()
+		return nil, fmt.Errorf("--out %s: %s is not balloc's lock file (it does not start with %q); balloc leaves it as it is: move it or use another folder", dir, path, lockRecordPrefix)
+	}
 	host, _ := os.Hostname()
-	rec := fmt.Sprintf("balloc %s, pid %d on %s, since %s\n", what, os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
+	rec := fmt.Sprintf(lockRecordPrefix+"%s, pid %d on %s, since %s\n", what, os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
 	// The record only informs a refused run; failing to write it is no
 	// reason to stop this one.
 	if f.Truncate(0) == nil {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 func main() {
@@ -22,6 +24,7 @@ func (f failure) Unwrap() error { return f.error }
 
 // Main runs balloc with the given arguments and returns its exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
+	files.Forget() // this run's inputs and outputs, not an earlier one's
 	root := newRoot(stdout, stderr)
 	if completing(args) {
 		looseFlags(root)
@@ -52,6 +55,26 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			DisableDefaultCmd: true,
 		},
 	}
+	// balloc alone prints its help; anything else that is not a command
+	// (a word after --, a misspelt name) is refused, exit 2.
+	root.Args = func(c *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return fmt.Errorf("unknown command %q for %q (see balloc --help)", args[0], c.CommandPath())
+		}
+		return nil
+	}
+	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 || (len(args) > 0 && cmd == root) {
+				return fmt.Errorf("help %s: no such command (see balloc --help)", strings.Join(args, " "))
+			}
+			return cmd.Help()
+		},
+	})
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetVersionTemplate(versionLine() + "\n")

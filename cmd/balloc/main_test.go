@@ -73,7 +73,7 @@ func TestBadInputOneLineExit2(t *testing.T) {
 		{with("--theory", "--format", "csv"), "--theory needs --format table, json or jsonl"},
 		{with("--weights", "exp:1", "--theory"), "--theory: no fluid limit for two-choice"},
 		{with("--cpuprofile", "a.pprof", "--memprofile", "b.pprof"), "each need a run of their own"},
-		{with("--cpuprofile", "/nonexistent/dir/cpu.pprof"), "cannot write a profile"},
+		{with("--cpuprofile", "/proc/nonexistent/cpu.pprof"), "cannot make the folder /proc/nonexistent"},
 		{[]string{"run", "--process", "one-choice", "--bins", "4294967295", "--balls", "1", "--trials", "64", "--workers", "64", "--engine", "direct"}, "of memory available; lower --bins or --workers"},
 		{[]string{"run", "--process", "one-choice", "--bins", "4294967296", "--balls", "1", "--engine", "direct"}, "at most 4294967295 bins; use --engine histogram"},
 		{[]string{"run", "--process", "always-go-left", "--bins", "4294967296", "--balls", "1"}, "always-go-left cannot run on the histogram engine"},

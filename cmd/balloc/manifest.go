@@ -8,10 +8,12 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/klauspost/cpuid/v2"
 
 	"github.com/balloc/balloc/core/sweep"
+	"github.com/balloc/balloc/internal/files"
 )
 
 // Version is balloc's version; commit is set at build time by the Makefile
@@ -139,50 +141,88 @@ func (gp gridPoint) describe() string {
 	return fmt.Sprintf("%s %s n=%d m=%d", gp.Process, paramsText(gp.Params), gp.Bins, gp.Balls)
 }
 
+// readManifest reads dir/manifest.json. A file that is not JSON, or JSON
+// without balloc's marks (its version and a grid of hashed points), is an
+// error: the folder is then not balloc's, and nothing in it is touched.
 func readManifest(dir string) (*manifest, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	path := filepath.Join(dir, "manifest.json")
+	data, err := files.ReadInput(path)
 	if err != nil {
 		return nil, err
 	}
 	var m manifest
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, "manifest.json"), err)
+		return nil, fmt.Errorf("%s: not a manifest balloc wrote (%v); balloc leaves %s as it is", path, err, dir)
+	}
+	if why := m.notBalloc(); why != "" {
+		return nil, fmt.Errorf("%s: not a manifest balloc wrote (%s); balloc leaves %s as it is", path, why, dir)
 	}
 	return &m, nil
 }
 
-// writeFileSynced writes data to path through a temporary file of a unique
-// name in the same folder, synced, then renamed over path, so a reader sees
-// the old file or the new one, never half, and two writers never share a
-// temporary file.
-func writeFileSynced(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+// notBalloc says why m is not a manifest balloc wrote, or "".
+func (m *manifest) notBalloc() string {
+	if m.Balloc == "" {
+		return "no balloc_version"
+	}
+	if len(m.Grid) == 0 {
+		return "no grid"
+	}
+	for i, gp := range m.Grid {
+		switch {
+		case gp.SpecHash == "" || gp.Process == "":
+			return fmt.Sprintf("grid point %d has no spec_hash or process", i+1)
+		case gp.Bins == 0:
+			return fmt.Sprintf("grid point %d has bins = 0; balloc's have at least 1", i+1)
+		case gp.Trials < 1:
+			return fmt.Sprintf("grid point %d has trials = %d; balloc's have at least 1", i+1, gp.Trials)
+		}
+	}
+	return ""
+}
+
+// ownedSweepFolder reports whether dir holds a manifest balloc wrote.
+func ownedSweepFolder(dir string) bool {
+	if dir == "" {
+		dir = "."
+	}
+	_, err := readManifest(dir)
+	return err == nil
+}
+
+// checkSweepFolder refuses a folder a sweep or merge may not write into:
+// one whose manifest.json is not balloc's, or that holds files but no
+// manifest. A folder that does not exist, is empty, or holds only the
+// lock file or temporary files of a run killed before its manifest was
+// written is balloc's to fill. It returns the manifest found, if any.
+func checkSweepFolder(flag, dir string) (*manifest, error) {
+	entries, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("%s %s: %v", flag, dir, cause(err))
 	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
+	m, err := readManifest(dir)
+	switch {
+	case err == nil:
+		return m, nil
+	case !os.IsNotExist(err):
+		return nil, err
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	for _, e := range entries {
+		if n := e.Name(); n != lockName && !isTempName(n) {
+			return nil, fmt.Errorf("%s %s is not empty (it holds %s) and holds no sweep; use a new or empty folder", flag, dir, n)
+		}
 	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = d.Sync() // the rename itself; a folder that cannot sync is no error
-		d.Close()
-	}
-	return nil
+	return nil, nil
+}
+
+// isTempName reports whether a file name is that of a temporary file
+// balloc makes beside an output (files.Output; older versions named them
+// .NAME.*.tmp).
+func isTempName(n string) bool {
+	return strings.HasPrefix(n, ".") && strings.HasSuffix(n, ".tmp")
 }
 
 func (m *manifest) write(dir string) error {
@@ -191,4 +231,15 @@ func (m *manifest) write(dir string) error {
 		return err
 	}
 	return writeFileSynced(filepath.Join(dir, "manifest.json"), append(b, '\n'))
+}
+
+// writeFileSynced replaces a file of a folder balloc owns (its manifest, a
+// merge's results) whole, as files.Output does: a reader sees the old file
+// or the new one, never half.
+func writeFileSynced(path string, data []byte) error {
+	o, err := files.NewRewrite("--out", path)
+	if err != nil {
+		return err
+	}
+	return o.WriteFile(data)
 }

@@ -57,17 +57,31 @@ type summary struct {
 
 // stream accumulates a mean and, by Welford's update, the sum of squared
 // deviations: the mean is the plain sum over the count, as meanCI has it.
+// The squares are kept divided by scale², scale a power of two raised when a
+// value past 1e100 arrives (as meanCI scales), so that gaps near 1e154 do
+// not overflow them; below that scale is 1 and the bits are Welford's.
 type stream struct {
 	n             int
 	sum, mean, m2 float64
+	scale         float64 // 0 means 1
 }
 
 func (st *stream) add(x float64) {
+	if st.scale == 0 {
+		st.scale = 1
+	}
+	if a := math.Abs(x); a > 1e100 && a > st.scale && !math.IsInf(a, 0) {
+		_, e := math.Frexp(a)
+		next := math.Ldexp(1, e)
+		r := st.scale / next
+		st.m2 *= r * r
+		st.scale = next
+	}
 	st.n++
 	st.sum += x
 	d := x - st.mean
 	st.mean += d / float64(st.n)
-	st.m2 += d * (x - st.mean)
+	st.m2 += (d / st.scale) * ((x - st.mean) / st.scale)
 }
 
 // ci is meanCI of the values added.
@@ -76,9 +90,10 @@ func (st *stream) ci() (mean, half float64) {
 	if st.n < 2 {
 		return mean, 0
 	}
+	scale := max(st.scale, 1)
 	sd := math.Sqrt(st.m2 / float64(st.n-1))
 	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(st.n - 1)}.Quantile(0.975)
-	return mean, tq * sd / math.Sqrt(float64(st.n))
+	return mean, tq * sd / math.Sqrt(float64(st.n)) * scale
 }
 
 func newWriter(p *plan, out io.Writer) *writer {
@@ -290,22 +305,36 @@ func paramsText(m map[string]any) string {
 }
 
 // meanCI returns the mean of xs and the half-width of its 95% confidence
-// interval (Student t; 0 for a single value).
+// interval (Student t; 0 for a single value). The sums run over xs scaled
+// by a power of two near their largest magnitude, which is exact, so that
+// gaps near 1e154 and beyond (--weights const:1e154) do not overflow the
+// squares into an infinite interval; other values give the same bits as
+// unscaled sums.
 func meanCI(xs []float64) (mean, half float64) {
+	scale := 1.0
+	top := 0.0
 	for _, x := range xs {
-		mean += x
+		top = max(top, math.Abs(x))
+	}
+	if top > 1e100 && !math.IsInf(top, 0) {
+		_, e := math.Frexp(top)
+		scale = math.Ldexp(1, e)
+	}
+	for _, x := range xs {
+		mean += x / scale
 	}
 	mean /= float64(len(xs))
 	if len(xs) < 2 {
-		return mean, 0
+		return mean * scale, 0
 	}
 	ss := 0.0
 	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
+		d := x/scale - mean
+		ss += d * d
 	}
 	sd := math.Sqrt(ss / float64(len(xs)-1))
 	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(0.975)
-	return mean, tq * sd / math.Sqrt(float64(len(xs)))
+	return mean * scale, tq * sd / math.Sqrt(float64(len(xs))) * scale
 }
 
 // g formats a figure for the table: integers in full (loads of 10^6 and

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,6 +17,7 @@ import (
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/internal/files"
 )
 
 var plotKinds = []string{"gap-vs-balls", "gap-vs-bins", "gap-vs-param", "gap-distribution", "load-histogram"}
@@ -35,6 +37,7 @@ type plotOptions struct {
 
 func newPlotCommand(stdout io.Writer) *cobra.Command {
 	var out string
+	var force bool
 	o := plotOptions{flagKind: "kind", flagX: "x", flagY: "y"}
 	c := &cobra.Command{
 		Use:   "plot DIR --kind K --out FILE.png|FILE.svg|FILE.tex",
@@ -47,10 +50,8 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 			if err := o.check(); err != nil {
 				return err
 			}
-			if err := checkWritable("out", out); err != nil {
-				return err
-			}
-			sd, err := readSweep(args[0], "plot", c.ErrOrStderr())
+			var notes []string
+			sd, err := readSweep(args[0], "plot", &notes)
 			if err != nil {
 				return err
 			}
@@ -58,7 +59,7 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 			for _, gp := range sd.man.Grid {
 				points = append(points, gp)
 			}
-			if err := o.checkGrid(points, c.ErrOrStderr()); err != nil {
+			if err := o.checkGrid(points, &notes); err != nil {
 				return err
 			}
 			var series []plotSeries
@@ -70,10 +71,21 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 			if len(series) == 0 {
 				return fmt.Errorf("%s holds no results to plot", args[0])
 			}
-			if err := drawPlot(o, series, out); err != nil {
+			fig, note, err := plotFigure(o, series, false)
+			if err != nil {
 				return err
 			}
-			fmt.Fprintln(stdout, out)
+			// Checked once the sweep's files are read, so that an output
+			// that is one of them is known as such.
+			target, err := newOutput("--out", out, force)
+			if err != nil {
+				return err
+			}
+			if err := writeFigure(fig, target); err != nil {
+				return err
+			}
+			printNotes(c.ErrOrStderr(), notes)
+			fmt.Fprintln(stdout, out+note)
 			return nil
 		},
 	}
@@ -81,6 +93,7 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&o.kind, "kind", "", strings.Join(plotKinds, ", ")+" (required)")
 	fl.StringVar(&out, "out", "", "the picture: .png or .svg, or .tex (a standalone pgfplots file) (required)")
 	fl.StringVar(&o.title, "title", "", "title (default: from the kind and the sweep)")
+	fl.BoolVar(&force, "force", false, forceHelp)
 	fl.BoolVar(&o.logX, "log-x", false, "logarithmic x axis (gap-vs-balls, gap-vs-param; gap-vs-bins always is)")
 	fl.BoolVar(&o.logY, "log-y", false, "logarithmic y axis (not for gap-distribution)")
 	fl.BoolVar(&o.bands, "bands", false, "shade the least to the largest trial around each line")
@@ -144,8 +157,9 @@ func (o *plotOptions) check() error {
 // checkGrid checks what the grid points decide before any trial is read or
 // run: the x parameter of gap-vs-param (picked here when not named) and that
 // a log x axis has only positive x. Points without the x parameter are left
-// out of gap-vs-param, said on warn.
-func (o *plotOptions) checkGrid(points []gridPoint, warn io.Writer) error {
+// out of gap-vs-param, said in a note added to notes (printed once nothing
+// more can fail before the work, so that a refusal stays one line).
+func (o *plotOptions) checkGrid(points []gridPoint, notes *[]string) error {
 	if o.kind != "gap-vs-param" {
 		return nil
 	}
@@ -199,7 +213,7 @@ func (o *plotOptions) checkGrid(points []gridPoint, warn io.Writer) error {
 		return fmt.Errorf("%s: no grid point has it (it has %s)", o.xText(), strings.Join(xCandidates(points), ", "))
 	}
 	if len(without) > 0 {
-		fmt.Fprintf(warn, "balloc: plot: gap-vs-param leaves out %s (no %s)\n", strings.Join(without, ", "), o.x)
+		*notes = append(*notes, fmt.Sprintf("balloc: plot: gap-vs-param leaves out %s (no %s)", strings.Join(without, ", "), o.x))
 	}
 	return nil
 }
@@ -289,24 +303,67 @@ func seriesLabel(gp gridPoint) string {
 }
 
 // drawPlot renders one kind of plot of the series into out: .png, .svg, or
-// .tex (pgfplots), all from the same figure.
-func drawPlot(o plotOptions, series []plotSeries, out string) error {
-	f, err := buildFigure(o, series)
+// .tex (pgfplots), all from the same figure. A log axis the data cannot
+// take (a value ≤ 0) is an error, or, with linearFallback (run --plot,
+// whose table is already printed), drawn linear with a note returned to
+// say so.
+func drawPlot(o plotOptions, series []plotSeries, out *files.Output, linearFallback bool) (note string, err error) {
+	f, note, err := plotFigure(o, series, linearFallback)
 	if err != nil {
-		return err
+		return "", err
 	}
-	if err := f.checkLog(); err != nil {
-		return err
+	return note, writeFigure(f, out)
+}
+
+// plotFigure builds the figure drawPlot draws and checks it can be drawn.
+func plotFigure(o plotOptions, series []plotSeries, linearFallback bool) (f *figure, note string, err error) {
+	f, err = buildFigure(o, series)
+	if err != nil {
+		return nil, "", err
 	}
-	if strings.ToLower(filepath.Ext(out)) == ".tex" {
+	if note, err = f.dropNonFinite(); err != nil {
+		return nil, "", err
+	}
+	for {
+		err := f.checkLog()
+		if err == nil {
+			break
+		}
+		var le *logAxisError
+		if !linearFallback || !errors.As(err, &le) {
+			return nil, "", err
+		}
+		if le.y {
+			f.logY = false
+			note += fmt.Sprintf(" (drawn with a linear y axis: %s)", le.why)
+		} else {
+			f.logX = false
+			note += fmt.Sprintf(" (drawn with a linear x axis: %s)", le.why)
+		}
+	}
+	return f, note, nil
+}
+
+// writeFigure writes f into out: .png, .svg or .tex by its name.
+func writeFigure(f *figure, out *files.Output) error {
+	var err error
+	if strings.ToLower(filepath.Ext(out.Path())) == ".tex" {
 		err = writeTex(f, out)
 	} else {
 		err = renderFigure(f, out)
 	}
 	if err != nil {
-		return failure{fmt.Errorf("writing %s: %v", out, err)}
+		return failure{fmt.Errorf("writing %s: %v", out.Path(), err)}
 	}
 	return nil
+}
+
+// printNotes writes the notes, one a line, once a command is past every
+// check.
+func printNotes(w io.Writer, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
 }
 
 func buildFigure(o plotOptions, series []plotSeries) (*figure, error) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -52,11 +51,11 @@ func makeSweep(t *testing.T, toml string) string {
 // sweepFigure builds the figure that plot draws for the sweep.
 func sweepFigure(t *testing.T, sw string, o plotOptions) *figure {
 	t.Helper()
-	sd, err := readSweep(sw, "plot", io.Discard)
+	sd, err := readSweep(sw, "plot", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := o.checkGrid(sd.man.Grid, io.Discard); err != nil {
+	if err := o.checkGrid(sd.man.Grid, new([]string)); err != nil {
 		t.Fatal(err)
 	}
 	var series []plotSeries

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -13,6 +15,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // figure is a plot as data: what the .png/.svg renderer draws and the .tex
@@ -39,24 +43,80 @@ type figPoint struct {
 	X, Y, Err, Lo, Hi float64
 }
 
+// dropNonFinite takes out of the figure the points that cannot be drawn (an
+// x or y that is infinite or NaN: gaps past the float range), and the
+// intervals and bands that are not finite, and says so in a note (""
+// when nothing was dropped). A figure left with no point is an error.
+func (f *figure) dropNonFinite() (note string, err error) {
+	finite := func(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
+	dropped, bars, left := 0, 0, 0
+	for i := range f.series {
+		s := &f.series[i]
+		kept := s.pts[:0]
+		for _, p := range s.pts {
+			if !finite(p.X) || !finite(p.Y) {
+				dropped++
+				continue
+			}
+			if !finite(p.Err) || !finite(p.Lo) || !finite(p.Hi) {
+				bars++
+				if !finite(p.Err) {
+					p.Err = 0
+				}
+				if !finite(p.Lo) || !finite(p.Hi) {
+					p.Lo, p.Hi = p.Y, p.Y
+				}
+			}
+			kept = append(kept, p)
+		}
+		s.pts = kept
+		left += len(kept)
+	}
+	if dropped > 0 && left == 0 {
+		return "", fmt.Errorf("no point of the plot is a finite number (gaps beyond the float range); nothing to draw")
+	}
+	if dropped > 0 {
+		note += fmt.Sprintf(" (%d points left out: not finite numbers)", dropped)
+	}
+	if bars > 0 {
+		note += fmt.Sprintf(" (%d intervals or bands left out: not finite)", bars)
+	}
+	return note, nil
+}
+
+// logAxisError is a log axis refused for data that is not positive: why
+// says which value, advice what to leave out.
+type logAxisError struct {
+	y           bool // the y axis, else the x axis
+	why, advice string
+}
+
+func (e *logAxisError) Error() string {
+	flag := "--log-x"
+	if e.y {
+		flag = "--log-y"
+	}
+	return fmt.Sprintf("%s: %s; %s", flag, e.why, e.advice)
+}
+
 // checkLog refuses a log axis for data that is not positive, naming the
-// first value that is not.
+// first value that is not (a *logAxisError).
 func (f *figure) checkLog() error {
 	for _, s := range f.series {
 		for _, p := range s.pts {
 			if f.logX && p.X <= 0 {
-				return fmt.Errorf("--log-x: %s has x = %s, and a log axis needs x > 0; leave out --log-x", s.label, g(p.X))
+				return &logAxisError{false, fmt.Sprintf("%s has x = %s, and a log axis needs x > 0", s.label, g(p.X)), "leave out --log-x"}
 			}
 			if !f.logY {
 				continue
 			}
 			switch {
 			case p.Y <= 0:
-				return fmt.Errorf("--log-y: %s has y = %s at x = %s, and a log axis needs y > 0; leave out --log-y", s.label, g(p.Y), g(p.X))
+				return &logAxisError{true, fmt.Sprintf("%s has y = %s at x = %s, and a log axis needs y > 0", s.label, g(p.Y), g(p.X)), "leave out --log-y"}
 			case p.Err > 0 && p.Y-p.Err <= 0:
-				return fmt.Errorf("--log-y: the 95%% interval of %s at x = %s reaches %s, and a log axis needs y > 0; leave out --log-y", s.label, g(p.X), g(p.Y-p.Err))
+				return &logAxisError{true, fmt.Sprintf("the 95%% interval of %s at x = %s reaches %s, and a log axis needs y > 0", s.label, g(p.X), g(p.Y-p.Err)), "leave out --log-y"}
 			case f.bands && !s.theory && p.Lo <= 0:
-				return fmt.Errorf("--log-y: the band of %s at x = %s reaches %s, and a log axis needs y > 0; leave out --log-y or --bands", s.label, g(p.X), g(p.Lo))
+				return &logAxisError{true, fmt.Sprintf("the band of %s at x = %s reaches %s, and a log axis needs y > 0", s.label, g(p.X), g(p.Lo)), "leave out --log-y or --bands"}
 			}
 		}
 	}
@@ -82,7 +142,7 @@ func seriesDashes(k int) []vg.Length { return plotutil.Dashes(k / len(palette)) 
 var theoryDashes = []vg.Length{vg.Points(4), vg.Points(3)}
 
 // renderFigure draws f into out (.png or .svg).
-func renderFigure(f *figure, out string) error {
+func renderFigure(f *figure, out *files.Output) error {
 	p := plot.New()
 	p.Title.Text = f.title
 	p.X.Label.Text = f.xLabel
@@ -141,7 +201,15 @@ func renderFigure(f *figure, out string) error {
 			}
 		}
 	}
-	return p.Save(width, height, out)
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(out.Path())), ".")
+	wt, err := p.WriterTo(width, height, format)
+	if err != nil {
+		return err
+	}
+	return out.Write(func(w io.Writer) error {
+		_, err := wt.WriteTo(w)
+		return err
+	})
 }
 
 func hasMarks(f *figure) bool {
@@ -259,6 +327,9 @@ func renderBars(p *plot.Plot, f *figure) error {
 type roundTicks struct{ log bool }
 
 func (t roundTicks) Ticks(lo, hi float64) []plot.Tick {
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
+		return nil // no round values on an infinite axis (the figure drops such points)
+	}
 	if hi <= lo {
 		return []plot.Tick{{Value: lo, Label: tickLabel(lo, 0)}}
 	}

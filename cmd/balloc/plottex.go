@@ -3,26 +3,22 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"os"
+	"io"
 	"strconv"
 	"strings"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // writeTex writes f as a standalone pgfplots file: pdflatex compiles it as
 // it is, and the \addplot coordinates are the figure's numbers, for a
 // paper's own axis options.
-func writeTex(f *figure, out string) error {
-	file, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(file)
-	texFigure(w, f)
-	if err := w.Flush(); err != nil {
-		file.Close()
-		return err
-	}
-	return file.Close()
+func writeTex(f *figure, out *files.Output) error {
+	return out.Write(func(w io.Writer) error {
+		b := bufio.NewWriter(w)
+		texFigure(b, f)
+		return b.Flush()
+	})
 }
 
 // texNum writes a coordinate exactly enough to read back the same float64.

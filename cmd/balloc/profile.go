@@ -3,26 +3,29 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/pkg/profile"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // profiler records one pprof profile or execution trace through pkg/profile
-// and moves it to the path the user named when the run ends.
+// and copies it into the output the user named when the run ends.
 type profiler struct {
 	stop func()
 	from string // where pkg/profile writes
-	to   string // where the user wants it
+	to   *files.Output
 	tmp  string
 }
 
 // startProfile starts the profile named by at most one of the three paths.
 // pkg/profile records one kind at a time, so asking for two is an error,
-// reported before any work.
-func startProfile(cpu, mem, trace string) (*profiler, error) {
+// reported before any work, as is a path that cannot take the profile.
+func startProfile(cpu, mem, trace string, force bool) (*profiler, error) {
 	var mode func(*profile.Profile)
 	var path, file, flag string
 	n := 0
@@ -47,72 +50,64 @@ func startProfile(cpu, mem, trace string) (*profiler, error) {
 	case n > 1:
 		return nil, fmt.Errorf("--cpuprofile, --memprofile and --trace each need a run of their own (pkg/profile records one at a time)")
 	}
-	if err := checkWritable(flag, path); err != nil {
+	out, err := newOutput("--"+flag, path, force)
+	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.MkdirTemp(dir, ".balloc-profile-")
+	// pkg/profile writes a file of its own making; it is copied into the
+	// output at the end, so that a device or FIFO is written in place and
+	// a regular file replaced whole.
+	tmp, err := os.MkdirTemp("", "balloc-profile-")
 	if err != nil {
-		return nil, fmt.Errorf("--%s %s: cannot write a profile there: %v", flag, path, cause(err))
+		return nil, fmt.Errorf("--%s %s: no temporary folder for the profile: %v", flag, path, cause(err))
 	}
 	p := profile.Start(mode, profile.ProfilePath(tmp), profile.Quiet, profile.NoShutdownHook)
-	return &profiler{stop: p.Stop, from: filepath.Join(tmp, file), to: path, tmp: tmp}, nil
+	return &profiler{stop: p.Stop, from: filepath.Join(tmp, file), to: out, tmp: tmp}, nil
 }
 
-// finish stops the profile and moves it into place.
+// finish stops the profile and writes it into its output.
 func (p *profiler) finish() error {
 	p.stop()
-	if p.to == "" {
+	if p.to == nil {
 		return nil
 	}
 	defer os.RemoveAll(p.tmp)
-	if err := os.Rename(p.from, p.to); err != nil {
-		return failure{fmt.Errorf("saving the profile: %v", err)}
+	err := p.to.Write(func(w io.Writer) error {
+		f, err := os.Open(p.from)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = io.Copy(w, f)
+		return err
+	})
+	if err != nil {
+		return failure{fmt.Errorf("saving the profile to %s: %v", p.to.Path(), err)}
 	}
 	return nil
 }
 
-// checkWritable refuses, before any work, an output file the run could not
-// write at the end: a directory, a file it may not open for writing, or a
-// place where no file can be made (/proc, a read-only or missing folder
-// that cannot be created). It leaves nothing behind: a file that exists is
-// opened without truncating, and a probe made to test a folder is removed.
-func checkWritable(flag, path string) error {
-	fail := func(why string) error { return fmt.Errorf("--%s %s: %s", flag, path, why) }
-	if fi, err := os.Stat(path); err == nil {
-		if fi.IsDir() {
-			return fail("is a directory; want a file")
+// sweepFiles are the files of a sweep folder: only sweep and merge write
+// them.
+var sweepFiles = []string{"manifest.json", "results.jsonl", lockName}
+
+// newOutput is files.NewOutput, which refuses what no output may be (an
+// input of the run, a folder, a path that cannot be created), and also
+// refuses a file of a folder balloc's sweep or merge owns: those hold
+// trials hours of work made.
+func newOutput(flag, path string, force bool) (*files.Output, error) {
+	dir, base := filepath.Split(path)
+	for _, name := range sweepFiles {
+		if base == name && ownedSweepFolder(dir) {
+			return nil, fmt.Errorf("%s %s: it is a file of the sweep folder %s; write the output elsewhere", flag, path, filepath.Clean(dir))
 		}
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return fail(fmt.Sprintf("cannot be written: %v", cause(err)))
-		}
-		return f.Close()
 	}
-	// The nearest folder that exists must take a new file: the missing
-	// ones below it are made there when the run ends.
-	dir := filepath.Dir(path)
-	for {
-		fi, err := os.Stat(dir)
-		if err == nil {
-			if !fi.IsDir() {
-				return fail(fmt.Sprintf("%s is not a folder", dir))
-			}
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return fail("no folder of it exists")
-		}
-		dir = parent
-	}
-	probe, err := os.CreateTemp(dir, ".balloc-probe-")
-	if err != nil {
-		return fail(fmt.Sprintf("cannot create a file in %s: %v", dir, cause(err)))
-	}
-	probe.Close()
-	return os.Remove(probe.Name())
+	return files.NewOutput(flag, path, force)
 }
+
+// forceHelp is the help of --force, the same for every command that writes
+// files.
+const forceHelp = "replace output files that exist (an input of the run, a folder or a sweep's own files never are; devices and FIFOs are written in place)"
 
 // cause is the system's reason inside a path error.
 func cause(err error) error {

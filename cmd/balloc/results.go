@@ -63,9 +63,11 @@ func (sd *sweepData) averageGaps(from float64) error {
 }
 
 // readSweep reads a sweep folder. Lines outside the manifest's grid are
-// left out with one warning on warn (named for cmd); identical copies of a
-// line count once; two different results for one trial are an error.
-func readSweep(dir, cmd string, warn io.Writer) (*sweepData, error) {
+// left out with one warning added to notes (named for cmd; the caller
+// prints them once nothing more can fail, so a refusal stays one line);
+// identical copies of a line count once; two different results for one
+// trial are an error.
+func readSweep(dir, cmd string, notes *[]string) (*sweepData, error) {
 	man, err := readManifest(dir)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -82,7 +84,9 @@ func readSweep(dir, cmd string, warn io.Writer) (*sweepData, error) {
 	if err != nil {
 		return nil, err
 	}
-	warnForeign(warn, cmd, path, foreign)
+	if n := foreignNote(cmd, path, foreign); n != "" && notes != nil {
+		*notes = append(*notes, n)
+	}
 	return &sweepData{dir: dir, man: man, results: kept, torn: torn, dups: dups}, nil
 }
 
@@ -124,11 +128,13 @@ func gridResults(path string, recs []*result.Result, grid []gridPoint) (kept []*
 	return kept, dups, foreign, nil
 }
 
-// warnForeign says, in one line, that lines outside the grid were ignored.
-func warnForeign(w io.Writer, cmd, path string, foreign int) {
-	if foreign > 0 && w != nil {
-		fmt.Fprintf(w, "balloc %s: %s: %d lines are not trials of this sweep's grid (another sweep's, or beyond its trials); they are ignored\n", cmd, path, foreign)
+// foreignNote says, in one line, that lines outside the grid were ignored,
+// or is "" when none were.
+func foreignNote(cmd, path string, foreign int) string {
+	if foreign == 0 {
+		return ""
 	}
+	return fmt.Sprintf("balloc %s: %s: %d lines are not trials of this sweep's grid (another sweep's, or beyond its trials); they are ignored", cmd, path, foreign)
 }
 
 // byPoint groups results by grid point, in the manifest's order, each
@@ -164,7 +170,10 @@ func newMergeCommand(stdout, stderr io.Writer) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "merge DIR... --out DIR",
 		Short: "Combine the folders of a sharded sweep; report missing and duplicated trials",
-		Args:  cobra.MinimumNArgs(1),
+		Long: "Combine the folders of a sharded sweep; report missing and duplicated trials. A DIR that\n" +
+			"is no path but holds *, ? or [ is a pattern balloc expands itself ('out/shard-*'), so\n" +
+			"that any number of shards fits on one command line.",
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, dirs []string) error {
 			if out == "" {
 				return fmt.Errorf("--out is required")
@@ -176,13 +185,22 @@ func newMergeCommand(stdout, stderr io.Writer) *cobra.Command {
 	return c
 }
 
-func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
+func runMerge(args []string, out string, stdout, stderr io.Writer) error {
+	dirs, err := expandFolders(args)
+	if err != nil {
+		return err
+	}
+	outInfo, outErr := os.Stat(out)
 	var all []*sweepData
+	var notes []string
 	for _, d := range dirs {
 		if filepath.Clean(d) == filepath.Clean(out) {
 			return fmt.Errorf("--out %s is also an input", out)
 		}
-		sd, err := readSweep(d, "merge", stderr)
+		if fi, err := os.Stat(d); err == nil && outErr == nil && os.SameFile(fi, outInfo) {
+			return fmt.Errorf("--out %s is also an input (as %s)", out, d)
+		}
+		sd, err := readSweep(d, "merge", &notes)
 		if err != nil {
 			return err
 		}
@@ -210,7 +228,7 @@ func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(out, "manifest.json")); err == nil {
-		sd, err := readSweep(out, "merge", stderr)
+		sd, err := readSweep(out, "merge", &notes)
 		if err != nil {
 			return err
 		}
@@ -222,7 +240,7 @@ func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
 	dups := 0
 	for _, sd := range all {
 		if sd.torn {
-			fmt.Fprintf(stderr, "balloc merge: %s ends in a torn line; it is ignored\n", filepath.Join(sd.dir, "results.jsonl"))
+			notes = append(notes, fmt.Sprintf("balloc merge: %s ends in a torn line; it is ignored", filepath.Join(sd.dir, "results.jsonl")))
 		}
 		dups += sd.dups
 		for _, r := range sd.results {
@@ -264,6 +282,7 @@ func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
 			missing = append(missing, fmt.Sprintf("%s (spec %s): trials %s", gp.describe(), gp.SpecHash, strings.Join(lost, ",")))
 		}
 	}
+	printNotes(stderr, notes)
 	man := *first
 	man.Shard = ""
 	if err := man.write(out); err != nil {
@@ -292,29 +311,69 @@ func runMerge(dirs []string, out string, stdout, stderr io.Writer) error {
 // checkMergeOut refuses a merge's --out folder unless it does not exist, is
 // empty (but for its lock file) or holds the sweep man describes.
 func checkMergeOut(out string, man *manifest) error {
-	entries, err := os.ReadDir(out)
-	if os.IsNotExist(err) {
-		return nil
+	old, err := checkSweepFolder("--out", out)
+	if err == nil && old != nil && !sameGrid(old, man) {
+		return fmt.Errorf("--out %s holds another sweep (another grid or number of trials) than the folders merged; use a new or empty folder", out)
 	}
-	if err != nil {
-		return fmt.Errorf("--out %s: %v", out, err)
-	}
-	old, err := readManifest(out)
-	switch {
-	case err == nil:
-		if !sameGrid(old, man) {
-			return fmt.Errorf("--out %s holds another sweep (another grid or number of trials) than the folders merged; use a new or empty folder", out)
+	return err
+}
+
+// expandFolders is merge's folder arguments with patterns expanded: an
+// argument that is no path but holds *, ? or [ is a shell pattern
+// (filepath.Match) that balloc expands itself, in the natural order of the
+// numbers in the names (shard-2 before shard-10). So a job script passes
+// 'DIR/shard-*' however many shards there are, and its command line stays
+// within the system's argument limit (balloc slurm's merge job).
+func expandFolders(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if _, err := os.Lstat(a); err == nil || !strings.ContainsAny(a, "*?[") {
+			out = append(out, a)
+			continue
 		}
-		return nil
-	case !os.IsNotExist(err):
-		return err
-	}
-	for _, e := range entries {
-		if e.Name() != lockName {
-			return fmt.Errorf("--out %s is not empty (it holds %s) and holds no sweep; use a new or empty folder", out, e.Name())
+		m, err := filepath.Glob(a)
+		if err != nil {
+			return nil, fmt.Errorf("%s: not a folder, and not a pattern: %v", a, err)
 		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("%s: no folder matches", a)
+		}
+		slices.SortFunc(m, naturalCompare)
+		out = append(out, m...)
 	}
-	return nil
+	return out, nil
+}
+
+// naturalCompare orders strings with their runs of digits compared as
+// numbers.
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Compare(len(na), len(nb)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func digitRun(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 func newSummarizeCommand(stdout io.Writer) *cobra.Command {
@@ -354,7 +413,8 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 					return err
 				}
 			}
-			sd, err := readSweep(args[0], "summarize", c.ErrOrStderr())
+			var notes []string
+			sd, err := readSweep(args[0], "summarize", &notes)
 			if err != nil {
 				return err
 			}
@@ -364,17 +424,21 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 				}
 			}
 			sums := summaries(sd)
-			if xo != nil {
-				return writeCrossover(xo, sums, format, stdout)
-			}
-			if ref != nil {
-				rows, err := ref.compare(sd.dir, sums)
-				if err != nil {
-					return err
+			switch {
+			case xo != nil:
+				err = writeCrossover(xo, sums, format, stdout)
+			case ref != nil:
+				var rows []compareRow
+				if rows, err = ref.compare(sd.dir, sums); err == nil {
+					err = writeCompare(ref, rows, format, stdout)
 				}
-				return writeCompare(ref, rows, format, stdout)
+			default:
+				err = summarize(sums, format, stdout)
 			}
-			return summarize(sums, format, stdout)
+			if err == nil {
+				printNotes(c.ErrOrStderr(), notes)
+			}
+			return err
 		},
 	}
 	c.Flags().StringVar(&format, "format", "table", "table, csv, jsonl (numbers, one row per gap value in csv), markdown or latex")

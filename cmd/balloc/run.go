@@ -6,7 +6,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/internal/files"
 )
 
 type runFlags struct {
@@ -32,7 +32,7 @@ type runFlags struct {
 	engine, format, progress      string
 	alpha                         string
 	cpuprofile, memprofile, trace string
-	theory, loads                 bool
+	theory, loads, force          bool
 	plot, plotKind, plotTitle     string
 	plotX, plotY                  string
 	logX, logY, bands             bool
@@ -101,14 +101,17 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) to this file")
 	fl.StringVar(&f.memprofile, "memprofile", "", "write a heap profile (pprof) to this file")
 	fl.StringVar(&f.trace, "trace", "", "write an execution trace (go tool trace) to this file")
+	fl.BoolVar(&f.force, "force", false, forceHelp)
 	groupRunFlags(c)
 	return c
 }
 
 // plan is a validated run: everything checked, nothing started.
 type plan struct {
-	plot     string // draw the results here, as plotOpts say
+	plot     string        // draw the results here, as plotOpts say
+	plotOut  *files.Output // checked before the work
 	plotOpts plotOptions
+	notes    []string // said on stderr once every check has passed
 	specs    []*core.Spec
 	trials   int // per spec
 	workers  int
@@ -352,7 +355,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	}
 	p.trials = com.Trials
 	if p.plot != "" {
-		if err := p.plotOpts.checkGrid(p.gridPoints(), c.ErrOrStderr()); err != nil {
+		if err := p.plotOpts.checkGrid(p.gridPoints(), &p.notes); err != nil {
 			return nil, err
 		}
 	}
@@ -367,7 +370,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		return nil, err
 	}
 	if p.plot != "" {
-		if err := checkWritable("plot", p.plot); err != nil {
+		if p.plotOut, err = newOutput("--plot", p.plot, f.force); err != nil {
 			return nil, err
 		}
 	}
@@ -469,10 +472,11 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	prof, err := startProfile(f.cpuprofile, f.memprofile, f.trace)
+	prof, err := startProfile(f.cpuprofile, f.memprofile, f.trace, f.force)
 	if err != nil {
 		return err
 	}
+	printNotes(stderr, p.notes)
 
 	progress := func(uint64) {}
 	var bar *progressbar.ProgressBar
@@ -537,15 +541,13 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 			gp := points[i]
 			series = append(series, plotSeries{label: seriesLabel(gp), results: rs, point: gp})
 		}
-		if dir := filepath.Dir(p.plot); dir != "" {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return failure{err}
-			}
-		}
-		if err := drawPlot(p.plotOpts, series, p.plot); err != nil {
+		// The table is out: a log axis the results cannot take is drawn
+		// linear, said beside the file's name, rather than refused now.
+		note, err := drawPlot(p.plotOpts, series, p.plotOut, true)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "\nplot: %s\n", p.plot)
+		fmt.Fprintf(stdout, "\nplot: %s%s\n", p.plot, note)
 	}
 	return nil
 }

@@ -12,16 +12,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/balloc/balloc/core/sweep"
+	"github.com/balloc/balloc/internal/files"
 )
 
 func newSlurmCommand(stdout io.Writer) *cobra.Command {
 	var tasks, out, partition, timeLimit, cpus string
+	var force bool
 	c := &cobra.Command{
 		Use:   "slurm FILE.toml --tasks N [--out DIR]",
 		Short: "Write a Slurm array job running a sweep in N shards, and a merge job after it",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runSlurm(args[0], tasks, out, partition, timeLimit, cpus, stdout)
+			return runSlurm(args[0], tasks, out, partition, timeLimit, cpus, force, stdout)
 		},
 	}
 	c.Flags().StringVar(&tasks, "tasks", "", "array tasks, one shard each (required)")
@@ -29,6 +31,7 @@ func newSlurmCommand(stdout io.Writer) *cobra.Command {
 	c.Flags().StringVar(&partition, "partition", "", "Slurm partition, or a comma-separated list (default: the cluster's)")
 	c.Flags().StringVar(&timeLimit, "time", "", "Slurm time limit per task: M, M:S, H:M:S, D-H, D-H:M or D-H:M:S (e.g. 02:00:00)")
 	c.Flags().StringVar(&cpus, "cpus", "1", "CPUs per task (trials run in parallel on them)")
+	c.Flags().BoolVar(&force, "force", false, forceHelp)
 	return c
 }
 
@@ -80,7 +83,12 @@ func sbatchQuote(s string) string {
 // replacement (%a, %j, ...), and %% is a %.
 func sbatchFilePattern(p string) string { return strings.ReplaceAll(p, "%", "%%") }
 
-func runSlurm(file, tasksFlag, out, partition, timeLimit, cpusFlag string, stdout io.Writer) error {
+// globEscape is p as a filepath.Match pattern matching p alone.
+func globEscape(p string) string {
+	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`).Replace(p)
+}
+
+func runSlurm(file, tasksFlag, out, partition, timeLimit, cpusFlag string, force bool, stdout io.Writer) error {
 	if tasksFlag == "" {
 		return fmt.Errorf("--tasks is required")
 	}
@@ -152,22 +160,36 @@ func runSlurm(file, tasksFlag, out, partition, timeLimit, cpusFlag string, stdou
 		fmt.Sprintf("#SBATCH --array=0-%d\n#SBATCH --cpus-per-task=%d\n", tasks-1, cpus) +
 		"# One shard of the sweep per task; the shard comes from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT.\n" +
 		fmt.Sprintf("exec %s sweep %s --out %s/shard-\"$SLURM_ARRAY_TASK_ID\" --workers %d --progress never\n", q(bin), q(file), q(out), cpus)
-	var shardDirs []string
-	for i := range tasks {
-		shardDirs = append(shardDirs, q(filepath.Join(out, fmt.Sprintf("shard-%d", i))))
-	}
+	// The shard folders as one pattern that merge expands itself: listed,
+	// 100000 of them would pass the system's limit on a command line.
 	merge := header(name+"-merge", sbatchFilePattern(filepath.Join(jobs, "merge.log"))) +
-		fmt.Sprintf("exec %s merge %s --out %s\n", q(bin), strings.Join(shardDirs, " "), q(filepath.Join(out, "merged")))
+		fmt.Sprintf("exec %s merge %s --out %s\n", q(bin), q(globEscape(out)+"/shard-*"), q(filepath.Join(out, "merged")))
 	submit := "#!/bin/sh\n# Submit the array, then the merge to run once every task has succeeded.\nset -e\n" +
 		fmt.Sprintf("jid=$(sbatch --parsable %s)\n", q(filepath.Join(jobs, "array.sbatch"))) +
 		fmt.Sprintf("mid=$(sbatch --parsable --dependency=afterok:\"${jid%%%%;*}\" %s)\n", q(filepath.Join(jobs, "merge.sbatch"))) +
 		"echo \"$jid $mid\"\n"
-	for name, body := range map[string]string{"array.sbatch": array, "merge.sbatch": merge, "submit.sh": submit} {
-		if err := os.WriteFile(filepath.Join(jobs, name), []byte(body), 0o755); err != nil {
+	// Every script is checked before any is written: an existing one is
+	// replaced only with --force, and then all three are, together.
+	scripts := []struct {
+		name, body string
+		out        *files.Output
+	}{{name: "array.sbatch", body: array}, {name: "merge.sbatch", body: merge}, {name: "submit.sh", body: submit}}
+	for i, s := range scripts {
+		if scripts[i].out, err = files.NewOutput("--out", filepath.Join(jobs, s.name), force); err != nil {
+			return err
+		}
+		scripts[i].out.SetPerm(0o755)
+	}
+	for _, s := range scripts {
+		if err := s.out.WriteFile([]byte(s.body)); err != nil {
 			return failure{err}
 		}
+		note := ""
+		if s.out.Replaces() {
+			note = "   (replaced)"
+		}
+		fmt.Fprintf(stdout, "%s%s\n", filepath.Join(jobs, s.name), note)
 	}
-	fmt.Fprintf(stdout, "%s\n%s\n%s\nsubmit with: sh %s   (results: %s)\n", filepath.Join(jobs, "array.sbatch"),
-		filepath.Join(jobs, "merge.sbatch"), filepath.Join(jobs, "submit.sh"), shellQuote(filepath.Join(jobs, "submit.sh")), filepath.Join(out, "merged"))
+	fmt.Fprintf(stdout, "submit with: sh %s   (results: %s)\n", shellQuote(filepath.Join(jobs, "submit.sh")), filepath.Join(out, "merged"))
 	return nil
 }

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -144,7 +146,7 @@ func TestSlurmQuotesPaths(t *testing.T) {
 			[]string{"sweep", file, "--out", out + "/shard-2", "--workers", "1", "--progress", "never"},
 			map[string]string{"--output": strings.ReplaceAll(jobs, "%", "%%") + "/shard-%a.log", "--job-name": "balloc-my grid", "--partition": "debug,gpu", "--time": "1-00:30", "--array": "0-2"}},
 		{"merge.sbatch",
-			[]string{"merge", out + "/shard-0", out + "/shard-1", out + "/shard-2", "--out", out + "/merged"},
+			[]string{"merge", globEscape(out) + "/shard-*", "--out", out + "/merged"},
 			map[string]string{"--output": strings.ReplaceAll(jobs, "%", "%%") + "/merge.log", "--job-name": "balloc-my grid-merge"}},
 	} {
 		body, err := os.ReadFile(filepath.Join(jobs, c.script))
@@ -180,6 +182,20 @@ func TestSlurmQuotesPaths(t *testing.T) {
 		if strings.Join(words, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s: the shell runs\n%q\nwant\n%q", c.script, words, want)
 		}
+	}
+	// merge expands the pattern to the shard folders of this path, however
+	// odd its characters, in the shards' order.
+	var shards []string
+	for _, i := range []int{0, 2, 10, 1} {
+		d := filepath.Join(out, fmt.Sprintf("shard-%d", i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, d)
+	}
+	got, err := expandFolders([]string{globEscape(out) + "/shard-*"})
+	if want := []string{shards[0], shards[3], shards[1], shards[2]}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("merge expands the pattern to %q (%v), want %q", got, err, want)
 	}
 	// submit.sh with an sbatch that records what it is given.
 	bin := t.TempDir()

@@ -131,6 +131,11 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		return fmt.Errorf("--progress %q: want auto, always or never", fl.progress)
 	}
 	man := newManifest(g, shardText)
+	// A folder that is not balloc's is left as it is: nothing is made,
+	// locked or written there.
+	if _, err := checkSweepFolder("--out", out); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("--out %s: %v", out, err)
 	}
@@ -156,14 +161,18 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	if err != nil {
 		return err
 	}
+	// Said once every check has passed, so that a refusal stays one line.
+	var notes []string
 	if torn {
-		fmt.Fprintf(stderr, "balloc sweep: %s ended in a torn line (a run was killed); it is dropped and its trial run again\n", resultsPath)
+		notes = append(notes, fmt.Sprintf("balloc sweep: %s ended in a torn line (a run was killed); it is dropped and its trial run again", resultsPath))
 	}
 	kept, _, foreign, err := gridResults(resultsPath, recs, man.Grid)
 	if err != nil {
 		return err
 	}
-	warnForeign(stderr, "sweep", resultsPath, foreign)
+	if n := foreignNote("sweep", resultsPath, foreign); n != "" {
+		notes = append(notes, n)
+	}
 	point := make(map[string]int, len(g.Hashes))
 	for p, h := range g.Hashes {
 		point[h] = p
@@ -201,6 +210,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		return fmt.Errorf("the sweep has %d trials to run; at most %d in one run (use --shard)", jobs.total, math.MaxInt)
 	}
 	njobs := int(jobs.total)
+	printNotes(stderr, notes)
 	if err := man.write(out); err != nil {
 		return failure{err}
 	}

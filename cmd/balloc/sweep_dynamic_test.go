@@ -26,7 +26,7 @@ func TestSweepOverArrivalRates(t *testing.T) {
 	if code, _, errs := run(t, "sweep", file, "--out", sw, "--progress", "never"); code != 0 {
 		t.Fatal(errs)
 	}
-	sd, err := readSweep(sw, "test", os.Stderr)
+	sd, err := readSweep(sw, "test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/balloc/balloc/core/units"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // The readers parse bytes by hand, a buffer at a time: a 10^7-edge file
@@ -76,7 +78,7 @@ func ReadHyperFile(spec, path string, n uint64, clean Clean) (*Hypergraph, error
 // open opens a file and says its size: 0 when unknown (not a regular
 // file).
 func open(path string) (*os.File, int64, error) {
-	f, err := os.Open(path)
+	f, err := files.OpenInput(path)
 	if err != nil {
 		return nil, 0, err
 	}

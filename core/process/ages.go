@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // Ages is tau-delay's empirical law of read ages (--delay empirical), held
@@ -38,7 +39,7 @@ const agesBytesPerLine = 32 + 12 + 45
 // the counts adding up to less than 2^64. An age listed twice adds its
 // counts. Errors name the file and line.
 func ReadAges(path string) (*Ages, error) {
-	f, err := os.Open(path)
+	f, err := files.OpenInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("--ages: %v", err)
 	}

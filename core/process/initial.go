@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/balloc/balloc/kernels"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // --initial: the load vector a trial starts from, for every process (issue 17
@@ -120,7 +121,7 @@ func ParseInitial(v string) (Initial, error) {
 
 // readInitialFile reads one load a line; the error names the file and line.
 func readInitialFile(path string) ([]uint64, error) {
-	f, err := os.Open(path)
+	f, err := files.OpenInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("--initial file:%s: %v", path, err)
 	}
@@ -135,7 +136,7 @@ func readInitialFile(path string) ([]uint64, error) {
 		}
 		x, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("--initial file:%s line %d: %q is not a load (want a non-negative integer)", path, line, s)
+			return nil, fmt.Errorf("--initial file:%s line %d: %q is not a load (want a non-negative integer)", path, line, clipText(s))
 		}
 		var carry uint64
 		if total, carry = bits.Add64(total, x, 0); carry != 0 || total > maxInitialTotal {

@@ -7,18 +7,19 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/balloc/balloc/core/units"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // ReadReplay reads an age sequence for tau-delay --delay replay: ages in
 // balls, one per ball in ball order, separated by blanks or newlines (#
 // comments), each below 2^32 − 1. Errors name the file and line.
 func ReadReplay(path string) ([]uint32, error) {
-	f, err := os.Open(path)
+	f, err := files.OpenInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("--replay: %v", err)
 	}
@@ -42,7 +43,7 @@ func ReadReplay(path string) ([]uint32, error) {
 		for _, w := range strings.Fields(line) {
 			a, err := strconv.ParseUint(w, 10, 32)
 			if err != nil || a > 1<<32-2 {
-				return nil, fmt.Errorf("--replay %s:%d: want an age in [0, 4294967294], got %q", path, ln, w)
+				return nil, fmt.Errorf("--replay %s:%d: want an age in [0, 4294967294], got %q", path, ln, clipText(w))
 			}
 			ages = append(ages, uint32(a))
 		}

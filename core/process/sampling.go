@@ -8,12 +8,13 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"os"
 	"strings"
 
 	"github.com/balloc/balloc/core/units"
 
 	"github.com/balloc/balloc/kernels"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // Sampling and tie options of the two-sample family: d-choice, two-choice
@@ -135,7 +136,7 @@ func parseSampling(v string) (samplingLaw, error) {
 // readWeights reads one non-negative finite weight a line; an error names
 // the file and the line.
 func readWeights(path string) ([]float64, error) {
-	f, err := os.Open(path)
+	f, err := files.OpenInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("--sampling file:%s: %v", path, err)
 	}
@@ -146,7 +147,7 @@ func readWeights(path string) ([]float64, error) {
 	for ln := 1; sc.Scan(); ln++ {
 		x, err := ParseReal(sc.Text())
 		if err != nil || x < 0 {
-			return nil, fmt.Errorf("--sampling file:%s:%d: want one non-negative weight a line, got %q", path, ln, sc.Text())
+			return nil, fmt.Errorf("--sampling file:%s:%d: want one non-negative weight a line, got %q", path, ln, clipText(sc.Text()))
 		}
 		w = append(w, x)
 		total += x

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/balloc/balloc/core/graph"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // The processes on graphs and hypergraphs (graphical.go, hypergraph.go)
@@ -45,6 +47,7 @@ type structureEntry struct {
 func structureKey(kind, spec string, seed, bins uint64, clean string) string {
 	key := fmt.Sprintf("%s|%s|%d|%d|%s", kind, spec, seed, bins, clean)
 	if path, ok := strings.CutPrefix(spec, "file:"); ok {
+		files.NoteInput(path) // an input of this run, even when it comes from the cache
 		if fi, err := os.Stat(path); err == nil {
 			key += fmt.Sprintf("|%d|%d", fi.Size(), fi.ModTime().UnixNano())
 		}

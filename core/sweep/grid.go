@@ -7,7 +7,6 @@ import (
 	"maps"
 	"math"
 	"math/big"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,6 +17,8 @@ import (
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/units"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // A sweep file (TOML) names a grid of experiments:
@@ -96,7 +97,7 @@ const MaxGridFile = 16 << 20
 // ReadGrid parses and validates a sweep file. Relative file: paths in it
 // (graphs, hyperedges, ages) are taken from the file's folder.
 func ReadGrid(path string) (*Grid, error) {
-	f, err := os.Open(path)
+	f, err := files.OpenInput(path)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/internal/files"
 )
 
 // A results file holds one Result per line (JSON). Lines are appended whole
@@ -16,10 +17,13 @@ import (
 
 // ReadResults reads a results file. It returns the complete records, the
 // byte length of the file up to the end of the last complete line, and
-// whether a torn (incomplete or unparsable) last line followed it. A
-// malformed line that is not the last is an error naming the line.
+// whether a torn last line followed it. Only an unterminated last line is
+// torn: each line is written with its newline in one write, so a killed run
+// can cut the last line short but never leaves a complete line that is not
+// a result. Any complete line that is not a result, the last one included,
+// is someone else's data and an error naming the file and line.
 func ReadResults(path string) (recs []*result.Result, valid int64, torn bool, err error) {
-	f, err := os.Open(path)
+	f, err := files.OpenInput(path)
 	if os.IsNotExist(err) {
 		return nil, 0, false, nil
 	}
@@ -40,10 +44,7 @@ func ReadResults(path string) (recs []*result.Result, valid int64, torn bool, er
 		}
 		var r result.Result
 		if err := json.Unmarshal(data[:i], &r); err != nil {
-			if len(bytes.TrimSpace(data[i+1:])) == 0 {
-				return recs, valid, true, nil // a damaged last line
-			}
-			return nil, 0, false, fmt.Errorf("%s:%d: not a result: %v", path, line, err)
+			return nil, 0, false, fmt.Errorf("%s:%d: not a result (%v); balloc leaves the file as it is", path, line, err)
 		}
 		recs = append(recs, &r)
 		valid += int64(i + 1)
