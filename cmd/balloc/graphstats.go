@@ -93,9 +93,11 @@ func newHypergraphStatsCommand(stdout io.Writer) *cobra.Command {
 			}
 			rng := kernels.TrialStream(com.Seed, 0, kernels.LaneStructure)
 			hp := s.Proc.(*process.Hypergraph)
-			st := graph.ComputeHyperStats(s.Hypergraph(), hp.D, graph.HyperStatsOptions{
-				Balls: s.Balls, Refresh: hp.Refresh, Samples: k, RNG: &rng,
-			})
+			opt := graph.HyperStatsOptions{Balls: s.Balls, Refresh: hp.Refresh, Samples: k, RNG: &rng}
+			if err := graph.CheckHyperStats(s.Hypergraph(), opt); err != nil {
+				return err
+			}
+			st := graph.ComputeHyperStats(s.Hypergraph(), hp.D, opt)
 			for _, line := range st.Lines() {
 				fmt.Fprintln(stdout, line)
 			}

@@ -186,15 +186,16 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		}
 	}
 	workers := concurrency.Workers(int(w))
-	if avail := units.AvailableMemory(); avail > 0 && jobs.total > 0 {
+	if mem := units.MemoryLimit(); mem.Bytes > 0 && jobs.total > 0 {
+		avail := mem.Bytes
 		at := min(uint64(workers), jobs.total)
 		s := g.Specs[perPoint]
 		what := fmt.Sprintf("the sweep's largest trial (%s %s) needs %s, mostly for %s", s.Process.Name, s.ParamsText(), units.FormatBytes(float64(per.Bytes)), per.Culprit)
 		switch {
 		case per.Bytes > avail:
-			return fmt.Errorf("%s, more than the %s available: %s", what, units.FormatBytes(float64(avail)), per.Hint)
+			return fmt.Errorf("%s, more than the %v: %s", what, mem, per.Hint)
 		case units.Mul(per.Bytes, at) > avail:
-			return fmt.Errorf("%s; %d at once exceed the %s available: use --workers %d (or %s)", what, at, units.FormatBytes(float64(avail)), avail/per.Bytes, per.Hint)
+			return fmt.Errorf("%s; %d at once exceed the %v: use --workers %d (or %s)", what, at, mem, avail/per.Bytes, per.Hint)
 		}
 	}
 	if jobs.total > math.MaxInt {

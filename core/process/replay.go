@@ -26,9 +26,9 @@ func ReadReplay(path string) ([]uint32, error) {
 	// Held as 4 bytes an age, and an age takes at least 2 bytes of text: a
 	// file of more than half the memory available could not be held.
 	if fi, err := f.Stat(); err == nil {
-		if avail := units.AvailableMemory(); avail > 0 && uint64(fi.Size()) > avail/2 {
-			return nil, fmt.Errorf("--replay %s: %s of ages could take up to %s, more than the %s available; replay a shorter sequence", path,
-				units.FormatBytes(float64(fi.Size())), units.FormatBytes(2*float64(fi.Size())), units.FormatBytes(float64(avail)))
+		if mem := units.MemoryLimit(); mem.Bytes > 0 && uint64(fi.Size()) > mem.Bytes/2 {
+			return nil, fmt.Errorf("--replay %s: %s of ages could take up to %s, more than the %v; replay a shorter sequence", path,
+				units.FormatBytes(float64(fi.Size())), units.FormatBytes(2*float64(fi.Size())), mem)
 		}
 	}
 	var ages []uint32
