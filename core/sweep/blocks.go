@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/units"
 )
 
 // A sweep file may hold [[grid]] blocks, for an experiment that is not one
@@ -104,7 +105,8 @@ func blockLines(text string) (blocks []gridBlock, table int) {
 
 // readBlocks makes the grid points of a file with [[grid]] blocks: raw is
 // the decoded file, lines keyLines of its text.
-func readBlocks(path, text string, raw map[string]any, lines map[string]int) (*Grid, error) {
+func readBlocks(path string, src *source, raw map[string]any, lines map[string]int) (*Grid, error) {
+	text := src.text
 	blocks, table := blockLines(text)
 	decoded, isArray := raw["grid"].([]map[string]any)
 	switch {
@@ -181,7 +183,10 @@ func readBlocks(path, text string, raw map[string]any, lines map[string]int) (*G
 				m["params"] = merged
 			}
 		}
-		pts, err := readPoints(path, text, m, lit, at, blk)
+		if n := units.Add(uint64(len(g.Specs)), gridSize(m)); n > MaxGridPoints {
+			return nil, fmt.Errorf("%s:%d: [[grid]]: the blocks' lists make %s points up to this block, more than the %s a sweep file may name; split it into several sweeps", path, blk.line, units.FormatCount(n), units.FormatCount(MaxGridPoints))
+		}
+		pts, err := readPoints(path, src, m, lit, at, blk)
 		if err != nil {
 			return nil, err
 		}
