@@ -152,28 +152,22 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		return err
 	}
 	resultsPath := filepath.Join(out, "results.jsonl")
-	recs, valid, torn, err := sweep.ReadResults(resultsPath)
+	// The trials already done, read one line at a time: what is kept grows
+	// with the trials, not the file (resultsindex.go).
+	done := make([][]uint64, len(g.Specs))
+	before := 0 // trials already there
+	_, foreign, valid, torn, err := newTrialIndex(man.Grid).scan(resultsPath, func(p int, r *result.Result) error {
+		done[p] = append(done[p], r.Trial)
+		before++
+		return nil
+	})
 	if err != nil {
 		return err
 	}
 	if torn {
 		fmt.Fprintf(stderr, "balloc sweep: %s ended in a torn line (a run was killed); it is dropped and its trial run again\n", resultsPath)
 	}
-	kept, _, foreign, err := gridResults(resultsPath, recs, man.Grid)
-	if err != nil {
-		return err
-	}
 	warnForeign(stderr, "sweep", resultsPath, foreign)
-	point := make(map[string]int, len(g.Hashes))
-	for p, h := range g.Hashes {
-		point[h] = p
-	}
-	done := make([][]uint64, len(g.Specs))
-	for _, r := range kept {
-		if p, ok := point[r.SpecHash]; ok {
-			done[p] = append(done[p], r.Trial)
-		}
-	}
 	// Every trial of the grid in canonical order; this shard's share; not
 	// done. Listed lazily: nothing here grows with the number of trials.
 	jobs := newSweepJobs(g, si, sn, done)
@@ -228,7 +222,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 			_ = pb.Clear()
 		}
 		return fmt.Sprintf("balloc sweep: interrupted: %d of %d trials saved in %s (%d were there before); run the same command to resume",
-			written, njobs, resultsPath, len(kept))
+			written, njobs, resultsPath, before)
 	})
 	concurrency.Ordered(njobs, workers, func(i int) *result.Result {
 		p, trial := jobs.at(uint64(i))
@@ -254,6 +248,6 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	if writeErr != nil {
 		return failure{fmt.Errorf("%v; stopped after %d of %d trials (those are kept): make room and run the same command to resume", writeErr, written, njobs)}
 	}
-	fmt.Fprintf(stdout, "%s: %d trials run, %d were already there; %d grid points\n", resultsPath, njobs, len(kept), len(g.Specs))
+	fmt.Fprintf(stdout, "%s: %d trials run, %d were already there; %d grid points\n", resultsPath, njobs, before, len(g.Specs))
 	return nil
 }

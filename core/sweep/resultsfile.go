@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -8,48 +9,100 @@ import (
 	"os"
 
 	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/core/units"
 )
 
 // A results file holds one Result per line (JSON). Lines are appended whole
 // by one write each and synced, so a process killed at any moment leaves
 // complete lines and at most one torn last line, which readers ignore.
 
-// ReadResults reads a results file. It returns the complete records, the
-// byte length of the file up to the end of the last complete line, and
-// whether a torn (incomplete or unparsable) last line followed it. A
-// malformed line that is not the last is an error naming the line.
+// MaxResultLine bounds one line of a results file: a result with a
+// million checkpoints takes about 150 MB, and a line of 256 MiB is more
+// than any run writes; a longer one (a file that is not results, such as
+// /dev/zero read as one) is refused rather than read into memory.
+const MaxResultLine = 256 << 20
+
+// ReadResults reads a results file whole (ScanResults): the complete
+// records, the byte length up to the end of the last complete line, and
+// whether a torn last line followed it.
 func ReadResults(path string) (recs []*result.Result, valid int64, torn bool, err error) {
+	valid, torn, err = ScanResults(path, func(_ int, _ int64, _ []byte, r *result.Result) error {
+		recs = append(recs, r)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, false, err
+	}
+	return recs, valid, torn, nil
+}
+
+// ScanResults reads a results file one line at a time, so that its memory
+// is one line, not the file: each is called with every complete record in
+// file order, its line number (from 1), the byte offset where its line
+// starts and the line's bytes (valid during the call only). It returns the
+// byte length of the file up to the end of the last complete line, and
+// whether a torn (unterminated, or unparsable and last) line followed it. A
+// malformed line that is not the last is an error naming the line, and so
+// is a line longer than MaxResultLine. A missing file has no records; one
+// that is not a regular file is refused.
+func ScanResults(path string, each func(line int, off int64, raw []byte, r *result.Result) error) (valid int64, torn bool, err error) {
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
-		return nil, 0, false, nil
+		return 0, false, nil
 	}
 	if err != nil {
-		return nil, 0, false, err
+		return 0, false, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, 0, false, err
+	if fi, err := f.Stat(); err != nil {
+		return 0, false, err
+	} else if !fi.Mode().IsRegular() {
+		return 0, false, fmt.Errorf("%s: not a regular file (%s); results are a file balloc sweep writes", path, fi.Mode().Type())
 	}
+	br := bufio.NewReaderSize(f, 1<<16)
+	var long []byte // a line longer than br's buffer, put together
+	var bad error   // the last line read did not parse
 	line := 0
-	for len(data) > 0 {
-		line++
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 { // no newline: the last write was cut short
-			return recs, valid, true, nil
-		}
-		var r result.Result
-		if err := json.Unmarshal(data[:i], &r); err != nil {
-			if len(bytes.TrimSpace(data[i+1:])) == 0 {
-				return recs, valid, true, nil // a damaged last line
+	for {
+		chunk, rerr := br.ReadSlice('\n')
+		data := chunk
+		if rerr == bufio.ErrBufferFull {
+			long = append(long[:0], chunk...)
+			for rerr == bufio.ErrBufferFull {
+				if len(long) > MaxResultLine {
+					return 0, false, fmt.Errorf("%s:%d: a line longer than %s; results are lines of JSON, one per trial", path, line+1, units.FormatBytes(MaxResultLine))
+				}
+				chunk, rerr = br.ReadSlice('\n')
+				long = append(long, chunk...)
 			}
-			return nil, 0, false, fmt.Errorf("%s:%d: not a result: %v", path, line, err)
+			data = long
 		}
-		recs = append(recs, &r)
-		valid += int64(i + 1)
-		data = data[i+1:]
+		if rerr != nil && rerr != io.EOF {
+			return 0, false, fmt.Errorf("%s: %v", path, rerr)
+		}
+		if bad != nil { // only blank lines may follow a damaged last line
+			switch {
+			case len(bytes.TrimSpace(data)) > 0:
+				return 0, false, bad
+			case rerr == io.EOF:
+				return valid, true, nil
+			}
+			continue
+		}
+		if rerr == io.EOF {
+			return valid, len(data) > 0, nil // bytes without a newline: the last write was cut short
+		}
+		line++
+		var r result.Result
+		if err := json.Unmarshal(data[:len(data)-1], &r); err != nil {
+			bad = fmt.Errorf("%s:%d: not a result: %v", path, line, err)
+			continue
+		}
+		if err := each(line, valid, data, &r); err != nil {
+			return 0, false, err
+		}
+		valid += int64(len(data))
 	}
-	return recs, valid, false, nil
 }
 
 // ResultsWriter appends results to a file, one synced write per line.

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/core/sweep"
+)
+
+// Results files are read one line at a time (sweep.ScanResults): what a
+// reader keeps grows with the trials of the grid, never with the size of a
+// line. trialIndex is that per-trial part: for each (grid point, trial) seen,
+// a digest of its result and where its line is, about 100 bytes a trial
+// with the map's overhead, against the 1–2 KB a decoded result with its
+// checkpoints and histogram takes.
+
+// trialKey names one trial of a grid: the point's index in the manifest and
+// the trial's index.
+type trialKey struct {
+	point int
+	trial uint64
+}
+
+// trialSeen is the first line seen for a trial: the digest of its JSON
+// without timing, the results file it is in (an index into the files
+// scanned), its line number, and its byte offset and length there.
+type trialSeen struct {
+	sum       [32]byte
+	src, line int
+	off       int64
+	size      int
+}
+
+// trialIndex checks the results files of one grid as they are read: each
+// (grid point, trial) is kept once, an identical copy of a line (timings
+// aside) is a duplicate, a different result for one trial is an error.
+type trialIndex struct {
+	grid   []gridPoint
+	points map[string]int // spec hash → index in grid
+	seen   map[trialKey]trialSeen
+	paths  []string // the results files scanned, by src
+}
+
+func newTrialIndex(grid []gridPoint) *trialIndex {
+	ix := &trialIndex{grid: grid, points: make(map[string]int, len(grid)), seen: map[trialKey]trialSeen{}}
+	for i, gp := range grid {
+		ix.points[gp.SpecHash] = i
+	}
+	return ix
+}
+
+// scan reads the results file path. keep is called with each record that
+// is a trial of the grid seen for the first time (in any file scanned), and
+// its point's index; lines of another grid, or beyond a point's trials, are
+// counted in foreign and left out. It also returns the file's valid length
+// and whether it ends in a torn line (sweep.ScanResults).
+func (ix *trialIndex) scan(path string, keep func(p int, r *result.Result) error) (dups, foreign int, valid int64, torn bool, err error) {
+	src := len(ix.paths)
+	ix.paths = append(ix.paths, path)
+	valid, torn, err = sweep.ScanResults(path, func(line int, off int64, raw []byte, r *result.Result) error {
+		p, ok := ix.points[r.SpecHash]
+		if !ok || r.Trial >= uint64(ix.grid[p].Trials) {
+			foreign++
+			return nil
+		}
+		key := trialKey{p, r.Trial}
+		sum := sha256.Sum256([]byte(withoutTiming(r)))
+		if prev, ok := ix.seen[key]; ok {
+			if prev.sum == sum {
+				dups++
+				return nil
+			}
+			if prev.src == src {
+				return fmt.Errorf("%s: lines %d and %d hold different results for trial %d of %s (%s); remove the wrong one",
+					path, prev.line, line, r.Trial, ix.grid[p].describe(), r.SpecHash)
+			}
+			return fmt.Errorf("trial %d of grid point %s differs between %s and %s; remove the wrong one",
+				r.Trial, r.SpecHash, ix.paths[prev.src], path)
+		}
+		ix.seen[key] = trialSeen{sum: sum, src: src, line: line, off: off, size: len(raw)}
+		return keep(p, r)
+	})
+	if err != nil {
+		return 0, 0, 0, false, err
+	}
+	return dups, foreign, valid, torn, nil
+}
+
+// readResultsOf reads a sweep folder's results into memory, for the readers
+// that draw every trial (plot): the manifest's trials, each once.
+func readResultsOf(dir, path string, grid []gridPoint, cmd string, warn io.Writer) (kept []*result.Result, dups int, torn bool, err error) {
+	ix := newTrialIndex(grid)
+	dups, foreign, _, torn, err := ix.scan(path, func(_ int, r *result.Result) error {
+		kept = append(kept, r)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, false, err
+	}
+	warnForeign(warn, cmd, path, foreign)
+	return kept, dups, torn, nil
+}
+
+// writeSyncedStream is writeFileSynced for output written piece by piece
+// (a merged results file): through a buffered temporary file of a unique
+// name in the same folder, synced, then renamed over path.
+func writeSyncedStream(path string, write func(w io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		_ = d.Sync() // the rename itself; a folder that cannot sync is no error
+		d.Close()
+	}
+	return nil
+}
