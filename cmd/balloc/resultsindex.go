@@ -142,3 +142,15 @@ func writeSyncedStream(path string, write func(w io.Writer) error) error {
 	}
 	return nil
 }
+
+// readCapped reads a file whole but at most limit+1 bytes of it, whatever
+// it is (a device such as /dev/zero never ends): a result longer than limit
+// says the file passes the cap, and the caller names it.
+func readCapped(path string, limit int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, int64(limit)+1))
+}

@@ -66,16 +66,16 @@ func gridSize(raw map[string]any) uint64 {
 	return n
 }
 
-// checkNesting refuses a TOML text nesting deeper than MaxNesting, before
-// the decoder sees it: it follows strings (basic, literal, multi-line) and
+// CheckNesting refuses a TOML text nesting deeper than MaxNesting, before
+// the decoder sees it (sweep files, summarize --compare files): it follows strings (basic, literal, multi-line) and
 // comments, counts the brackets and braces open and the parts of the key
 // being read, and names the line where the limit is passed.
-func checkNesting(path string, b []byte) error {
+func CheckNesting(path string, b []byte) error {
 	depth, line := 0, 1
 	var open []byte // '[' or '{' for each level open, up to MaxNesting
 	inKey, dots := true, 0
 	deep := func() error {
-		return fmt.Errorf("%s:%d: keys and values nested more than %d deep; a sweep file needs 3 at most (a [[grid]] block with params = { g = [1, 2] })", path, line, MaxNesting)
+		return fmt.Errorf("%s:%d: keys and values nested more than %d deep; balloc's TOML files need 3 at most (a [[grid]] block with params = { g = [1, 2] })", path, line, MaxNesting)
 	}
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; c {

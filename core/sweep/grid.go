@@ -109,7 +109,7 @@ func ReadGrid(path string) (*Grid, error) {
 		return nil, fmt.Errorf("%s: more than the 16 MiB a sweep file may hold; a grid takes a few lines (split it into several sweep files)", path)
 	}
 	text := string(data)
-	if err := checkNesting(path, data); err != nil {
+	if err := CheckNesting(path, data); err != nil {
 		return nil, err
 	}
 	var raw map[string]any

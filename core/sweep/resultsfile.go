@@ -57,7 +57,7 @@ func ScanResults(path string, each func(line int, off int64, raw []byte, r *resu
 	if fi, err := f.Stat(); err != nil {
 		return 0, false, err
 	} else if !fi.Mode().IsRegular() {
-		return 0, false, fmt.Errorf("%s: not a regular file (%s); results are a file balloc sweep writes", path, fi.Mode().Type())
+		return 0, false, fmt.Errorf("%s: %s, not a file of results balloc sweep wrote", path, kind(fi.Mode()))
 	}
 	br := bufio.NewReaderSize(f, 1<<16)
 	var long []byte // a line longer than br's buffer, put together
@@ -150,3 +150,18 @@ func (rw *ResultsWriter) Write(r *result.Result) error {
 
 // Close closes the file.
 func (rw *ResultsWriter) Close() error { return rw.f.Close() }
+
+// kind names a file type that is not a regular file, for a refusal.
+func kind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
