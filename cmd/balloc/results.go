@@ -252,14 +252,15 @@ func missingTrials(present []uint64, trials uint64) string {
 	}
 	var lost []string
 	next := uint64(0) // the next trial not yet accounted for
-	for _, t := range append(present, trials) {
-		for ; next < t && len(lost) < maxListedMissing; next++ {
+	for i := 0; i <= len(present) && len(lost) < maxListedMissing; i++ {
+		upto := trials // after the last trial present, the gap up to trials
+		if i < len(present) {
+			upto = present[i]
+		}
+		for ; next < upto && len(lost) < maxListedMissing; next++ {
 			lost = append(lost, strconv.FormatUint(next, 10))
 		}
-		if len(lost) == maxListedMissing {
-			break
-		}
-		next = t + 1
+		next = upto + 1
 	}
 	text := strings.Join(lost, ",")
 	if n := trials - uint64(len(present)); n > uint64(len(lost)) {
