@@ -183,8 +183,8 @@ func readBlocks(path string, src *source, raw map[string]any, lines map[string]i
 				m["params"] = merged
 			}
 		}
-		if n := units.Add(uint64(len(g.Specs)), gridSize(m)); n > MaxGridPoints {
-			return nil, fmt.Errorf("%s:%d: [[grid]]: the blocks' lists make %s points up to this block, more than the %s a sweep file may name; split it into several sweeps", path, blk.line, units.FormatCount(n), units.FormatCount(MaxGridPoints))
+		if err := checkGridSize(fmt.Sprintf("%s:%d: [[grid]]", path, blk.line), "the blocks' lists make", units.Add(uint64(len(g.Specs)), gridSize(m))); err != nil {
+			return nil, err
 		}
 		pts, err := readPoints(path, src, m, lit, at, blk)
 		if err != nil {

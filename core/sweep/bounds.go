@@ -66,6 +66,24 @@ func gridSize(raw map[string]any) uint64 {
 	return n
 }
 
+// pointBytes bounds the memory of one validated grid point: its spec, hash
+// and manifest entry (a grid of 10^5 one-choice points peaks 95 MB above a
+// run's start, under 1 KiB a point; twice that for processes with more
+// parameters).
+const pointBytes = 2 << 10
+
+// checkGridSize refuses n grid points (what says where they come from)
+// beyond MaxGridPoints or the memory available, before any is made.
+func checkGridSize(where, what string, n uint64) error {
+	if n > MaxGridPoints {
+		return fmt.Errorf("%s: %s %s points, more than the %s a sweep file may name; split it into several sweeps", where, what, units.FormatCount(n), units.FormatCount(MaxGridPoints))
+	}
+	if mem := units.MemoryLimit(); mem.Bytes > 0 && units.Mul(n, pointBytes) > mem.Bytes {
+		return fmt.Errorf("%s: %s %s points, whose specs need up to %s, more than the %v; split it into several sweeps", where, what, units.FormatCount(n), units.FormatBytes(float64(units.Mul(n, pointBytes))), mem)
+	}
+	return nil
+}
+
 // CheckNesting refuses a TOML text nesting deeper than MaxNesting, before
 // the decoder sees it (sweep files, summarize --compare files): it follows strings (basic, literal, multi-line) and
 // comments, counts the brackets and braces open and the parts of the key

@@ -62,7 +62,7 @@ func TestGridSizeCheckedBeforeExpansion(t *testing.T) {
 		{"1000×1000×1000 in 12 KB", "process = \"g-myopic-comp\"\nbins = " + list(2, 1000) + "\nballs = " + list(1, 1000) + "\n[params]\ng = " + list(0, 1000) + "\n",
 			"the grid's lists make 1e9 points, more than the 1048576"},
 		{"blocks adding up past the cap", "process = \"one-choice\"\n[[grid]]\nbins = [2]\nballs = [1]\n[[grid]]\nbins = " + list(2, 1100) + "\nballs = " + list(1, 1000) + "\n",
-			":5: [[grid]]: the blocks' lists make 1100001 points up to this block"},
+			":5: [[grid]]: the blocks' lists make 1100001 points, more than"},
 	} {
 		path := filepath.Join(dir, "g.toml")
 		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {

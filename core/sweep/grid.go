@@ -124,8 +124,8 @@ func ReadGrid(path string) (*Grid, error) {
 	if _, ok := raw["grid"]; ok {
 		return readBlocks(path, newSource(text), raw, lines)
 	}
-	if n := gridSize(raw); n > MaxGridPoints {
-		return nil, fmt.Errorf("%s: the grid's lists make %s points, more than the %s a sweep file may name; split it into several sweeps", path, units.FormatCount(n), units.FormatCount(MaxGridPoints))
+	if err := checkGridSize(path, "the grid's lists make", gridSize(raw)); err != nil {
+		return nil, err
 	}
 	pts, err := readPoints(path, newSource(text), raw, lines, lines, nil)
 	if err != nil {
