@@ -136,6 +136,7 @@ func readBlocks(path string, src *source, raw map[string]any, lines map[string]i
 	}
 
 	g := &Grid{Path: path, Source: text}
+	mem := units.MemoryLimit()
 	type from struct{ block, line int }
 	byHash := map[string]from{}
 	inherited := map[string]bool{} // top-level params some block leaves to the top
@@ -183,7 +184,7 @@ func readBlocks(path string, src *source, raw map[string]any, lines map[string]i
 				m["params"] = merged
 			}
 		}
-		if err := checkGridSize(fmt.Sprintf("%s:%d: [[grid]]", path, blk.line), "the blocks' lists make", units.Add(uint64(len(g.Specs)), gridSize(m))); err != nil {
+		if err := checkGridSize(fmt.Sprintf("%s:%d: [[grid]]", path, blk.line), "the blocks' lists make", units.Add(uint64(len(g.Specs)), gridSize(m)), mem); err != nil {
 			return nil, err
 		}
 		pts, err := readPoints(path, src, m, lit, at, blk)

@@ -73,12 +73,13 @@ func gridSize(raw map[string]any) uint64 {
 const pointBytes = 2 << 10
 
 // checkGridSize refuses n grid points (what says where they come from)
-// beyond MaxGridPoints or the memory available, before any is made.
-func checkGridSize(where, what string, n uint64) error {
+// beyond MaxGridPoints or the memory available (mem, read once a file:
+// reading the limits costs a few files of /proc), before any is made.
+func checkGridSize(where, what string, n uint64, mem units.Memory) error {
 	if n > MaxGridPoints {
 		return fmt.Errorf("%s: %s %s points, more than the %s a sweep file may name; split it into several sweeps", where, what, units.FormatCount(n), units.FormatCount(MaxGridPoints))
 	}
-	if mem := units.MemoryLimit(); mem.Bytes > 0 && units.Mul(n, pointBytes) > mem.Bytes {
+	if mem.Bytes > 0 && units.Mul(n, pointBytes) > mem.Bytes {
 		return fmt.Errorf("%s: %s %s points, whose specs need up to %s, more than the %v; split it into several sweeps", where, what, units.FormatCount(n), units.FormatBytes(float64(units.Mul(n, pointBytes))), mem)
 	}
 	return nil

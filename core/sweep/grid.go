@@ -124,7 +124,7 @@ func ReadGrid(path string) (*Grid, error) {
 	if _, ok := raw["grid"]; ok {
 		return readBlocks(path, newSource(text), raw, lines)
 	}
-	if err := checkGridSize(path, "the grid's lists make", gridSize(raw)); err != nil {
+	if err := checkGridSize(path, "the grid's lists make", gridSize(raw), units.MemoryLimit()); err != nil {
 		return nil, err
 	}
 	pts, err := readPoints(path, newSource(text), raw, lines, lines, nil)

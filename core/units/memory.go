@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -44,7 +45,8 @@ func AvailableMemory() uint64 { return MemoryLimit().Bytes }
 //     (containers, systemd slices, Slurm's cgroup plugin): cgroup v2
 //     memory.max, else cgroup v1 memory.limit_in_bytes, less what the
 //     cgroup uses, not counting inactive page cache (which the kernel
-//     reclaims before it fails an allocation).
+//     reclaims before it fails an allocation). Which cgroups set a limit,
+//     and the limit, are read once (ownLimits); their use every call.
 //
 // From the two rlimits it also keeps runtimeReserve for what the Go runtime
 // maps beside the blocks balloc asks for. A limit that is already spent
@@ -59,28 +61,35 @@ func MemoryLimit() Memory {
 	if b, ok := parseMeminfo(readSmall("/proc/meminfo")); ok {
 		consider(b, "MemAvailable in /proc/meminfo")
 	}
-	vmSize, vmData, statusOK := parseStatus(readSmall("/proc/self/status"))
+	var status struct {
+		read, ok       bool
+		vmSize, vmData uint64
+	}
 	reserve := runtimeReserve()
 	for _, r := range []struct {
 		res  int
 		name string
-		used uint64
+		used *uint64
 		what string
 	}{
-		{syscall.RLIMIT_AS, "RLIMIT_AS (ulimit -v)", vmSize, "already mapped"},
-		{syscall.RLIMIT_DATA, "RLIMIT_DATA (ulimit -d)", vmData, "of data already mapped"},
+		{syscall.RLIMIT_AS, "RLIMIT_AS (ulimit -v)", &status.vmSize, "already mapped"},
+		{syscall.RLIMIT_DATA, "RLIMIT_DATA (ulimit -d)", &status.vmData, "of data already mapped"},
 	} {
 		var rl syscall.Rlimit
 		if syscall.Getrlimit(r.res, &rl) != nil || rl.Cur == math.MaxUint64 || rl.Cur >= 1<<62 {
 			continue
 		}
-		if !statusOK {
+		if !status.read { // only under a limit: the read costs 0.2 ms
+			status.vmSize, status.vmData, status.ok = parseStatus(readSmall("/proc/self/status"))
+			status.read = true
+		}
+		if !status.ok {
 			consider(sub(rl.Cur, reserve), fmt.Sprintf("%s of %s", r.name, FormatBytes(float64(rl.Cur))))
 			continue
 		}
-		consider(sub(rl.Cur, Add(r.used, reserve)), fmt.Sprintf("%s of %s less %s %s", r.name, FormatBytes(float64(rl.Cur)), FormatBytes(float64(r.used)), r.what))
+		consider(sub(rl.Cur, Add(*r.used, reserve)), fmt.Sprintf("%s of %s less %s %s", r.name, FormatBytes(float64(rl.Cur)), FormatBytes(float64(*r.used)), r.what))
 	}
-	if m, ok := cgroupRoom("", readSmall("/proc/self/cgroup"), readSmall("/proc/self/mountinfo")); ok {
+	if m, ok := cgroupRoomIn(ownLimits()); ok {
 		consider(m.Bytes, m.Limit)
 	}
 	return best
@@ -143,12 +152,20 @@ func kbField(text, name string) (uint64, bool) {
 	return 0, false
 }
 
-// cgroupRoom returns the least room left under the memory limits of this
-// process's cgroup and its ancestors, from the texts of /proc/self/cgroup
-// and /proc/self/mountinfo; root prefixes every path read (tests point it
-// at a fake tree). cgroup v2 is read where it holds the memory controller,
-// else v1. found is false when no cgroup sets a limit.
-func cgroupRoom(root, self, mountinfo string) (m Memory, found bool) {
+// cgroupLimit is one cgroup that sets a memory limit: its folder, the
+// limit, and the files that say its use.
+type cgroupLimit struct {
+	at, name           string // the folder read; the limit file as the message names it
+	unit               string // "cgroup v2" or "cgroup v1"
+	usedFile, inactive string
+	limit              uint64
+}
+
+// cgroupLimits lists the memory limits of this process's cgroup and its
+// ancestors, from the texts of /proc/self/cgroup and /proc/self/mountinfo;
+// root prefixes every path read (tests point it at a fake tree). cgroup v2
+// is read where it holds the memory controller, else v1.
+func cgroupLimits(root, self, mountinfo string) []cgroupLimit {
 	var v2, v1 string // this process's cgroup in each hierarchy
 	for line := range strings.Lines(self) {
 		parts := strings.SplitN(strings.TrimSpace(line), ":", 3)
@@ -187,32 +204,56 @@ func cgroupRoom(root, self, mountinfo string) (m Memory, found bool) {
 		if !inside {
 			rel = "/"
 		}
+		var out []cgroupLimit
 		for dir := path.Clean("/" + rel); ; dir = path.Dir(dir) {
 			at := path.Join(root, point, dir)
 			if limit, ok := parseLimit(readSmall(path.Join(at, maxFile))); ok {
-				used, uok := parseLimit(readSmall(path.Join(at, usedFile)))
-				if !uok {
-					used = 0
-				}
-				if cache, ok := statField(readSmall(path.Join(at, "memory.stat")), inactive); ok {
-					used = sub(used, cache)
-				}
-				room := sub(limit, used)
-				name := fmt.Sprintf("%s %s of %s less the %s in use", unit, path.Join(point, dir, maxFile), FormatBytes(float64(limit)), FormatBytes(float64(used)))
-				if !found || room < m.Bytes {
-					m, found = Memory{Bytes: max(room, 1), Limit: name}, true
-				}
+				out = append(out, cgroupLimit{at: at, name: path.Join(point, dir, maxFile), unit: unit, usedFile: usedFile, inactive: inactive, limit: limit})
 			}
 			if dir == "/" {
 				break
 			}
 		}
-		if found {
-			return m, true // one hierarchy holds the memory controller
+		if len(out) > 0 {
+			return out // one hierarchy holds the memory controller
 		}
 	}
-	return m, false
+	return nil
 }
+
+// cgroupRoomIn returns the least room left under the limits: each limit
+// less its cgroup's use now, without inactive page cache. found is false
+// when there are none.
+func cgroupRoomIn(limits []cgroupLimit) (m Memory, found bool) {
+	for _, c := range limits {
+		used, ok := parseLimit(readSmall(path.Join(c.at, c.usedFile)))
+		if !ok {
+			used = 0
+		}
+		if cache, ok := statField(readSmall(path.Join(c.at, "memory.stat")), c.inactive); ok {
+			used = sub(used, cache)
+		}
+		room := sub(c.limit, used)
+		if !found || room < m.Bytes {
+			name := fmt.Sprintf("%s %s of %s less the %s in use", c.unit, c.name, FormatBytes(float64(c.limit)), FormatBytes(float64(used)))
+			m, found = Memory{Bytes: max(room, 1), Limit: name}, true
+		}
+	}
+	return m, found
+}
+
+// cgroupRoom is cgroupRoomIn of cgroupLimits.
+func cgroupRoom(root, self, mountinfo string) (Memory, bool) {
+	return cgroupRoomIn(cgroupLimits(root, self, mountinfo))
+}
+
+// ownLimits are this process's cgroup limits, found once: where they are
+// and what they are set to do not change under a run (its use does, and is
+// read every time). Reading /proc and /sys costs about 0.2 ms, and a sweep
+// may check thousands of points.
+var ownLimits = sync.OnceValue(func() []cgroupLimit {
+	return cgroupLimits("", readSmall("/proc/self/cgroup"), readSmall("/proc/self/mountinfo"))
+})
 
 // parseLimit reads a cgroup memory file: a byte count, or "max" (v2) or a
 // count near 2^63 (v1) for no limit.
