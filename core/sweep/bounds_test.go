@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/balloc/balloc/core/result"
@@ -149,5 +150,14 @@ func TestScanResultsMatchesWholeFileReader(t *testing.T) {
 	}
 	if _, _, err := ScanResults("/dev/zero", nil); err == nil || !strings.Contains(err.Error(), "a device") {
 		t.Errorf("/dev/zero: %v, want a refusal", err)
+	}
+	// A named pipe is refused before it is opened, which would wait for a
+	// writer.
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	if _, _, err := ScanResults(fifo, nil); err == nil || !strings.Contains(err.Error(), "a named pipe") {
+		t.Errorf("a named pipe: %v, want a refusal", err)
 	}
 }

@@ -46,6 +46,10 @@ func ReadResults(path string) (recs []*result.Result, valid int64, torn bool, er
 // is a line longer than MaxResultLine. A missing file has no records; one
 // that is not a regular file is refused.
 func ScanResults(path string, each func(line int, off int64, raw []byte, r *result.Result) error) (valid int64, torn bool, err error) {
+	// Checked before opening: opening a named pipe waits for a writer.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return 0, false, fmt.Errorf("%s: %s, not a file of results balloc sweep wrote", path, kind(fi.Mode()))
+	}
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return 0, false, nil
@@ -54,11 +58,6 @@ func ScanResults(path string, each func(line int, off int64, raw []byte, r *resu
 		return 0, false, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return 0, false, err
-	} else if !fi.Mode().IsRegular() {
-		return 0, false, fmt.Errorf("%s: %s, not a file of results balloc sweep wrote", path, kind(fi.Mode()))
-	}
 	br := bufio.NewReaderSize(f, 1<<16)
 	var long []byte // a line longer than br's buffer, put together
 	var bad error   // the last line read did not parse
