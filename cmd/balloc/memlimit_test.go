@@ -46,6 +46,7 @@ func TestMemoryRefusedUnderRlimitAS(t *testing.T) {
 		{"run", "--process", "hypergraph", "--hyperedges", "random:1e9,16", "--bins", "1e6", "--balls", "1"},
 		{"hypergraph-stats", "--hyperedges", "random:1e9,16", "--bins", "1e6"},
 		{"hypergraph-stats", "--hyperedges", "random:1e8,16", "--bins", "1e6"},
+		{"hypergraph-stats", "--hyperedges", "random:5e7,16", "--bins", "1e6"}, // fits; its statistics do not
 		{"run", "--process", "one-choice", "--bins", "3e9", "--balls", "1", "--engine", "direct"},
 		{"run", "--process", "threshold", "--bins", "3e9", "--balls", "1", "--engine", "direct"},
 		{"run", "--process", "two-choice", "--bins", "3e9", "--arrival-rate", "0.9", "--events", "10", "--engine", "direct"},

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/balloc/balloc/core/units"
 )
@@ -69,6 +70,40 @@ func HyperStatsBytes(h *Hypergraph, opt HyperStatsOptions) uint64 {
 		need = units.Add(need, units.Add(index, units.Mul(20, h.N)))
 	}
 	return need
+}
+
+// CheckHyperStatsSpec is CheckHyperStats before the hypergraph is built,
+// for the families whose shape the spec gives (random:s,k and intervals:k
+// over n bins), counting the members it will draw too; a file's shape is
+// known once read, and CheckHyperStats checks it then. A spec it cannot
+// read is left to ParseHyper to refuse.
+func CheckHyperStatsSpec(spec string, n uint64, opt HyperStatsOptions) error {
+	kind, arg, _ := strings.Cut(spec, ":")
+	h := &Hypergraph{Spec: spec, N: n}
+	var xs []uint64
+	for _, s := range strings.Split(arg, ",") {
+		x, err := units.ParseCount(strings.TrimSpace(s))
+		if err != nil {
+			return nil
+		}
+		xs = append(xs, x)
+	}
+	switch {
+	case kind == "random" && len(xs) == 2:
+		h.S, h.K = xs[0], xs[1]
+	case kind == "intervals" && len(xs) == 1:
+		h.S, h.K = n, xs[0]
+	default:
+		return nil
+	}
+	need := HyperStatsBytes(h, opt)
+	if kind == "random" {
+		need = units.Add(need, units.Mul(4, units.Mul(h.S, h.K)))
+	}
+	if mem := availableMemory(); mem.Bytes > 0 && need > mem.Bytes {
+		return fmt.Errorf("--hyperedges %s: building it and its statistics need about %s, more than the %v; use fewer or smaller hyperedges", spec, units.FormatBytes(float64(need)), mem)
+	}
+	return nil
 }
 
 // CheckHyperStats refuses hypergraph statistics that would not fit in the

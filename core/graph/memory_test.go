@@ -83,6 +83,12 @@ func TestBuildRefusedBeyondMemory(t *testing.T) {
 			t.Errorf("%v; want %q", err, tc.want)
 		}
 	}
+	if err := CheckHyperStatsSpec("random:5e7,4", 1e8, HyperStatsOptions{}); err == nil || !strings.Contains(err.Error(), "building it and its statistics need about") {
+		t.Errorf("hypergraph statistics of random:5e7,4 before building: %v; want a refusal", err)
+	}
+	if err := CheckHyperStatsSpec("random:1000,4", 1e4, HyperStatsOptions{}); err != nil {
+		t.Errorf("a small hypergraph: %v", err)
+	}
 	h := &Hypergraph{Spec: "random:1e8,4", Family: RandomK, N: 1e8, S: 1e8, K: 4}
 	if err := CheckHyperStats(h, HyperStatsOptions{}); err == nil || !strings.Contains(err.Error(), "its statistics need about") {
 		t.Errorf("hypergraph statistics of 1e8 bins: %v; want a refusal", err)
