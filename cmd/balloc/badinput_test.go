@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -609,7 +610,85 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 	}
 	cases = append(cases, hostileFileCases(t, f)...)
 	f.clearOutputs()
+	boundedReaders(t, f, bases, add)
 	return cases
+}
+
+// boundedReaders adds the inputs that are refused because reading them
+// would not end or would not fit (issue 30, case 6): TOML nesting and grid
+// sizes checked before decoding and expanding, files that never end, a
+// manifest asking for more trials than a sweep can have. The memory cases
+// (case 5) run under a lowered RLIMIT_AS in TestMemoryRefusedUnderRlimitAS.
+func boundedReaders(t *testing.T, f *fixtures, bases map[string]struct{ pos, flags []string }, add func(badCase)) {
+	list := func(from, n int) string {
+		var b []string
+		for i := range n {
+			b = append(b, strconv.Itoa(from+i))
+		}
+		return "[" + strings.Join(b, ",") + "]"
+	}
+	for _, c := range []struct{ name, text, want string }{
+		{"8000 nested inline tables", "process = \"one-choice\"\nbins = 10\nballs = 10\nx = " + strings.Repeat("{a=", 8000) + "1" + strings.Repeat("}", 8000) + "\n", ":4: keys and values nested more than 32 deep"},
+		{"16000 nested inline tables", "process = \"one-choice\"\nbins = 10\nballs = 10\nx = " + strings.Repeat("{a=", 16000) + "1" + strings.Repeat("}", 16000) + "\n", ":4: keys and values nested more than 32 deep"},
+		{"8000 dotted key parts", "process = \"one-choice\"\nbins = 10\nballs = 10\n" + strings.Repeat("a.", 7999) + "a = 1\n", ":4: keys and values nested more than 32 deep"},
+		{"a 1000x1000x1000 grid", "process = \"g-myopic-comp\"\nbins = " + list(2, 1000) + "\nballs = " + list(1, 1000) + "\n[params]\ng = " + list(0, 1000) + "\n", "1e9 points, more than the 1048576"},
+	} {
+		p := filepath.Join(f.dir, "bounded-"+strings.ReplaceAll(c.name, " ", "_")+".toml")
+		writeFile(t, p, c.text)
+		for _, cmd := range []string{"sweep", "slurm"} {
+			flags := with(bases[cmd].flags, []string{"--out", p + "." + cmd})
+			add(badCase{name: "bounded/" + c.name + " (" + cmd + ")", args: append([]string{cmd, p}, flags...), want: c.want})
+		}
+	}
+	add(badCase{name: "bounded/summarize --compare /dev/zero", args: []string{"summarize", f.sweep, "--compare", "/dev/zero"}, want: "more than the 16 MiB a reference file may hold"})
+	nested := filepath.Join(f.dir, "nested-ref.toml")
+	writeFile(t, nested, "x = "+strings.Repeat("[", 40)+strings.Repeat("]", 40)+"\n")
+	add(badCase{name: "bounded/summarize --compare nested", args: []string{"summarize", f.sweep, "--compare", nested}, want: "nested-ref.toml:1: keys and values nested"})
+
+	// A sweep folder whose results.jsonl is /dev/zero, and one whose
+	// manifest was edited to trials = 10^18.
+	zero := filepath.Join(f.dir, "zero-results")
+	copyDir(t, f.sweep, zero)
+	if err := os.Remove(filepath.Join(zero, "results.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(zero, "results.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(f.dir, "huge-trials")
+	copyDir(t, f.sweep, huge)
+	man, err := os.ReadFile(filepath.Join(huge, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(huge, "manifest.json"), strings.Replace(string(man), `"trials": 2`, `"trials": 1000000000000000000`, 1))
+	for _, c := range []struct {
+		dir, want string
+	}{{zero, "results.jsonl: a character device, not a file of results"}, {huge, "has trials = 1000000000000000000; a sweep runs 1 to 2^31 trials a point"}} {
+		add(badCase{name: "bounded/summarize " + filepath.Base(c.dir), args: []string{"summarize", c.dir}, want: c.want})
+		add(badCase{name: "bounded/merge " + filepath.Base(c.dir), args: []string{"merge", c.dir, "--out", c.dir + ".merged"}, want: c.want})
+		add(badCase{name: "bounded/plot " + filepath.Base(c.dir), args: []string{"plot", c.dir, "--kind", "gap-vs-balls", "--out", c.dir + ".png"}, want: c.want})
+	}
+	add(badCase{name: "bounded/sweep into huge-trials", args: []string{"sweep", f.toml, "--out", huge, "--progress", "never"}, want: "has trials = 1000000000000000000"})
+}
+
+// copyDir copies the regular files of a folder into a new one.
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	mustMkdir(t, to)
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			b, err := os.ReadFile(filepath.Join(from, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(to, e.Name()), string(b))
+		}
+	}
 }
 
 func mustMkdir(t *testing.T, dir string) {
@@ -682,23 +761,6 @@ func snapshots(t *testing.T, paths []string) []string {
 		out = append(out, snapshot(t, p))
 	}
 	return out
-}
-
-// copyDir copies a sweep folder (files only).
-func copyDir(t *testing.T, from, to string) {
-	t.Helper()
-	mustMkdir(t, to)
-	entries, err := os.ReadDir(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(from, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, filepath.Join(to, e.Name()), string(b))
-	}
 }
 
 // hostileFileCases are issue 30's files: outputs onto the run's inputs,

@@ -16,9 +16,8 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/units"
-
-	"github.com/balloc/balloc/internal/files"
 )
 
 // A reference file (summarize --compare) holds published, or any, values
@@ -95,9 +94,15 @@ func readRefFile(path string) (*refFile, error) {
 	case st.Size() > maxRefFile:
 		return nil, fail("more than the 16 MiB a reference file may hold")
 	}
-	text, err := files.ReadInput(path)
-	if err != nil {
+	text, err := readCapped(path, maxRefFile)
+	switch {
+	case err != nil:
 		return nil, fail("%v", errors.Unwrap(err))
+	case len(text) > maxRefFile: // not a regular file, or one that grew
+		return nil, fail("more than the 16 MiB a reference file may hold")
+	}
+	if err := sweep.CheckNesting("--compare "+path, text); err != nil {
+		return nil, err
 	}
 	var raw map[string]any
 	if _, err := toml.Decode(string(text), &raw); err != nil {

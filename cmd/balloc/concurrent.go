@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -272,24 +273,25 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	rule, ok := spec.Proc.(process.Concurrent)
 	comparable := ok && rule.Concurrent().Shape == process.ShapeLeast && rule.Concurrent().D == 2
 	need := units.Mul(spec.Bins, layout.Bytes())
-	if avail := units.AvailableMemory(); avail > 0 && need > avail {
+	mem := units.MemoryLimit()
+	if mem.Bytes > 0 && need > mem.Bytes {
 		hint := "lower --bins"
 		if layout != concurrency.Packed {
 			hint += " or use --layout packed (4 bytes a bin)"
 		}
-		return fmt.Errorf("--bins %s: the shared loads need %s, more than the %s of memory available; %s", units.FormatCount(spec.Bins), units.FormatBytes(float64(need)), units.FormatBytes(float64(avail)), hint)
+		return fmt.Errorf("--bins %s: the shared loads need %s, more than the %v; %s", units.FormatCount(spec.Bins), units.FormatBytes(float64(need)), mem, hint)
 	}
 	if traced {
-		if err := checkTraceMemory(spec.Balls, need, units.AvailableMemory()); err != nil {
+		if err := checkTraceMemory(spec.Balls, need, mem); err != nil {
 			return err
 		}
 	}
 	record := emulated && (f.compare || f.saveAges != "") && !departures
 	if record {
 		// Every ball's age is kept for the replay: 4 bytes a ball.
-		if avail := units.AvailableMemory(); avail > 0 && need+4*spec.Balls > avail {
-			return fmt.Errorf("--balls %s: an emulated run keeps every ball's age for its replay, %s with the loads, more than the %s available; lower --balls or add --compare=false",
-				units.FormatCount(spec.Balls), units.FormatBytes(float64(need+4*spec.Balls)), units.FormatBytes(float64(avail)))
+		if all := units.Add(need, units.Mul(4, spec.Balls)); mem.Bytes > 0 && all > mem.Bytes {
+			return fmt.Errorf("--balls %s: an emulated run keeps every ball's age for its replay, %s with the loads, more than the %v; lower --balls or add --compare=false",
+				units.FormatCount(spec.Balls), units.FormatBytes(float64(all)), mem)
 		}
 	}
 	var agesOut *files.Output

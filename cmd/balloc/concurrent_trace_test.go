@@ -104,10 +104,10 @@ func TestConcurrentTraceAgesRefused(t *testing.T) {
 		t.Errorf("without --trace-ages, no TSC needed: exit %d, %s", code, errs)
 	}
 	// The memory check, against a machine of 1 MiB.
-	if err := checkTraceMemory(1e5, 400, 1<<20); err == nil || !strings.Contains(err.Error(), "--balls 1e5: --trace-ages keeps") {
+	if err := checkTraceMemory(1e5, 400, units.Memory{Bytes: 1 << 20, Limit: "a test"}); err == nil || !strings.Contains(err.Error(), "--balls 1e5: --trace-ages keeps") {
 		t.Errorf("1e5 balls in 1 MiB: %v", err)
 	}
-	if err := checkTraceMemory(5e4, 400, 1<<20); err != nil {
+	if err := checkTraceMemory(5e4, 400, units.Memory{Bytes: 1 << 20, Limit: "a test"}); err != nil {
 		t.Errorf("5e4 balls (1 MB) in 1 MiB: %v", err)
 	}
 }

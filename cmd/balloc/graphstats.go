@@ -86,6 +86,10 @@ func newHypergraphStatsCommand(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			opt := graph.HyperStatsOptions{Balls: com.Balls, Samples: k}
+			if err := graph.CheckHyperStatsSpec(spec, com.Bins, opt); err != nil {
+				return err
+			}
 			params := map[string]string{"hyperedges": spec, "d": d, "refresh": refresh, "graph-clean": clean}
 			s, err := core.NewSpec("hypergraph", params, com)
 			if err != nil {
@@ -93,9 +97,11 @@ func newHypergraphStatsCommand(stdout io.Writer) *cobra.Command {
 			}
 			rng := kernels.TrialStream(com.Seed, 0, kernels.LaneStructure)
 			hp := s.Proc.(*process.Hypergraph)
-			st := graph.ComputeHyperStats(s.Hypergraph(), hp.D, graph.HyperStatsOptions{
-				Balls: s.Balls, Refresh: hp.Refresh, Samples: k, RNG: &rng,
-			})
+			opt = graph.HyperStatsOptions{Balls: s.Balls, Refresh: hp.Refresh, Samples: k, RNG: &rng}
+			if err := graph.CheckHyperStats(s.Hypergraph(), opt); err != nil {
+				return err
+			}
+			st := graph.ComputeHyperStats(s.Hypergraph(), hp.D, opt)
 			for _, line := range st.Lines() {
 				fmt.Fprintln(stdout, line)
 			}

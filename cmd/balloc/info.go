@@ -47,8 +47,8 @@ func printInfo(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "features     %s\n", strings.Join(feats, " "))
-	if m := units.AvailableMemory(); m > 0 {
-		fmt.Fprintf(w, "memory       %s available\n", units.FormatBytes(float64(m)))
+	if m := units.MemoryLimit(); m.Bytes > 0 {
+		fmt.Fprintf(w, "memory       %v\n", m)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "kernels")

@@ -12,7 +12,9 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/sweep"
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/internal/files"
 )
 
@@ -141,14 +143,26 @@ func (gp gridPoint) describe() string {
 	return fmt.Sprintf("%s %s n=%d m=%d", gp.Process, paramsText(gp.Params), gp.Bins, gp.Balls)
 }
 
+// maxManifest bounds a manifest: the sweep file it quotes (at most
+// sweep.MaxGridFile) and at most sweep.MaxGridPoints points of a few
+// hundred bytes each fit in well under 1 GiB.
+const maxManifest = 1 << 30
+
 // readManifest reads dir/manifest.json. A file that is not JSON, or JSON
 // without balloc's marks (its version and a grid of hashed points), is an
 // error: the folder is then not balloc's, and nothing in it is touched.
 func readManifest(dir string) (*manifest, error) {
 	path := filepath.Join(dir, "manifest.json")
-	data, err := files.ReadInput(path)
+	data, err := readCapped(path, maxManifest)
 	if err != nil {
 		return nil, err
+	}
+	if len(data) > maxManifest {
+		return nil, fmt.Errorf("%s: more than the %s a manifest may hold; not a manifest balloc wrote", path, units.FormatBytes(maxManifest))
+	}
+	// Decoding takes a few times the text.
+	if mem := units.MemoryLimit(); mem.Bytes > 0 && units.Mul(uint64(len(data)), 4) > mem.Bytes {
+		return nil, fmt.Errorf("%s: %s to decode, more than the %v", path, units.FormatBytes(float64(4*len(data))), mem)
 	}
 	var m manifest
 	if err := json.Unmarshal(data, &m); err != nil {
@@ -156,6 +170,17 @@ func readManifest(dir string) (*manifest, error) {
 	}
 	if why := m.notBalloc(); why != "" {
 		return nil, fmt.Errorf("%s: not a manifest balloc wrote (%s); balloc leaves %s as it is", path, why, dir)
+	}
+	// Readers loop over a point's trials and the grid's points: a manifest
+	// edited beyond what a sweep file can ask for is refused here, before
+	// any of them runs.
+	if len(m.Grid) > sweep.MaxGridPoints {
+		return nil, fmt.Errorf("%s: %d grid points, more than the %d a sweep may have", path, len(m.Grid), sweep.MaxGridPoints)
+	}
+	for i, gp := range m.Grid {
+		if gp.Trials < 0 || core.TrialsRule(uint64(gp.Trials)) != "" {
+			return nil, fmt.Errorf("%s: grid point %d (%s) has trials = %d; a sweep runs 1 to 2^31 trials a point", path, i, gp.describe(), gp.Trials)
+		}
 	}
 	return &m, nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"crypto/sha256"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -19,47 +18,32 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/balloc/balloc/core/result"
-	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/units"
 )
 
-// sweepData is a sweep folder read back: its manifest and results, each
-// (grid point, trial) once.
+// sweepData is a sweep folder read back whole, for the readers that draw
+// every trial (plot): its manifest and results, each (grid point, trial)
+// once. summarize and merge stream instead (readSummaries, runMerge).
 type sweepData struct {
 	dir     string
 	man     *manifest
 	results []*result.Result
 	torn    bool
 	dups    int // identical copies of a line, dropped
-	// gapFrom is set by averageGaps (summarize --gap-from): the results'
-	// gaps are then window means.
-	gapFrom    float64
-	gapFromSet bool
 }
 
-// averageGaps makes each trial's gap the mean of its checkpoints' gaps at
-// t ≥ from·m, and its max_gap their largest: a stationary level, where the
-// final state alone is one correlated draw. A point without a checkpoint in
-// that window is an error naming it.
-func (sd *sweepData) averageGaps(from float64) error {
-	for i, rs := range sd.byPoint() {
-		gp := sd.man.Grid[i]
-		for _, r := range rs {
-			sum, k, top := 0.0, 0, math.Inf(-1)
-			for _, c := range r.Checkpoints {
-				if float64(c.Balls) >= from*float64(gp.Balls) {
-					sum, k, top = sum+c.Gap, k+1, max(top, c.Gap)
-				}
-			}
-			if k == 0 {
-				return fmt.Errorf("--gap-from %s: %s %s has no checkpoint at t ≥ %s·m (give the sweep checkpoints = K or \"log:K\")",
-					g(from), gp.Process, paramsText(gp.Params), g(from))
-			}
-			r.Gap, r.MaxGap = sum/float64(k), top
+// windowGap is a trial's gap and max_gap over t ≥ from·m (summarize
+// --gap-from): the mean of its checkpoints' gaps there, and their largest,
+// a stationary level where the final state alone is one correlated draw.
+// ok is false when no checkpoint lies in that window.
+func windowGap(r *result.Result, from float64, balls uint64) (gap, maxGap float64, ok bool) {
+	sum, k, top := 0.0, 0, math.Inf(-1)
+	for _, c := range r.Checkpoints {
+		if float64(c.Balls) >= from*float64(balls) {
+			sum, k, top = sum+c.Gap, k+1, max(top, c.Gap)
 		}
 	}
-	sd.gapFrom, sd.gapFromSet = from, true
-	return nil
+	return sum / float64(k), top, k > 0
 }
 
 // readSweep reads a sweep folder. Lines outside the manifest's grid are
@@ -68,6 +52,19 @@ func (sd *sweepData) averageGaps(from float64) error {
 // identical copies of a line count once; two different results for one
 // trial are an error.
 func readSweep(dir, cmd string, notes *[]string) (*sweepData, error) {
+	man, err := readSweepManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	kept, dups, torn, err := readResultsOf(dir, filepath.Join(dir, "results.jsonl"), man.Grid, cmd, notes)
+	if err != nil {
+		return nil, err
+	}
+	return &sweepData{dir: dir, man: man, results: kept, torn: torn, dups: dups}, nil
+}
+
+// readSweepManifest reads the manifest of a folder that must hold a sweep.
+func readSweepManifest(dir string) (*manifest, error) {
 	man, err := readManifest(dir)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -75,57 +72,14 @@ func readSweep(dir, cmd string, notes *[]string) (*sweepData, error) {
 		}
 		return nil, err
 	}
-	path := filepath.Join(dir, "results.jsonl")
-	recs, _, torn, err := sweep.ReadResults(path)
-	if err != nil {
-		return nil, err
-	}
-	kept, dups, foreign, err := gridResults(path, recs, man.Grid)
-	if err != nil {
-		return nil, err
-	}
-	if n := foreignNote(cmd, path, foreign); n != "" && notes != nil {
-		*notes = append(*notes, n)
-	}
-	return &sweepData{dir: dir, man: man, results: kept, torn: torn, dups: dups}, nil
+	return man, nil
 }
 
-// gridResults keeps the results of recs (read from path, line i+1 being
-// recs[i]) that belong to the grid, each (spec hash, trial) once. An
-// identical copy of a line (timings aside) is counted in dups and dropped; a
-// different result for the same trial is an error naming both lines; a line
-// whose hash is not a grid point, or whose trial is beyond the point's
-// trials, is counted in foreign and left out.
-func gridResults(path string, recs []*result.Result, grid []gridPoint) (kept []*result.Result, dups, foreign int, err error) {
-	points := map[string]gridPoint{}
-	for _, gp := range grid {
-		points[gp.SpecHash] = gp
+// addNote adds note to notes unless it is "" or notes is nil.
+func addNote(notes *[]string, note string) {
+	if note != "" && notes != nil {
+		*notes = append(*notes, note)
 	}
-	type first struct {
-		line int
-		sum  [32]byte
-	}
-	seen := map[string]first{}
-	for i, r := range recs {
-		gp, ok := points[r.SpecHash]
-		if !ok || r.Trial >= uint64(gp.Trials) {
-			foreign++
-			continue
-		}
-		key := fmt.Sprintf("%s/%d", r.SpecHash, r.Trial)
-		sum := sha256.Sum256([]byte(withoutTiming(r)))
-		if prev, ok := seen[key]; ok {
-			if prev.sum != sum {
-				return nil, 0, 0, fmt.Errorf("%s: lines %d and %d hold different results for trial %d of %s (%s); remove the wrong one",
-					path, prev.line, i+1, r.Trial, gp.describe(), r.SpecHash)
-			}
-			dups++
-			continue
-		}
-		seen[key] = first{i + 1, sum}
-		kept = append(kept, r)
-	}
-	return kept, dups, foreign, nil
 }
 
 // foreignNote says, in one line, that lines outside the grid were ignored,
@@ -185,14 +139,39 @@ func newMergeCommand(stdout, stderr io.Writer) *cobra.Command {
 	return c
 }
 
+// runMerge merges sweep folders in two passes over their results files, one
+// line at a time: the first checks every line and indexes the first copy of
+// each trial (trialIndex: about 100 bytes a trial), the second reads those
+// lines back by offset in the manifest's order and writes them. Its memory
+// grows with the trials of the grid, not with the size of the files.
 func runMerge(args []string, out string, stdout, stderr io.Writer) error {
 	dirs, err := expandFolders(args)
 	if err != nil {
 		return err
 	}
 	outInfo, outErr := os.Stat(out)
-	var all []*sweepData
 	var notes []string
+	type folder struct {
+		dir  string
+		man  *manifest
+		torn bool
+	}
+	var all []folder
+	var ix *trialIndex
+	dups, kept := 0, 0
+	scan := func(f *folder) error {
+		path := filepath.Join(f.dir, "results.jsonl")
+		d, foreign, _, torn, err := ix.scan(path, func(int, *result.Result) error {
+			kept++
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		addNote(&notes, foreignNote("merge", path, foreign))
+		f.torn, dups = torn, dups+d
+		return nil
+	}
 	for _, d := range dirs {
 		if filepath.Clean(d) == filepath.Clean(out) {
 			return fmt.Errorf("--out %s is also an input", out)
@@ -200,14 +179,21 @@ func runMerge(args []string, out string, stdout, stderr io.Writer) error {
 		if fi, err := os.Stat(d); err == nil && outErr == nil && os.SameFile(fi, outInfo) {
 			return fmt.Errorf("--out %s is also an input (as %s)", out, d)
 		}
-		sd, err := readSweep(d, "merge", &notes)
+		man, err := readSweepManifest(d)
 		if err != nil {
 			return err
 		}
-		if len(all) > 0 && !sameGrid(all[0].man, sd.man) {
+		if len(all) > 0 && !sameGrid(all[0].man, man) {
 			return fmt.Errorf("%s holds another sweep than %s (another grid or number of trials)", d, all[0].dir)
 		}
-		all = append(all, sd)
+		if ix == nil {
+			ix = newTrialIndex(man.Grid)
+		}
+		f := folder{dir: d, man: man}
+		if err := scan(&f); err != nil {
+			return err
+		}
+		all = append(all, f)
 	}
 	first := all[0].man
 	// The merged folder: new, empty, or holding this sweep already (an
@@ -228,58 +214,33 @@ func runMerge(args []string, out string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(out, "manifest.json")); err == nil {
-		sd, err := readSweep(out, "merge", &notes)
+		man, err := readSweepManifest(out)
 		if err != nil {
 			return err
 		}
-		all = append(all, sd)
-	}
-	seen := map[string][32]byte{} // (hash/trial) → digest of the JSON without timing
-	from := map[string]string{}
-	var merged []*result.Result
-	dups := 0
-	for _, sd := range all {
-		if sd.torn {
-			notes = append(notes, fmt.Sprintf("balloc merge: %s ends in a torn line; it is ignored", filepath.Join(sd.dir, "results.jsonl")))
+		f := folder{dir: out, man: man}
+		if err := scan(&f); err != nil {
+			return err
 		}
-		dups += sd.dups
-		for _, r := range sd.results {
-			key := fmt.Sprintf("%s/%d", r.SpecHash, r.Trial)
-			body := sha256.Sum256([]byte(withoutTiming(r)))
-			if prev, ok := seen[key]; ok {
-				if prev != body {
-					return fmt.Errorf("trial %d of grid point %s differs between %s and %s; remove the wrong one",
-						r.Trial, r.SpecHash, filepath.Join(from[key], "results.jsonl"), filepath.Join(sd.dir, "results.jsonl"))
-				}
-				dups++
-				continue
-			}
-			seen[key], from[key] = body, sd.dir
-			merged = append(merged, r)
+		all = append(all, f)
+	}
+	for _, f := range all {
+		if f.torn {
+			notes = append(notes, fmt.Sprintf("balloc merge: %s ends in a torn line; it is ignored", filepath.Join(f.dir, "results.jsonl")))
 		}
 	}
-	order := map[string]int{}
-	for i, gp := range first.Grid {
-		order[gp.SpecHash] = i
+	// Each point's trials present, ascending: the order of the merged file.
+	present := make([][]uint64, len(first.Grid))
+	for k := range ix.seen {
+		present[k.point] = append(present[k.point], k.trial)
 	}
-	slices.SortFunc(merged, func(a, b *result.Result) int {
-		if d := order[a.SpecHash] - order[b.SpecHash]; d != 0 {
-			return d
-		}
-		return cmp.Compare(a.Trial, b.Trial)
-	})
 	var missing []string
 	total := 0
-	for _, gp := range first.Grid {
-		var lost []string
-		for t := range gp.Trials {
-			total++
-			if _, ok := seen[fmt.Sprintf("%s/%d", gp.SpecHash, t)]; !ok {
-				lost = append(lost, fmt.Sprint(t))
-			}
-		}
-		if len(lost) > 0 {
-			missing = append(missing, fmt.Sprintf("%s (spec %s): trials %s", gp.describe(), gp.SpecHash, strings.Join(lost, ",")))
+	for p, gp := range first.Grid {
+		slices.Sort(present[p])
+		total += gp.Trials
+		if lost := missingTrials(present[p], uint64(gp.Trials)); lost != "" {
+			missing = append(missing, fmt.Sprintf("%s (spec %s): trials %s", gp.describe(), gp.SpecHash, lost))
 		}
 	}
 	printNotes(stderr, notes)
@@ -288,24 +249,93 @@ func runMerge(args []string, out string, stdout, stderr io.Writer) error {
 	if err := man.write(out); err != nil {
 		return failure{err}
 	}
-	var b strings.Builder
-	for _, r := range merged {
-		line, _ := json.Marshal(r)
-		b.Write(line)
-		b.WriteByte('\n')
-	}
-	if err := writeFileSynced(filepath.Join(out, "results.jsonl"), []byte(b.String())); err != nil {
+	if err := writeMerged(filepath.Join(out, "results.jsonl"), ix, present); err != nil {
 		return failure{err}
 	}
 	fmt.Fprintf(stdout, "%s: %d of %d trials from %d folders; %d duplicated (identical, kept once); %d grid points with missing trials\n",
-		out, len(merged), total, len(dirs), dups, len(missing))
+		out, kept, total, len(dirs), dups, len(missing))
 	for _, m := range missing {
 		fmt.Fprintf(stdout, "  missing: %s\n", m)
 	}
 	if len(missing) > 0 {
-		return failure{fmt.Errorf("%d trials missing from the merge", total-len(merged))}
+		return failure{fmt.Errorf("%d trials missing from the merge", total-kept)}
 	}
 	return nil
+}
+
+// maxListedMissing bounds the trials a merge lists as missing for one grid
+// point; the rest are counted.
+const maxListedMissing = 1000
+
+// missingTrials lists the trials below trials absent from present (sorted,
+// each below trials), as "3,5,9": the first maxListedMissing of them, then
+// how many more; "" when none is missing.
+func missingTrials(present []uint64, trials uint64) string {
+	if uint64(len(present)) == trials {
+		return ""
+	}
+	var lost []string
+	next := uint64(0) // the next trial not yet accounted for
+	for i := 0; i <= len(present) && len(lost) < maxListedMissing; i++ {
+		upto := trials // after the last trial present, the gap up to trials
+		if i < len(present) {
+			upto = present[i]
+		}
+		for ; next < upto && len(lost) < maxListedMissing; next++ {
+			lost = append(lost, strconv.FormatUint(next, 10))
+		}
+		next = upto + 1
+	}
+	text := strings.Join(lost, ",")
+	if n := trials - uint64(len(present)); n > uint64(len(lost)) {
+		text += fmt.Sprintf(" and %d more", n-uint64(len(lost)))
+	}
+	return text
+}
+
+// writeMerged writes the merged results file: each trial's first line, in
+// the manifest's order and by trial, read back from where the index found
+// it and written as balloc writes a result (decoded, then encoded).
+func writeMerged(path string, ix *trialIndex, present [][]uint64) error {
+	files := make([]*os.File, len(ix.paths))
+	defer func() {
+		for _, f := range files {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}()
+	var buf []byte
+	return writeSyncedStream(path, func(w io.Writer) error {
+		for p, trials := range present {
+			for _, t := range trials {
+				at := ix.seen[trialKey{p, t}]
+				if files[at.src] == nil {
+					f, err := os.Open(ix.paths[at.src])
+					if err != nil {
+						return err
+					}
+					files[at.src] = f
+				}
+				buf = slices.Grow(buf[:0], at.size)[:at.size]
+				if _, err := files[at.src].ReadAt(buf, at.off); err != nil {
+					return fmt.Errorf("%s: %v (changed while merging?)", ix.paths[at.src], err)
+				}
+				var r result.Result
+				if err := json.Unmarshal(buf[:at.size-1], &r); err != nil {
+					return fmt.Errorf("%s:%d: changed while merging: %v", ix.paths[at.src], at.line, err)
+				}
+				line, err := json.Marshal(&r)
+				if err != nil {
+					return err
+				}
+				if _, err := w.Write(append(line, '\n')); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // checkMergeOut refuses a merge's --out folder unless it does not exist, is
@@ -414,22 +444,16 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 				}
 			}
 			var notes []string
-			sd, err := readSweep(args[0], "summarize", &notes)
+			sums, err := readSummaries(args[0], from, &notes)
 			if err != nil {
 				return err
 			}
-			if !math.IsNaN(from) {
-				if err := sd.averageGaps(from); err != nil {
-					return err
-				}
-			}
-			sums := summaries(sd)
 			switch {
 			case xo != nil:
 				err = writeCrossover(xo, sums, format, stdout)
 			case ref != nil:
 				var rows []compareRow
-				if rows, err = ref.compare(sd.dir, sums); err == nil {
+				if rows, err = ref.compare(args[0], sums); err == nil {
 					err = writeCompare(ref, rows, format, stdout)
 				}
 			default:
@@ -478,20 +502,73 @@ type gapCell struct {
 	count     int
 }
 
-// summaries computes every grid point's figures, in the manifest's order.
-func summaries(sd *sweepData) []pointSummary {
-	var out []pointSummary
-	for i, rs := range sd.byPoint() {
-		s := pointSummary{index: i, gp: sd.man.Grid[i], trials: len(rs), mean: math.NaN(), sd: math.NaN(),
-			ciLow: math.NaN(), ciHigh: math.NaN(), maxGapMean: math.NaN(), maxGapSD: math.NaN(), rate: math.NaN(), gapFrom: math.NaN()}
-		if sd.gapFromSet {
-			s.gapFrom = sd.gapFrom
+// trialFigures are what summarize keeps of a trial, whatever its line
+// holds: its index, gap, max_gap and balls/s, and a supermarket run's mean
+// queue length with its standard error.
+type trialFigures struct {
+	trial              uint64
+	gap, maxGap, rate  float64
+	supermarket        bool
+	meanQueue, meanQSE float64
+}
+
+// readSummaries reads a sweep folder's results one line at a time and
+// summarizes each grid point. It keeps each trial's figures (trialFigures,
+// 56 bytes) and its entry in the trial index (about 100 bytes), so its
+// memory grows with the trials of the grid, not with the size of the file
+// or of a line (checkpoints, histograms). With from (not NaN) each trial's
+// gap is the mean of its checkpoints' gaps at t ≥ from·m (windowGap); a
+// point without a checkpoint there is an error naming it, the first such
+// point in the manifest's order.
+func readSummaries(dir string, from float64, notes *[]string) ([]pointSummary, error) {
+	man, err := readSweepManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	figs := make([][]trialFigures, len(man.Grid))
+	noWindow := -1
+	path := filepath.Join(dir, "results.jsonl")
+	_, foreign, _, _, err := newTrialIndex(man.Grid).scan(path, func(p int, r *result.Result) error {
+		f := trialFigures{trial: r.Trial, gap: r.Gap, maxGap: r.MaxGap, rate: r.BallsPerS}
+		if r.Dynamic != nil && r.Dynamic.Model == "supermarket" {
+			f.supermarket, f.meanQueue, f.meanQSE = true, r.Dynamic.MeanQueue, r.Dynamic.MeanQueueSE
 		}
+		if !math.IsNaN(from) {
+			var ok bool
+			if f.gap, f.maxGap, ok = windowGap(r, from, man.Grid[p].Balls); !ok && (noWindow < 0 || p < noWindow) {
+				noWindow = p
+			}
+		}
+		figs[p] = append(figs[p], f)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	addNote(notes, foreignNote("summarize", path, foreign))
+	if noWindow >= 0 {
+		gp := man.Grid[noWindow]
+		return nil, fmt.Errorf("--gap-from %s: %s %s has no checkpoint at t ≥ %s·m (give the sweep checkpoints = K or \"log:K\")",
+			g(from), gp.Process, paramsText(gp.Params), g(from))
+	}
+	for _, fs := range figs {
+		slices.SortFunc(fs, func(a, b trialFigures) int { return cmp.Compare(a.trial, b.trial) })
+	}
+	return summaries(man, figs, from), nil
+}
+
+// summaries computes every grid point's figures, in the manifest's order,
+// from its trials' figures sorted by trial (sums are taken in that order).
+func summaries(man *manifest, figs [][]trialFigures, from float64) []pointSummary {
+	var out []pointSummary
+	for i, rs := range figs {
+		s := pointSummary{index: i, gp: man.Grid[i], trials: len(rs), mean: math.NaN(), sd: math.NaN(),
+			ciLow: math.NaN(), ciHigh: math.NaN(), maxGapMean: math.NaN(), maxGapSD: math.NaN(), rate: math.NaN(), gapFrom: from}
 		s.queue, s.queueSE = meanQueue(rs)
 		if len(rs) > 0 {
 			var maxGaps, rates []float64
 			for _, r := range rs {
-				s.gaps, maxGaps, rates = append(s.gaps, r.Gap), append(maxGaps, r.MaxGap), append(rates, r.BallsPerS)
+				s.gaps, maxGaps, rates = append(s.gaps, r.gap), append(maxGaps, r.maxGap), append(rates, r.rate)
 			}
 			m, half := meanCI(s.gaps)
 			s.mean = m
@@ -514,17 +591,17 @@ func summaries(sd *sweepData) []pointSummary {
 // trials, with its standard error √(Σ se_t²)/k (independent trials, each
 // with its batch-means error); NaN, NaN unless every trial is a
 // supermarket run.
-func meanQueue(rs []*result.Result) (mean, se float64) {
+func meanQueue(rs []trialFigures) (mean, se float64) {
 	if len(rs) == 0 {
 		return math.NaN(), math.NaN()
 	}
 	ss := 0.0
 	for _, r := range rs {
-		if r.Dynamic == nil || r.Dynamic.Model != "supermarket" {
+		if !r.supermarket {
 			return math.NaN(), math.NaN()
 		}
-		mean += r.Dynamic.MeanQueue
-		ss += r.Dynamic.MeanQueueSE * r.Dynamic.MeanQueueSE
+		mean += r.meanQueue
+		ss += r.meanQSE * r.meanQSE
 	}
 	k := float64(len(rs))
 	return mean / k, math.Sqrt(ss) / k

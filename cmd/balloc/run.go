@@ -390,7 +390,8 @@ const (
 // result at a time is encoded, and --plot keeps what it draws of every
 // trial. Nothing else grows with the trials.
 func checkMemory(p *plan) error {
-	avail := units.AvailableMemory()
+	mem := units.MemoryLimit()
+	avail := mem.Bytes
 	if avail == 0 {
 		return nil
 	}
@@ -454,7 +455,7 @@ func checkMemory(p *plan) error {
 	if len(parts) == 1 && concurrent == 1 {
 		what = "a trial needs " + units.FormatBytes(float64(per.Bytes))
 	}
-	return fmt.Errorf("%s: %s, more than the %s of memory available; %s", all.Culprit, what, units.FormatBytes(float64(avail)), all.Hint)
+	return fmt.Errorf("%s: %s, more than the %v; %s", all.Culprit, what, mem, all.Hint)
 }
 
 func fluidNames() string {

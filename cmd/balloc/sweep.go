@@ -157,7 +157,15 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		return err
 	}
 	resultsPath := filepath.Join(out, "results.jsonl")
-	recs, valid, torn, err := sweep.ReadResults(resultsPath)
+	// The trials already done, read one line at a time: what is kept grows
+	// with the trials, not the file (resultsindex.go).
+	done := make([][]uint64, len(g.Specs))
+	before := 0 // trials already there
+	_, foreign, valid, torn, err := newTrialIndex(man.Grid).scan(resultsPath, func(p int, r *result.Result) error {
+		done[p] = append(done[p], r.Trial)
+		before++
+		return nil
+	})
 	if err != nil {
 		return err
 	}
@@ -166,23 +174,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	if torn {
 		notes = append(notes, fmt.Sprintf("balloc sweep: %s ended in a torn line (a run was killed); it is dropped and its trial run again", resultsPath))
 	}
-	kept, _, foreign, err := gridResults(resultsPath, recs, man.Grid)
-	if err != nil {
-		return err
-	}
-	if n := foreignNote("sweep", resultsPath, foreign); n != "" {
-		notes = append(notes, n)
-	}
-	point := make(map[string]int, len(g.Hashes))
-	for p, h := range g.Hashes {
-		point[h] = p
-	}
-	done := make([][]uint64, len(g.Specs))
-	for _, r := range kept {
-		if p, ok := point[r.SpecHash]; ok {
-			done[p] = append(done[p], r.Trial)
-		}
-	}
+	addNote(&notes, foreignNote("sweep", resultsPath, foreign))
 	// Every trial of the grid in canonical order; this shard's share; not
 	// done. Listed lazily: nothing here grows with the number of trials.
 	jobs := newSweepJobs(g, si, sn, done)
@@ -195,15 +187,16 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		}
 	}
 	workers := concurrency.Workers(int(w))
-	if avail := units.AvailableMemory(); avail > 0 && jobs.total > 0 {
+	if mem := units.MemoryLimit(); mem.Bytes > 0 && jobs.total > 0 {
+		avail := mem.Bytes
 		at := min(uint64(workers), jobs.total)
 		s := g.Specs[perPoint]
 		what := fmt.Sprintf("the sweep's largest trial (%s %s) needs %s, mostly for %s", s.Process.Name, s.ParamsText(), units.FormatBytes(float64(per.Bytes)), per.Culprit)
 		switch {
 		case per.Bytes > avail:
-			return fmt.Errorf("%s, more than the %s available: %s", what, units.FormatBytes(float64(avail)), per.Hint)
+			return fmt.Errorf("%s, more than the %v: %s", what, mem, per.Hint)
 		case units.Mul(per.Bytes, at) > avail:
-			return fmt.Errorf("%s; %d at once exceed the %s available: use --workers %d (or %s)", what, at, units.FormatBytes(float64(avail)), avail/per.Bytes, per.Hint)
+			return fmt.Errorf("%s; %d at once exceed the %v: use --workers %d (or %s)", what, at, mem, avail/per.Bytes, per.Hint)
 		}
 	}
 	if jobs.total > math.MaxInt {
@@ -237,7 +230,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 			_ = pb.Clear()
 		}
 		return fmt.Sprintf("balloc sweep: interrupted: %d of %d trials saved in %s (%d were there before); run the same command to resume",
-			written, njobs, resultsPath, len(kept))
+			written, njobs, resultsPath, before)
 	})
 	concurrency.Ordered(njobs, workers, func(i int) *result.Result {
 		p, trial := jobs.at(uint64(i))
@@ -263,6 +256,6 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	if writeErr != nil {
 		return failure{fmt.Errorf("%v; stopped after %d of %d trials (those are kept): make room and run the same command to resume", writeErr, written, njobs)}
 	}
-	fmt.Fprintf(stdout, "%s: %d trials run, %d were already there; %d grid points\n", resultsPath, njobs, len(kept), len(g.Specs))
+	fmt.Fprintf(stdout, "%s: %d trials run, %d were already there; %d grid points\n", resultsPath, njobs, before, len(g.Specs))
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 // Main when BALLOC_MAIN is set, so a sweep can be killed with SIGKILL.
 func TestMain(m *testing.M) {
 	if os.Getenv("BALLOC_MAIN") == "1" {
+		lowerAddressSpace() // memlimit_test.go
 		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

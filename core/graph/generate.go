@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -47,6 +48,9 @@ func RandomRegular(spec string, n, d uint64, rng *kernels.PCG32) (*Graph, error)
 	}
 	if hi, lo := bits.Mul64(n, d); hi != 0 || lo/2 > 1<<31 {
 		return nil, fmt.Errorf("--graph %s: n·d/2 = %d·%d/2 edges is more than 2^31", spec, n, d)
+	}
+	if err := checkBuild("--graph", spec, regularBytes(n, d)); err != nil {
+		return nil, err
 	}
 	edges, how, err := drawRegular(n, d, rng)
 	if err != nil {
@@ -852,10 +856,14 @@ func ErdosRenyi(spec string, n uint64, p float64, rng *kernels.PCG32) (*Graph, e
 		return nil, noEdges
 	}
 	origin := fmt.Sprintf("G(n, p) on %d vertices with p = %v: every pair independently, by geometric skipping (Batagelj & Brandes 2005), drawn from the run's seed", n, p)
+	want := mean + 6*math.Sqrt(mean) + 16
+	// The edge array as reserved (8 bytes an edge), then the graph's arrays.
+	if err := checkBuild("--graph", spec, units.Add(units.Mul(8, uint64(want)), explicitBytes(n, uint64(want)))); err != nil {
+		return nil, err
+	}
 	if p == 1 {
 		return NewExplicit(spec, n, completeEdges(n, nil), origin), nil
 	}
-	want := mean + 6*math.Sqrt(mean) + 16
 	edges := make([]uint32, 0, 2*uint64(want))
 	lq := math.Log1p(-p)
 	u := uint64(0)

@@ -3,6 +3,7 @@ package graph
 import (
 	"fmt"
 
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -41,6 +42,12 @@ func JoinedExpanders(spec string, n, d, k uint64, rng *kernels.PCG32) (*Graph, e
 		return nil, fmt.Errorf("--graph %s: n·d/2 = %d·%d/2 edges is more than 2^31", spec, n, d)
 	}
 	h := n / 2
+	// Two halves drawn one after the other, both kept, joined into one edge
+	// array, then the graph and its connectivity check (8 bytes a vertex).
+	halves := units.Add(regularBytes(h, d), units.Mul(4, units.Mul(n, d)))
+	if err := checkBuild("--graph", spec, units.Add(halves, units.Add(explicitBytes(n, n*d/2), units.Mul(8, n)))); err != nil {
+		return nil, err
+	}
 	a, how, err := drawHalf(spec, h, d, rng)
 	if err != nil {
 		return nil, err

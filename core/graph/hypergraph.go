@@ -121,6 +121,9 @@ func ParseHyper(spec string, n uint64, opt Options) (*Hypergraph, error) {
 		if xs[0] > (1<<34)/xs[1] {
 			return nil, fmt.Errorf("--hyperedges %s: s·k = %d·%d bins listed is more than 2^34", spec, xs[0], xs[1])
 		}
+		if err := checkBuild("--hyperedges", spec, units.Mul(4, xs[0]*xs[1])); err != nil {
+			return nil, err
+		}
 		h := &Hypergraph{Spec: spec, Family: RandomK, N: n, S: xs[0], K: xs[1], Members: make([]uint32, xs[0]*xs[1])}
 		rng := StructureStream(opt.Seed)
 		kernels.RandomSubsets(h.Members, uint32(n), int(h.K), &rng)

@@ -89,19 +89,12 @@ func open(path string) (*os.File, int64, error) {
 	return f, size, nil
 }
 
-// availableMemory is the memory available for new allocations, 0 when
-// unknown (units.AvailableMemory; tests set it).
-var availableMemory = units.AvailableMemory
-
-// SetAvailableMemory tells the readers how much memory a file may take.
-func SetAvailableMemory(f func() uint64) { availableMemory = f }
-
 // checkFileSize refuses a file larger than the memory available: what it
 // holds (4 bytes per id or bin, 2 or more file bytes each, then the
 // relabelling and CSR) takes more memory than the file's bytes.
 func checkFileSize(path string, size int64) error {
-	if avail := availableMemory(); avail > 0 && uint64(size) > avail {
-		return fmt.Errorf("%s is %s, more than the %s of memory available to hold what it lists; use a smaller file", path, units.FormatBytes(float64(size)), units.FormatBytes(float64(avail)))
+	if mem := availableMemory(); mem.Bytes > 0 && uint64(size) > mem.Bytes {
+		return fmt.Errorf("%s is %s, more than the %v to hold what it lists; use a smaller file", path, units.FormatBytes(float64(size)), mem)
 	}
 	return nil
 }

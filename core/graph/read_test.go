@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/balloc/balloc/core/units"
 )
 
 // writeTemp writes content to a file named name in a fresh directory and
@@ -793,14 +795,14 @@ func TestReadLineTooLong(t *testing.T) {
 
 // A file larger than the memory available is refused before it is read.
 func TestReadFileLargerThanMemory(t *testing.T) {
-	defer SetAvailableMemory(availableMemory)
+	defer func(f func() units.Memory) { availableMemory = f }(availableMemory)
 	SetAvailableMemory(func() uint64 { return 10 })
 	path := writeTemp(t, "g.txt", "1 2\n2 3\n3 1\n")
 	for _, err := range []error{
 		func() error { _, err := ReadGraphFile("file:g", path, CleanRefuse); return err }(),
 		func() error { _, err := ReadHyperFile("file:h", path, 0, CleanRefuse); return err }(),
 	} {
-		if err == nil || !strings.Contains(err.Error(), "g.txt is 12 B, more than the 10 B of memory available") {
+		if err == nil || !strings.Contains(err.Error(), "g.txt is 12 B, more than the 10 B of memory available (set by a test)") {
 			t.Errorf("%v, want a refusal naming the size", err)
 		}
 	}

@@ -47,13 +47,14 @@ func ReadAges(path string) (*Ages, error) {
 	// Each line of 4 bytes or more ("0 1\n") can add an age: refuse a file
 	// whose ages might not fit before reading it.
 	limit := uint64(0)
-	if avail := units.AvailableMemory(); avail > 0 {
-		limit = avail / agesBytesPerLine
+	mem := units.MemoryLimit()
+	if mem.Bytes > 0 {
+		limit = max(mem.Bytes/agesBytesPerLine, 1)
 	}
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && limit > 0 {
 		if lines := uint64(fi.Size())/4 + 1; lines > limit {
-			return nil, fmt.Errorf("--ages %s: a file of %s may list %d ages, whose table needs up to %s, more than the %s of memory available; use a shorter file (one line per distinct age)",
-				path, units.FormatBytes(float64(fi.Size())), lines, units.FormatBytes(float64(units.Mul(lines, agesBytesPerLine))), units.FormatBytes(float64(limit*agesBytesPerLine)))
+			return nil, fmt.Errorf("--ages %s: a file of %s may list %d ages, whose table needs up to %s, more than the %v; use a shorter file (one line per distinct age)",
+				path, units.FormatBytes(float64(fi.Size())), lines, units.FormatBytes(float64(units.Mul(lines, agesBytesPerLine))), mem)
 		}
 	}
 	type pair struct {
@@ -90,7 +91,7 @@ func ReadAges(path string) (*Ages, error) {
 		tau = max(tau, a)
 		if c > 0 {
 			if limit > 0 && uint64(len(pairs)) >= limit {
-				return nil, fmt.Errorf("--ages %s:%d: more ages than the %s of memory available can hold; use a shorter file (one line per distinct age)", path, ln, units.FormatBytes(float64(limit*agesBytesPerLine)))
+				return nil, fmt.Errorf("--ages %s:%d: more ages than the %v can hold; use a shorter file (one line per distinct age)", path, ln, mem)
 			}
 			pairs = append(pairs, pair{uint32(a), c})
 		}

@@ -245,13 +245,13 @@ func (p *Graphical) buildHaar(g *graph.Graph, seed uint64, route string) (*haar.
 	if err := haar.CheckRoute(g, opt); err != nil {
 		return nil, haarErr(err)
 	}
-	if need, avail := haar.EstimateBytes(g, opt.Route), units.AvailableMemory(); avail > 0 && need > avail {
+	if need, mem := haar.EstimateBytes(g, opt.Route), units.MemoryLimit(); mem.Bytes > 0 && need > mem.Bytes {
 		hint := "use a smaller --graph"
 		if opt.Route == haar.RouteGraph {
 			hint = "use --haar-route set (flows inside each set) or a smaller --graph"
 		}
-		return nil, fmt.Errorf("--strategy haar on --graph %s: preprocessing needs about %s, more than the %s of memory available; %s",
-			g.Spec, units.FormatBytes(float64(need)), units.FormatBytes(float64(avail)), hint)
+		return nil, fmt.Errorf("--strategy haar on --graph %s: preprocessing needs about %s, more than the %v; %s",
+			g.Spec, units.FormatBytes(float64(need)), mem, hint)
 	}
 	key := structureKey("haar|"+p.HaarScale+"|"+route, g.Spec, seed, 0, p.GraphClean)
 	plan, err := cached(key, func() (*haar.Plan, error) { return haar.Build(g, opt) })

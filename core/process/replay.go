@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -14,6 +16,10 @@ import (
 
 	"github.com/balloc/balloc/internal/files"
 )
+
+// maxReplayLine bounds a line of a replay file, which WriteReplay writes as
+// one age a line.
+const maxReplayLine = 16 << 20
 
 // ReadReplay reads an age sequence for tau-delay --delay replay: ages in
 // balls, one per ball in ball order, separated by blanks or newlines (#
@@ -27,15 +33,23 @@ func ReadReplay(path string) ([]uint32, error) {
 	// Held as 4 bytes an age, and an age takes at least 2 bytes of text: a
 	// file of more than half the memory available could not be held.
 	if fi, err := f.Stat(); err == nil {
-		if avail := units.AvailableMemory(); avail > 0 && uint64(fi.Size()) > avail/2 {
-			return nil, fmt.Errorf("--replay %s: %s of ages could take up to %s, more than the %s available; replay a shorter sequence", path,
-				units.FormatBytes(float64(fi.Size())), units.FormatBytes(2*float64(fi.Size())), units.FormatBytes(float64(avail)))
+		if mem := units.MemoryLimit(); mem.Bytes > 0 && uint64(fi.Size()) > mem.Bytes/2 {
+			return nil, fmt.Errorf("--replay %s: %s of ages could take up to %s, more than the %v; replay a shorter sequence", path,
+				units.FormatBytes(float64(fi.Size())), units.FormatBytes(2*float64(fi.Size())), mem)
 		}
+	}
+	// A file that is not regular (a device) has no size to check: its ages
+	// are counted against the memory as they are read.
+	most := uint64(math.MaxUint64)
+	mem := units.MemoryLimit()
+	if mem.Bytes > 0 {
+		most = mem.Bytes / 8 // 4 bytes an age, and append's spare capacity
 	}
 	var ages []uint32
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<24)
-	for ln := 1; sc.Scan(); ln++ {
+	sc.Buffer(make([]byte, 1<<16), maxReplayLine)
+	ln := 1
+	for ; sc.Scan(); ln++ {
 		line := sc.Text()
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]
@@ -45,10 +59,15 @@ func ReadReplay(path string) ([]uint32, error) {
 			if err != nil || a > 1<<32-2 {
 				return nil, fmt.Errorf("--replay %s:%d: want an age in [0, 4294967294], got %q", path, ln, clipText(w))
 			}
+			if uint64(len(ages)) >= most {
+				return nil, fmt.Errorf("--replay %s:%d: more ages than the %v can hold; replay a shorter sequence", path, ln, mem)
+			}
 			ages = append(ages, uint32(a))
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("--replay %s:%d: a line longer than %s; want ages separated by spaces or newlines", path, ln, units.FormatBytes(maxReplayLine))
+	} else if err != nil {
 		return nil, fmt.Errorf("--replay %s: %v", path, err)
 	}
 	if len(ages) == 0 {

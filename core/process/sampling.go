@@ -271,9 +271,9 @@ func (o *Sampling) check(su *Setup, d, dims int) error {
 	if su.Bins > kernels.MaxBins {
 		return fmt.Errorf("--sampling %s: the direct engine holds at most %d bins, not %d", o.Law, uint64(kernels.MaxBins), su.Bins)
 	}
-	if avail := units.AvailableMemory(); avail > 0 && aliasBytes(su.Bins) > avail/2 {
-		return fmt.Errorf("--sampling %s: the alias table of %d bins takes %s, more than half the %s available; lower --bins", o.Law, su.Bins,
-			units.FormatBytes(float64(aliasBytes(su.Bins))), units.FormatBytes(float64(avail)))
+	if mem := units.MemoryLimit(); mem.Bytes > 0 && aliasBytes(su.Bins) > mem.Bytes/2 {
+		return fmt.Errorf("--sampling %s: the alias table of %d bins takes %s, more than half the %v; lower --bins", o.Law, su.Bins,
+			units.FormatBytes(float64(aliasBytes(su.Bins))), mem)
 	}
 	a, err := kernels.NewAliasFloat(o.law.weightsOn(su.Bins))
 	if err != nil {

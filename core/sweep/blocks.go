@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/units"
 )
 
 // A sweep file may hold [[grid]] blocks, for an experiment that is not one
@@ -104,7 +105,8 @@ func blockLines(text string) (blocks []gridBlock, table int) {
 
 // readBlocks makes the grid points of a file with [[grid]] blocks: raw is
 // the decoded file, lines keyLines of its text.
-func readBlocks(path, text string, raw map[string]any, lines map[string]int) (*Grid, error) {
+func readBlocks(path string, src *source, raw map[string]any, lines map[string]int) (*Grid, error) {
+	text := src.text
 	blocks, table := blockLines(text)
 	decoded, isArray := raw["grid"].([]map[string]any)
 	switch {
@@ -134,6 +136,7 @@ func readBlocks(path, text string, raw map[string]any, lines map[string]int) (*G
 	}
 
 	g := &Grid{Path: path, Source: text}
+	mem := units.MemoryLimit()
 	type from struct{ block, line int }
 	byHash := map[string]from{}
 	inherited := map[string]bool{} // top-level params some block leaves to the top
@@ -181,7 +184,10 @@ func readBlocks(path, text string, raw map[string]any, lines map[string]int) (*G
 				m["params"] = merged
 			}
 		}
-		pts, err := readPoints(path, text, m, lit, at, blk)
+		if err := checkGridSize(fmt.Sprintf("%s:%d: [[grid]]", path, blk.line), "the blocks' lists make", units.Add(uint64(len(g.Specs)), gridSize(m)), mem); err != nil {
+			return nil, err
+		}
+		pts, err := readPoints(path, src, m, lit, at, blk)
 		if err != nil {
 			return nil, err
 		}

@@ -110,6 +110,9 @@ func ReadGrid(path string) (*Grid, error) {
 		return nil, fmt.Errorf("%s: more than the 16 MiB a sweep file may hold; a grid takes a few lines (split it into several sweep files)", path)
 	}
 	text := string(data)
+	if err := CheckNesting(path, data); err != nil {
+		return nil, err
+	}
 	var raw map[string]any
 	if _, err := toml.Decode(text, &raw); err != nil {
 		var pe toml.ParseError
@@ -120,9 +123,12 @@ func ReadGrid(path string) (*Grid, error) {
 	}
 	lines := keyLines(text)
 	if _, ok := raw["grid"]; ok {
-		return readBlocks(path, text, raw, lines)
+		return readBlocks(path, newSource(text), raw, lines)
 	}
-	pts, err := readPoints(path, text, raw, lines, lines, nil)
+	if err := checkGridSize(path, "the grid's lists make", gridSize(raw), units.MemoryLimit()); err != nil {
+		return nil, err
+	}
+	pts, err := readPoints(path, newSource(text), raw, lines, lines, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +151,7 @@ type points struct {
 // its table's line). blk is nil for a file without blocks; for a [[grid]]
 // block it is the block, and a message about a key the block leaves to the
 // top level says which block it is about.
-func readPoints(path, text string, raw map[string]any, lines, at map[string]int, blk *gridBlock) (*points, error) {
+func readPoints(path string, src *source, raw map[string]any, lines, at map[string]int, blk *gridBlock) (*points, error) {
 	bad := func(key, format string, a ...any) error {
 		line := at[key]
 		if line == 0 && strings.HasPrefix(key, "params.") {
@@ -186,7 +192,7 @@ func readPoints(path, text string, raw map[string]any, lines, at map[string]int,
 		if len(items) == 0 {
 			return nil, bad(key, "empty list: the grid would be empty")
 		}
-		tokens := valueTokens(text, lines[key])
+		tokens := valueTokens(src, lines[key])
 		if len(tokens) != len(items) {
 			tokens = nil
 		}
@@ -543,18 +549,11 @@ func numberText(tok string, y float64) (string, error) {
 // text: one for a scalar, one per item for an array (which may span lines
 // and hold comments). It returns nil where it cannot tell, and ReadGrid then
 // relies on the decoded values alone.
-func valueTokens(text string, line int) []string {
-	if line < 1 {
+func valueTokens(src *source, line int) []string {
+	if line < 1 || line > len(src.starts) {
 		return nil
 	}
-	at := 0
-	for range line - 1 {
-		i := strings.IndexByte(text[at:], '\n')
-		if i < 0 {
-			return nil
-		}
-		at += i + 1
-	}
+	text, at := src.text, src.starts[line-1]
 	// The '=' after the key, outside a quoted key.
 	inQuote := byte(0)
 	for ; at < len(text) && text[at] != '\n'; at++ {

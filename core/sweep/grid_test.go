@@ -61,7 +61,7 @@ func TestNumberTextExact(t *testing.T) {
 func TestValueTokens(t *testing.T) {
 	text := "a = 1.5 # c\nb = [1e3, \"x,]#\" , 2.0]\n[params]\ng = [\n  1, # one\n  [2, 3],\n  4.5,\n]\nh = 'q'"
 	for line, want := range map[int][]string{1: {"1.5"}, 2: {"1e3", `"x,]#"`, "2.0"}, 4: {"1", "[2, 3]", "4.5"}, 9: {"'q'"}, 3: nil} {
-		if got := valueTokens(text, line); !slices.Equal(got, want) {
+		if got := valueTokens(newSource(text), line); !slices.Equal(got, want) {
 			t.Errorf("line %d: %q, want %q", line, got, want)
 		}
 	}

@@ -1,13 +1,14 @@
 package sweep
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/internal/files"
 )
 
@@ -15,42 +16,84 @@ import (
 // by one write each and synced, so a process killed at any moment leaves
 // complete lines and at most one torn last line, which readers ignore.
 
-// ReadResults reads a results file. It returns the complete records, the
-// byte length of the file up to the end of the last complete line, and
-// whether a torn last line followed it. Only an unterminated last line is
-// torn: each line is written with its newline in one write, so a killed run
-// can cut the last line short but never leaves a complete line that is not
-// a result. Any complete line that is not a result, the last one included,
-// is someone else's data and an error naming the file and line.
+// MaxResultLine bounds one line of a results file: a result with a
+// million checkpoints takes about 150 MB, and a line of 256 MiB is more
+// than any run writes; a longer one (a file that is not results, such as
+// /dev/zero read as one) is refused rather than read into memory.
+const MaxResultLine = 256 << 20
+
+// ReadResults reads a results file whole (ScanResults): the complete
+// records, the byte length up to the end of the last complete line, and
+// whether a torn last line followed it.
 func ReadResults(path string) (recs []*result.Result, valid int64, torn bool, err error) {
+	valid, torn, err = ScanResults(path, func(_ int, _ int64, _ []byte, r *result.Result) error {
+		recs = append(recs, r)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, false, err
+	}
+	return recs, valid, torn, nil
+}
+
+// ScanResults reads a results file one line at a time, so that its memory
+// is one line, not the file: each is called with every complete record in
+// file order, its line number (from 1), the byte offset where its line
+// starts and the line's bytes (valid during the call only). It returns the
+// byte length of the file up to the end of the last complete line, and
+// whether a torn line followed it. Only an unterminated last line is torn:
+// each line is written with its newline in one write, so a killed run can
+// cut the last line short but never leaves a complete line that is not a
+// result. Any complete line that is not a result, the last one included, is
+// someone else's data and an error naming the file and line; so is a line
+// longer than MaxResultLine. A missing file has no records; one that is not
+// a regular file is refused.
+func ScanResults(path string, each func(line int, off int64, raw []byte, r *result.Result) error) (valid int64, torn bool, err error) {
+	// Checked before opening: opening a named pipe waits for a writer.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return 0, false, fmt.Errorf("%s: %s, not a file of results balloc sweep wrote", path, files.Kind(fi.Mode()))
+	}
 	f, err := files.OpenInput(path)
 	if os.IsNotExist(err) {
-		return nil, 0, false, nil
+		return 0, false, nil
 	}
 	if err != nil {
-		return nil, 0, false, err
+		return 0, false, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, 0, false, err
-	}
+	br := bufio.NewReaderSize(f, 1<<16)
+	var long []byte // a line longer than br's buffer, put together
 	line := 0
-	for len(data) > 0 {
+	for {
+		chunk, rerr := br.ReadSlice('\n')
+		data := chunk
+		if rerr == bufio.ErrBufferFull {
+			long = append(long[:0], chunk...)
+			for rerr == bufio.ErrBufferFull {
+				if len(long) > MaxResultLine {
+					return 0, false, fmt.Errorf("%s:%d: a line longer than %s; results are lines of JSON, one per trial", path, line+1, units.FormatBytes(MaxResultLine))
+				}
+				chunk, rerr = br.ReadSlice('\n')
+				long = append(long, chunk...)
+			}
+			data = long
+		}
+		if rerr != nil && rerr != io.EOF {
+			return 0, false, fmt.Errorf("%s: %v", path, rerr)
+		}
+		if rerr == io.EOF {
+			return valid, len(data) > 0, nil // bytes without a newline: the last write was cut short
+		}
 		line++
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 { // no newline: the last write was cut short
-			return recs, valid, true, nil
-		}
 		var r result.Result
-		if err := json.Unmarshal(data[:i], &r); err != nil {
-			return nil, 0, false, fmt.Errorf("%s:%d: not a result (%v); balloc leaves the file as it is", path, line, err)
+		if err := json.Unmarshal(data[:len(data)-1], &r); err != nil {
+			return 0, false, fmt.Errorf("%s:%d: not a result (%v); balloc leaves the file as it is", path, line, err)
 		}
-		recs = append(recs, &r)
-		valid += int64(i + 1)
-		data = data[i+1:]
+		if err := each(line, valid, data, &r); err != nil {
+			return 0, false, err
+		}
+		valid += int64(len(data))
 	}
-	return recs, valid, false, nil
 }
 
 // ResultsWriter appends results to a file, one synced write per line.
