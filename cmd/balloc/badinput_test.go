@@ -640,7 +640,16 @@ func boundedReaders(t *testing.T, f *fixtures, bases map[string]struct{ pos, fla
 			add(badCase{name: "bounded/" + c.name + " (" + cmd + ")", args: append([]string{cmd, p}, flags...), want: c.want})
 		}
 	}
-	add(badCase{name: "bounded/summarize --compare /dev/zero", args: []string{"summarize", f.sweep, "--compare", "/dev/zero"}, want: "more than the 16 MiB a reference file may hold"})
+	add(badCase{name: "bounded/summarize --compare /dev/zero", args: []string{"summarize", f.sweep, "--compare", "/dev/zero"}, want: "not a regular file (a character device)"})
+	// A regular reference file past the cap (sparse: no 17 MiB written).
+	bigRef := filepath.Join(f.dir, "big-ref.toml")
+	if err := os.WriteFile(bigRef, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(bigRef, 17<<20); err != nil {
+		t.Fatal(err)
+	}
+	add(badCase{name: "bounded/summarize --compare 17 MiB", args: []string{"summarize", f.sweep, "--compare", bigRef}, want: "more than the 16 MiB a reference file may hold"})
 	nested := filepath.Join(f.dir, "nested-ref.toml")
 	writeFile(t, nested, "x = "+strings.Repeat("[", 40)+strings.Repeat("]", 40)+"\n")
 	add(badCase{name: "bounded/summarize --compare nested", args: []string{"summarize", f.sweep, "--compare", nested}, want: "nested-ref.toml:1: keys and values nested"})
