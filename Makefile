@@ -14,10 +14,11 @@ build:
 
 # The default experiment: one-choice vs two-choice vs (1+β) at n = 10^4 bins
 # and m = 10^8 balls, 10 trials each, with the fluid limit beside them, and
-# the gap over time drawn into out/default.png.
+# the gap over time drawn into out/default.png (--force: make run replaces
+# its own plot; balloc otherwise refuses to replace an existing file).
 run: build
 	./$(BIN) run --process one-choice,two-choice,one-plus-beta --beta 0.5 \
-		--bins 1e4 --balls 1e8 --trials 10 --checkpoints 10 --theory --plot out/default.png
+		--bins 1e4 --balls 1e8 --trials 10 --checkpoints 10 --theory --plot out/default.png --force
 
 # Fast versions of every check (long statistical ones are skipped by -short);
 # the concurrency package also runs under the race detector.
