@@ -281,6 +281,19 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 		}
 		return fmt.Errorf("--bins %s: the shared loads need %s, more than the %v; %s", units.FormatCount(spec.Bins), units.FormatBytes(float64(need)), mem, hint)
 	}
+	if mode == concurrency.LocalBatch {
+		// Each local-batch worker, goroutine or virtual, keeps its own view
+		// of every bin: a load and an epoch, 8 bytes a bin (allocator.go,
+		// emulate.go).
+		most := slices.Max(counts)
+		views := units.Mul(units.Mul(8, spec.Bins), uint64(most))
+		all := units.Add(need, views)
+		if mem.Bytes > 0 && all > mem.Bytes {
+			return fmt.Errorf("--bins %s: %d local-batch workers keep a view of every bin, %s with the loads, more than the %v; lower --bins or the workers",
+				units.FormatCount(spec.Bins), most, units.FormatBytes(float64(all)), mem)
+		}
+		need = all
+	}
 	if traced {
 		if err := checkTraceMemory(spec.Balls, need, mem); err != nil {
 			return err
