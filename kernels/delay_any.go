@@ -5,9 +5,9 @@ package kernels
 // for Two-Choice: every load read may be up to τ balls old; kernels/delay.go).
 // The loops here read loads through the same Delay state as TauDelay — the
 // loads τ balls ago and a ring of the last τ bins (fixed, adversarial), or
-// per bin its latest ball and per ball the previous one to the same bin
-// (uniform, empirical, replay) — so a delayed read costs what it costs
-// there: O(1) for fixed and adversarial, O(1 + a/n) expected at age a.
+// the last τ balls' arrivals by bin (uniform, empirical, replay;
+// delay_arrivals.go) — so a delayed read costs what it costs there: O(1)
+// for fixed and adversarial, O(log(1 + a/n)) expected at age a.
 //
 // The age of a read, by mode, for a ball with d reads:
 //
@@ -116,7 +116,7 @@ func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coi
 					if mode == DelayUniform {
 						a = ages[k*d+q]
 					}
-					lj := loads[j] - L(recent(dl.last, dl.prev, tau, t, j, a))
+					lj := loads[j] - L(dl.arr.recent(t, slot, j, a))
 					if q == 0 || lj < bl {
 						best, bl = j, lj
 					}
@@ -128,9 +128,8 @@ func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coi
 			v := loads[best] + 1
 			loads[best] = v
 			maxLoad = max(maxLoad, v)
-			if dl.prev != nil {
-				dl.prev[slot] = dl.last[best]
-				dl.last[best] = int64(t)
+			if dl.arr.nodes != nil {
+				dl.arr.add(best, t, slot)
 			} else {
 				if t >= tau {
 					dl.past[dl.bins[slot]]++
@@ -436,7 +435,7 @@ func DelayedTwoThinning[L Load](loads []L, r, noise *PCG32, count uint64, limit 
 					i = j
 				}
 			default:
-				keep = uint64(li-L(recent(dl.last, dl.prev, tau, t, i, ages[k]))) < limit
+				keep = uint64(li-L(dl.arr.recent(t, slot, i, ages[k]))) < limit
 			}
 			if !keep && mode != DelayAdversarial {
 				s, i = boundedFast(s, inc, n)
@@ -444,9 +443,8 @@ func DelayedTwoThinning[L Load](loads []L, r, noise *PCG32, count uint64, limit 
 			v := loads[i] + 1
 			loads[i] = v
 			maxLoad = max(maxLoad, v)
-			if dl.prev != nil {
-				dl.prev[slot] = dl.last[i]
-				dl.last[i] = int64(t)
+			if dl.arr.nodes != nil {
+				dl.arr.add(i, t, slot)
 			} else {
 				if t >= tau {
 					dl.past[dl.bins[slot]]++

@@ -1,0 +1,189 @@
+package kernels
+
+// Arrivals: the record behind a delayed read at any age (DelayUniform,
+// DelayEmpirical, DelayReplay). A read of bin i at age a needs the bin's
+// arrivals among the last a balls: its load then is its load now less
+// those. Each bin's balls form a chain, latest first, each ball linking to
+// the bin's ball before it; a walk down that chain costs one step per
+// arrival counted, O(1 + a/n) expected, which at τ ≫ n is most of a run
+// (a τ-Delay run at n = 64, τ = 10^5, uniform ages: 50 s against 0.3 s with
+// fixed ages).
+//
+// So each ball also links to an earlier ball of its bin by a jump pointer
+// laid out as in Myers, "An applicative random-access stack" (Information
+// Processing Letters 17(5), 1983): with the bin's balls numbered by depth
+// (1 for its first ball), the jump of the ball at depth d skips the least
+// term of d's canonical skew-binary form (sums of 2^k − 1, the least term
+// possibly twice), so every jump is 2^k − 1 balls of the bin long and from
+// any ball the walk "jump while the jump lands in the window, else step to
+// the previous ball" reaches the bin's earliest ball at or after t − a in
+// O(log k) steps for k arrivals between them. Its depth against the latest
+// ball's gives the count; weighted runs keep per ball the bin's load before
+// it, which is the load read.
+//
+// The rule needs, on adding the ball at depth d + 1, only whether the
+// least term of d appears twice: then the new ball jumps where the jump of
+// the previous ball's jump lands, else to the previous ball. Each bin keeps
+// its count in skew binary (skewInc) to know it in O(1); the jump of the
+// jump is read from that ball's record, when it is still in the ring.
+//
+// Memory. Balls are kept in a ring of the last τ (slot u mod τ, as Delay's
+// other rings), 12 bytes a ball (8 more weighted), and 24 bytes a bin. A
+// link is stored as the distance back to the ball it names, and as far
+// when that ball has left the ring or does not exist: a read never follows
+// a link past its age a ≤ τ < far, so a ball out of the ring is never
+// visited, and a link computed from one is never needed. Depths are kept
+// mod 2^32: a count is a difference of depths of at most τ < 2^32.
+
+// far is the distance of a link to a ball out of the ring, or to none:
+// more than any age (τ < 2^32 − 1).
+const far = ^uint32(0)
+
+// arrival is one ball's record in the ring.
+type arrival struct {
+	prev  uint32 // back to the bin's ball before, or far
+	jump  uint32 // back to its jump target, or far
+	depth uint32 // the bin's balls up to and including this one, mod 2^32
+}
+
+// binArrivals is a bin's latest ball and its count in skew binary.
+type binArrivals struct {
+	last  int64  // the bin's latest ball, −1 if none
+	skew  uint64 // the bin's count in skew binary (skewInc)
+	jump  uint32 // back from last to its jump target, or far
+	depth uint32 // last's depth
+}
+
+// arrivals is the record of a delayed read at any age: the last τ balls'
+// links and each bin's latest. before is kept for weighted runs only.
+type arrivals struct {
+	tau    uint64        // ring modulus: slot of ball u is u mod τ
+	nodes  []arrival     // slot u mod τ: ball u, for the last min(τ, balls) balls
+	bins   []binArrivals // per bin
+	before []float64     // weighted: slot u mod τ: ball u's bin's load before it
+}
+
+// newArrivals returns the record of n empty bins for a ring of τ with
+// window slots (window = τ, or the run's balls when fewer).
+func newArrivals(n int, tau, window uint64, weighted bool) arrivals {
+	a := arrivals{tau: tau, nodes: make([]arrival, window), bins: make([]binArrivals, n)}
+	for i := range a.bins {
+		a.bins[i] = binArrivals{last: -1, jump: far}
+	}
+	if weighted {
+		a.before = make([]float64, window)
+	}
+	return a
+}
+
+// arrivalsMemory is the bytes newArrivals allocates per bin and per slot.
+func arrivalsMemory(weighted bool) (perBin, perSlot int) {
+	perBin, perSlot = 24, 12
+	if weighted {
+		perSlot += 8
+	}
+	return perBin, perSlot
+}
+
+// skewInc returns the skew-binary form of c + 1 given that of c: bit k
+// set for a digit k ≥ 1 (term 2^(k+1) − 1), and bit 63 set when the least
+// nonzero digit is 2, the only digit that may be (the canonical form). The
+// increment carries that 2 into the next digit, else adds 1 to digit 0
+// (Myers 1983, §3). Counts stay below 2^63 − 1, so bit 63 is free.
+func skewInc(m uint64) uint64 {
+	const two = 1 << 63
+	if m&two != 0 {
+		d := m &^ two
+		low := d & -d
+		d ^= low
+		if next := low << 1; d&next == 0 {
+			return d | next
+		}
+		return d | two // digit k+1 was 1: now the 2
+	}
+	if m&1 != 0 {
+		return m | two
+	}
+	return m | 1
+}
+
+// slotBack is the ring slot of the ball back balls before t, whose slot
+// is ts: ts − back mod τ, for back ≤ τ.
+func slotBack(ts, back, tau uint64) uint64 {
+	s := int64(ts) - int64(back)
+	return uint64(s + int64(tau)&(s>>63))
+}
+
+// add records ball t, in slot ts = t mod τ, on bin i.
+func (a *arrivals) add(i uint32, t, ts uint64) {
+	b := &a.bins[i]
+	tau := a.tau
+	back := uint64(int64(t) - b.last) // t + 1 for none: then never followed
+	nd := arrival{prev: far, jump: far, depth: b.depth + 1}
+	if back <= tau {
+		nd.prev = uint32(back)
+	}
+	jb := back // the jump's target, back from t: the previous ball …
+	if b.skew>>63 != 0 {
+		// … or, when the previous ball's count ends in a 2, where its
+		// jump's jump lands (far when its jump has left the ring: then
+		// so has the target).
+		jb += uint64(b.jump)
+		if jb <= tau && jb <= t {
+			jb += uint64(a.nodes[slotBack(ts, jb, tau)].jump)
+		}
+	}
+	if jb <= tau {
+		nd.jump = uint32(jb)
+	}
+	a.nodes[ts] = nd
+	b.last, b.jump, b.depth, b.skew = int64(t), nd.jump, nd.depth, skewInc(b.skew)
+}
+
+// earliest finds, from the back distance of bin b's latest ball (≤ span),
+// the bin's earliest ball at most span balls back from t: it returns that
+// ball's record and slot.
+func (a *arrivals) earliest(b *binArrivals, back, span, ts uint64) (arrival, uint64) {
+	tau := a.tau
+	s := slotBack(ts, back, tau)
+	nd := a.nodes[s]
+	for {
+		if j := back + uint64(nd.jump); j <= span {
+			back = j
+		} else if p := back + uint64(nd.prev); p <= span {
+			back = p
+		} else {
+			return nd, s
+		}
+		s = slotBack(ts, back, tau)
+		nd = a.nodes[s]
+	}
+}
+
+// recent counts bin i's balls among the last age of the t placed, ts =
+// t mod τ (all of them when age > t: loads before the start are 0).
+func (a *arrivals) recent(t, ts uint64, i uint32, age uint32) uint64 {
+	b := &a.bins[i]
+	span := min(uint64(age), t)
+	back := uint64(int64(t) - b.last)
+	if back > span {
+		return 0
+	}
+	top := b.depth
+	nd, _ := a.earliest(b, back, span, ts)
+	return uint64(top - nd.depth + 1)
+}
+
+// pastWeight is bin i's load age balls ago, given its load x now: the load
+// it had before its earliest ball among the last age, as kept when that
+// ball was added (x when it has none).
+func (a *arrivals) pastWeight(t, ts uint64, i uint32, x float64, age uint32) float64 {
+	b := &a.bins[i]
+	span := min(uint64(age), t)
+	back := uint64(int64(t) - b.last)
+	if back > span {
+		return x
+	}
+	_, s := a.earliest(b, back, span, ts)
+	return a.before[s]
+}
