@@ -144,8 +144,13 @@ func tauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], max
 				pi, pj := d.past[i], d.past[j]
 				ri, rj = choose(b2u(lj < li), li, pi), choose(b2u(li < lj), lj, pj)
 			case DelayUniform, DelayEmpirical:
-				ri = li - L(d.arr.recent(t, slot, i, ages[2*k]))
-				rj = lj - L(d.arr.recent(t, slot, j, ages[2*k+1]))
+				ri, rj = li, lj
+				if back, span, ok := d.arr.within(t, i, ages[2*k]); ok {
+					ri -= L(d.arr.count(i, back, span, slot))
+				}
+				if back, span, ok := d.arr.within(t, j, ages[2*k+1]); ok {
+					rj -= L(d.arr.count(j, back, span, slot))
+				}
 			}
 			c := b2u(rj < ri)
 			i, li = choose(c, i, j), choose(c, li, lj)

@@ -116,7 +116,10 @@ func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coi
 					if mode == DelayUniform {
 						a = ages[k*d+q]
 					}
-					lj := loads[j] - L(dl.arr.recent(t, slot, j, a))
+					lj := loads[j]
+					if back, span, ok := dl.arr.within(t, j, a); ok {
+						lj -= L(dl.arr.count(j, back, span, slot))
+					}
 					if q == 0 || lj < bl {
 						best, bl = j, lj
 					}
@@ -435,7 +438,10 @@ func DelayedTwoThinning[L Load](loads []L, r, noise *PCG32, count uint64, limit 
 					i = j
 				}
 			default:
-				keep = uint64(li-L(dl.arr.recent(t, slot, i, ages[k]))) < limit
+				if back, span, ok := dl.arr.within(t, i, ages[k]); ok {
+					li -= L(dl.arr.count(i, back, span, slot))
+				}
+				keep = uint64(li) < limit
 			}
 			if !keep && mode != DelayAdversarial {
 				s, i = boundedFast(s, inc, n)

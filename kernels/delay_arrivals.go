@@ -1,5 +1,7 @@
 package kernels
 
+import "math/bits"
+
 // Arrivals: the record behind a delayed read at any age (DelayUniform,
 // DelayEmpirical, DelayReplay). A read of bin i at age a needs the bin's
 // arrivals among the last a balls: its load then is its load now less
@@ -27,8 +29,16 @@ package kernels
 // its count in skew binary (skewInc) to know it in O(1); the jump of the
 // jump is read from that ball's record, when it is still in the ring.
 //
+// At few bins a bin's earliest ball at or after t − a is near t − a: every
+// n-th ball or so is the bin's. So below scanBins bins a read that spans
+// 8n balls or more first scans the ring's bins forward from t − a, up to 4n
+// balls (sequential reads, a nanosecond each where a jump is a cache miss),
+// and walks the jumps only when the scan does not reach one of the bin's
+// balls (a fraction e^−4 of the reads under Two-Choice's near-uniform
+// arrivals). Shorter reads walk at once: a few steps.
+//
 // Memory. Balls are kept in a ring of the last τ (slot u mod τ, as Delay's
-// other rings), 12 bytes a ball (8 more weighted), and 24 bytes a bin. A
+// other rings), 16 bytes a ball (8 more weighted), and 24 bytes a bin. A
 // link is stored as the distance back to the ball it names, and as far
 // when that ball has left the ring or does not exist: a read never follows
 // a link past its age a ≤ τ < far, so a ball out of the ring is never
@@ -58,15 +68,23 @@ type binArrivals struct {
 // links and each bin's latest. before is kept for weighted runs only.
 type arrivals struct {
 	tau    uint64        // ring modulus: slot of ball u is u mod τ
+	scan   uint64        // the most balls a read scans, 4n (0 at scanBins bins or more)
 	nodes  []arrival     // slot u mod τ: ball u, for the last min(τ, balls) balls
+	ring   []uint32      // slot u mod τ: ball u's bin
 	bins   []binArrivals // per bin
 	before []float64     // weighted: slot u mod τ: ball u's bin's load before it
 }
 
+// scanBins is the fewest bins at which a read walks the jumps at once.
+const scanBins = 128
+
 // newArrivals returns the record of n empty bins for a ring of τ with
 // window slots (window = τ, or the run's balls when fewer).
 func newArrivals(n int, tau, window uint64, weighted bool) arrivals {
-	a := arrivals{tau: tau, nodes: make([]arrival, window), bins: make([]binArrivals, n)}
+	a := arrivals{tau: tau, nodes: make([]arrival, window), ring: make([]uint32, window), bins: make([]binArrivals, n)}
+	if n < scanBins {
+		a.scan = 4 * uint64(n)
+	}
 	for i := range a.bins {
 		a.bins[i] = binArrivals{last: -1, jump: far}
 	}
@@ -78,7 +96,7 @@ func newArrivals(n int, tau, window uint64, weighted bool) arrivals {
 
 // arrivalsMemory is the bytes newArrivals allocates per bin and per slot.
 func arrivalsMemory(weighted bool) (perBin, perSlot int) {
-	perBin, perSlot = 24, 12
+	perBin, perSlot = 24, 16
 	if weighted {
 		perSlot += 8
 	}
@@ -91,20 +109,15 @@ func arrivalsMemory(weighted bool) (perBin, perSlot int) {
 // increment carries that 2 into the next digit, else adds 1 to digit 0
 // (Myers 1983, §3). Counts stay below 2^63 − 1, so bit 63 is free.
 func skewInc(m uint64) uint64 {
+	// Selects, not branches: whether the count ends in a 2 alternates
+	// about every other ball, a coin flip for the branch predictor.
 	const two = 1 << 63
-	if m&two != 0 {
-		d := m &^ two
-		low := d & -d
-		d ^= low
-		if next := low << 1; d&next == 0 {
-			return d | next
-		}
-		return d | two // digit k+1 was 1: now the 2
-	}
-	if m&1 != 0 {
-		return m | two
-	}
-	return m | 1
+	d := m &^ two
+	low := d & -d
+	c := d ^ low                                                                // with a 2: digit k cleared …
+	carry := c | low<<1 | (c&(low<<1))<<(uint(62-bits.TrailingZeros64(low))&63) // … and carried into k+1, or made its 2
+	plain := m | 1 | m<<63                                                      // else digit 0 grows, to a 2 if it was 1
+	return pickMask(-(m >> 63), plain, carry)
 }
 
 // slotBack is the ring slot of the ball back balls before t, whose slot
@@ -119,33 +132,43 @@ func (a *arrivals) add(i uint32, t, ts uint64) {
 	b := &a.bins[i]
 	tau := a.tau
 	back := uint64(int64(t) - b.last) // t + 1 for none: then never followed
-	nd := arrival{prev: far, jump: far, depth: b.depth + 1}
-	if back <= tau {
-		nd.prev = uint32(back)
-	}
-	jb := back // the jump's target, back from t: the previous ball …
-	if b.skew>>63 != 0 {
-		// … or, when the previous ball's count ends in a 2, where its
-		// jump's jump lands (far when its jump has left the ring: then
-		// so has the target).
-		jb += uint64(b.jump)
-		if jb <= tau && jb <= t {
-			jb += uint64(a.nodes[slotBack(ts, jb, tau)].jump)
-		}
-	}
-	if jb <= tau {
-		nd.jump = uint32(jb)
-	}
+	// The jump's target, back from t: the previous ball, or, when the
+	// previous ball's count ends in a 2, where its jump's jump lands (far
+	// when its jump has left the ring: then so has the target). Selects:
+	// the 2 comes every other ball or so.
+	merge := -(b.skew >> 63)
+	jb := back + uint64(b.jump)&merge
+	in := merge & ltMask(jb, min(tau, t)+1) // the jump's ball is in the ring: read its jump
+	jb += uint64(a.nodes[slotBack(ts, jb&in, tau)].jump) & in
+	// A link past τ is never followed (a read spans at most τ), so it
+	// need only fit: a jump computed from a ball out of the ring lands
+	// further back than the one it stands for.
+	nd := arrival{prev: uint32(min(back, uint64(far))), jump: uint32(min(jb, uint64(far))), depth: b.depth + 1}
 	a.nodes[ts] = nd
+	a.ring[ts] = i
 	b.last, b.jump, b.depth, b.skew = int64(t), nd.jump, nd.depth, skewInc(b.skew)
 }
 
-// earliest finds, from the back distance of bin b's latest ball (≤ span),
-// the bin's earliest ball at most span balls back from t: it returns that
-// ball's record and slot.
-func (a *arrivals) earliest(b *binArrivals, back, span, ts uint64) (arrival, uint64) {
+// earliest finds bin i's earliest ball at most span balls back from t,
+// given the back distance of its latest ball (≤ span): it returns that
+// ball's slot.
+func (a *arrivals) earliest(i uint32, back, span, ts uint64) uint64 {
 	tau := a.tau
-	s := slotBack(ts, back, tau)
+	s := slotBack(ts, span, tau)
+	if c := min(span-back+1, a.scan); 2*c > a.scan {
+		// Forward from t − span: the ring's slots, wrapping at τ (a ring
+		// shorter than τ never wraps).
+		ring := a.ring
+		for ; c > 0; c-- {
+			if ring[s] == i {
+				return s
+			}
+			if s++; s == tau {
+				s = 0
+			}
+		}
+	}
+	s = slotBack(ts, back, tau)
 	nd := a.nodes[s]
 	for {
 		if j := back + uint64(nd.jump); j <= span {
@@ -153,7 +176,7 @@ func (a *arrivals) earliest(b *binArrivals, back, span, ts uint64) (arrival, uin
 		} else if p := back + uint64(nd.prev); p <= span {
 			back = p
 		} else {
-			return nd, s
+			return s
 		}
 		s = slotBack(ts, back, tau)
 		nd = a.nodes[s]
@@ -163,15 +186,25 @@ func (a *arrivals) earliest(b *binArrivals, back, span, ts uint64) (arrival, uin
 // recent counts bin i's balls among the last age of the t placed, ts =
 // t mod τ (all of them when age > t: loads before the start are 0).
 func (a *arrivals) recent(t, ts uint64, i uint32, age uint32) uint64 {
-	b := &a.bins[i]
-	span := min(uint64(age), t)
-	back := uint64(int64(t) - b.last)
-	if back > span {
-		return 0
+	if back, span, ok := a.within(t, i, age); ok {
+		return a.count(i, back, span, ts)
 	}
-	top := b.depth
-	nd, _ := a.earliest(b, back, span, ts)
-	return uint64(top - nd.depth + 1)
+	return 0
+}
+
+// within is the test of a read that counts none, for the loops to inline
+// (recent, with its call, is past the inliner's budget): the back distance
+// of bin i's latest ball and the read's span, min(age, t), and whether
+// the one is within the other.
+func (a *arrivals) within(t uint64, i uint32, age uint32) (back, span uint64, ok bool) {
+	span, back = min(uint64(age), t), uint64(int64(t)-a.bins[i].last)
+	return back, span, back <= span
+}
+
+// count is recent's count of bin i's balls at most span back from t, its
+// latest back balls back (≤ span).
+func (a *arrivals) count(i uint32, back, span, ts uint64) uint64 {
+	return uint64(a.bins[i].depth - a.nodes[a.earliest(i, back, span, ts)].depth + 1)
 }
 
 // pastWeight is bin i's load age balls ago, given its load x now: the load
@@ -179,11 +212,9 @@ func (a *arrivals) recent(t, ts uint64, i uint32, age uint32) uint64 {
 // ball was added (x when it has none).
 func (a *arrivals) pastWeight(t, ts uint64, i uint32, x float64, age uint32) float64 {
 	b := &a.bins[i]
-	span := min(uint64(age), t)
-	back := uint64(int64(t) - b.last)
+	span, back := min(uint64(age), t), uint64(int64(t)-b.last)
 	if back > span {
 		return x
 	}
-	_, s := a.earliest(b, back, span, ts)
-	return a.before[s]
+	return a.before[a.earliest(i, back, span, ts)]
 }

@@ -40,8 +40,13 @@ func TauDelayReplay[L Load](loads []L, r *PCG32, ages []uint32, d *Delay[L], max
 		for k, a := range ages[:b] {
 			i, j := idx[2*k], idx[2*k+1]
 			li, lj := loads[i], loads[j]
-			ri := li - L(d.arr.recent(t, slot, i, a))
-			rj := lj - L(d.arr.recent(t, slot, j, a))
+			ri, rj := li, lj
+			if back, span, ok := d.arr.within(t, i, a); ok {
+				ri -= L(d.arr.count(i, back, span, slot))
+			}
+			if back, span, ok := d.arr.within(t, j, a); ok {
+				rj -= L(d.arr.count(j, back, span, slot))
+			}
 			c := b2u(rj < ri)
 			i, li = choose(c, i, j), choose(c, li, lj)
 			li++
