@@ -118,7 +118,7 @@ func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coi
 					}
 					lj := loads[j]
 					if back, span, ok := dl.arr.within(t, j, a); ok {
-						lj -= L(dl.arr.count(j, back, span, slot))
+						lj -= L(dl.arr.count(j, back, span, t, slot))
 					}
 					if q == 0 || lj < bl {
 						best, bl = j, lj
@@ -439,7 +439,7 @@ func DelayedTwoThinning[L Load](loads []L, r, noise *PCG32, count uint64, limit 
 				}
 			default:
 				if back, span, ok := dl.arr.within(t, i, ages[k]); ok {
-					li -= L(dl.arr.count(i, back, span, slot))
+					li -= L(dl.arr.count(i, back, span, t, slot))
 				}
 				keep = uint64(li) < limit
 			}

@@ -37,8 +37,24 @@ import "math/bits"
 // balls (a fraction e^−4 of the reads under Two-Choice's near-uniform
 // arrivals). Shorter reads walk at once: a few steps.
 //
+// At many bins a read's walk from the bin's latest ball is short (about
+// log(1 + a/n) jumps) but each jump is a cache miss in a ring of τ balls:
+// at n = 10^5, τ = 10^7 a read cost 2 µs. So from scanBins bins on, the
+// record also keeps every bin's depth and latest ball as they were at
+// every B-th ball (B the power of two at or above n), for the last τ balls:
+// a read at age a starts from the snapshot at the first multiple S of B at
+// or after t − a. If the bin's latest ball before S is before t − a, the
+// count is its depth now less its depth then; else the walk starts from
+// that ball, fewer than B balls back from S, so its expected count of
+// arrivals is below 2 and the walk one or two steps: about two cache
+// misses a read whatever τ/n. Taking a snapshot copies n bins every B ≥ n
+// balls, O(1) a ball. (Weighted reads walk from the latest ball: the
+// snapshot keeps no loads.)
+//
 // Memory. Balls are kept in a ring of the last τ (slot u mod τ, as Delay's
-// other rings), 16 bytes a ball (8 more weighted), and 24 bytes a bin. A
+// other rings), 12 bytes a ball, 4 more at few bins (the scan's bins) and 8
+// more weighted; 24 bytes a bin; from scanBins bins on, ⌊τ/B⌋ + 2
+// snapshots of 8 bytes a bin, at most 8τ + 16n bytes. A
 // link is stored as the distance back to the ball it names, and as far
 // when that ball has left the ring or does not exist: a read never follows
 // a link past its age a ≤ τ < far, so a ball out of the ring is never
@@ -73,6 +89,21 @@ type arrivals struct {
 	ring   []uint32      // slot u mod τ: ball u's bin
 	bins   []binArrivals // per bin
 	before []float64     // weighted: slot u mod τ: ball u's bin's load before it
+
+	// Snapshots, from scanBins bins on (snaps nil below): row k of n
+	// entries holds the bins at a multiple of B = 2^snapLg; cur is the row
+	// of the latest, at t − t mod B; rows snapK in all.
+	snaps  []snapEntry
+	snapLg uint
+	snapK  uint64
+	cur    uint64
+}
+
+// snapEntry is a bin at a snapshot at ball S: its depth then, and its
+// latest ball before S as a distance back from S (far if none or past τ).
+type snapEntry struct {
+	depth uint32
+	back  uint32
 }
 
 // scanBins is the fewest bins at which a read walks the jumps at once.
@@ -81,9 +112,17 @@ const scanBins = 128
 // newArrivals returns the record of n empty bins for a ring of τ with
 // window slots (window = τ, or the run's balls when fewer).
 func newArrivals(n int, tau, window uint64, weighted bool) arrivals {
-	a := arrivals{tau: tau, nodes: make([]arrival, window), ring: make([]uint32, window), bins: make([]binArrivals, n)}
+	a := arrivals{tau: tau, nodes: make([]arrival, window), bins: make([]binArrivals, n)}
 	if n < scanBins {
 		a.scan = 4 * uint64(n)
+		a.ring = make([]uint32, window)
+	} else {
+		a.snapLg = uint(bits.Len64(uint64(n) - 1))
+		a.snapK = window>>a.snapLg + 2
+		a.snaps = make([]snapEntry, a.snapK*uint64(n)) // row 0, at ball 0: every bin empty
+		for k := range a.snaps {
+			a.snaps[k].back = far
+		}
 	}
 	for i := range a.bins {
 		a.bins[i] = binArrivals{last: -1, jump: far}
@@ -96,7 +135,7 @@ func newArrivals(n int, tau, window uint64, weighted bool) arrivals {
 
 // arrivalsMemory is the bytes newArrivals allocates per bin and per slot.
 func arrivalsMemory(weighted bool) (perBin, perSlot int) {
-	perBin, perSlot = 24, 16
+	perBin, perSlot = 24+16, 12+8 // the scan's ring, 4 a slot, or the snapshots, at most 8τ + 16n
 	if weighted {
 		perSlot += 8
 	}
@@ -145,8 +184,25 @@ func (a *arrivals) add(i uint32, t, ts uint64) {
 	// further back than the one it stands for.
 	nd := arrival{prev: uint32(min(back, uint64(far))), jump: uint32(min(jb, uint64(far))), depth: b.depth + 1}
 	a.nodes[ts] = nd
-	a.ring[ts] = i
 	b.last, b.jump, b.depth, b.skew = int64(t), nd.jump, nd.depth, skewInc(b.skew)
+	if a.ring != nil { // the same branch every ball
+		a.ring[ts] = i
+	} else if (t+1)&(1<<a.snapLg-1) == 0 {
+		a.snapshot(t + 1)
+	}
+}
+
+// snapshot keeps the bins as they are at ball S, a multiple of B, in the
+// next row.
+func (a *arrivals) snapshot(S uint64) {
+	if a.cur++; a.cur == a.snapK {
+		a.cur = 0
+	}
+	n := uint64(len(a.bins))
+	row := a.snaps[a.cur*n : (a.cur+1)*n]
+	for i, b := range a.bins {
+		row[i] = snapEntry{depth: b.depth, back: uint32(min(uint64(int64(S)-b.last), uint64(far)))}
+	}
 }
 
 // earliest finds bin i's earliest ball at most span balls back from t,
@@ -187,7 +243,7 @@ func (a *arrivals) earliest(i uint32, back, span, ts uint64) uint64 {
 // t mod τ (all of them when age > t: loads before the start are 0).
 func (a *arrivals) recent(t, ts uint64, i uint32, age uint32) uint64 {
 	if back, span, ok := a.within(t, i, age); ok {
-		return a.count(i, back, span, ts)
+		return a.count(i, back, span, t, ts)
 	}
 	return 0
 }
@@ -202,9 +258,26 @@ func (a *arrivals) within(t uint64, i uint32, age uint32) (back, span uint64, ok
 }
 
 // count is recent's count of bin i's balls at most span back from t, its
-// latest back balls back (≤ span).
-func (a *arrivals) count(i uint32, back, span, ts uint64) uint64 {
-	return uint64(a.bins[i].depth - a.nodes[a.earliest(i, back, span, ts)].depth + 1)
+// latest back balls back (≤ span), ts = t mod τ.
+func (a *arrivals) count(i uint32, back, span, t, ts uint64) uint64 {
+	top := a.bins[i].depth
+	if a.snaps != nil {
+		// The snapshot at S, the first multiple of B at or after t − span,
+		// if one is taken yet (S ≤ t): row cur holds the latest, at L.
+		mask := uint64(1)<<a.snapLg - 1
+		S, L := (t-span+mask)&^mask, t&^mask
+		if S <= L {
+			k := int64(a.cur) - int64((L-S)>>a.snapLg)
+			k += int64(a.snapK) & (k >> 63)
+			e := a.snaps[uint64(k)*uint64(len(a.bins))+uint64(i)]
+			sb := t - S + uint64(e.back) // the bin's latest ball before S, back from t
+			if sb > span {
+				return uint64(top - e.depth) // none from t − span to S
+			}
+			back = sb
+		}
+	}
+	return uint64(top - a.nodes[a.earliest(i, back, span, ts)].depth + 1)
 }
 
 // pastWeight is bin i's load age balls ago, given its load x now: the load

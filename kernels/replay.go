@@ -42,10 +42,10 @@ func TauDelayReplay[L Load](loads []L, r *PCG32, ages []uint32, d *Delay[L], max
 			li, lj := loads[i], loads[j]
 			ri, rj := li, lj
 			if back, span, ok := d.arr.within(t, i, a); ok {
-				ri -= L(d.arr.count(i, back, span, slot))
+				ri -= L(d.arr.count(i, back, span, t, slot))
 			}
 			if back, span, ok := d.arr.within(t, j, a); ok {
-				rj -= L(d.arr.count(j, back, span, slot))
+				rj -= L(d.arr.count(j, back, span, t, slot))
 			}
 			c := b2u(rj < ri)
 			i, li = choose(c, i, j), choose(c, li, lj)
