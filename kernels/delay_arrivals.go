@@ -72,9 +72,10 @@ type arrival struct {
 	depth uint32 // the bin's balls up to and including this one, mod 2^32
 }
 
-// binArrivals is a bin's latest ball and its count in skew binary.
+// binArrivals is a bin's count in skew binary and its latest ball's links
+// (the ball itself is kept apart, in arrivals.last: every read tests it,
+// and a slice of it alone stays in cache at more bins).
 type binArrivals struct {
-	last  int64  // the bin's latest ball, −1 if none
 	skew  uint64 // the bin's count in skew binary (skewInc)
 	jump  uint32 // back from last to its jump target, or far
 	depth uint32 // last's depth
@@ -87,6 +88,7 @@ type arrivals struct {
 	scan   uint64        // the most balls a read scans, 4n (0 at scanBins bins or more)
 	nodes  []arrival     // slot u mod τ: ball u, for the last min(τ, balls) balls
 	ring   []uint32      // slot u mod τ: ball u's bin
+	last   []int64       // per bin, its latest ball, −1 if none
 	bins   []binArrivals // per bin
 	before []float64     // weighted: slot u mod τ: ball u's bin's load before it
 
@@ -112,7 +114,7 @@ const scanBins = 128
 // newArrivals returns the record of n empty bins for a ring of τ with
 // window slots (window = τ, or the run's balls when fewer).
 func newArrivals(n int, tau, window uint64, weighted bool) arrivals {
-	a := arrivals{tau: tau, nodes: make([]arrival, window), bins: make([]binArrivals, n)}
+	a := arrivals{tau: tau, nodes: make([]arrival, window), last: make([]int64, n), bins: make([]binArrivals, n)}
 	if n < scanBins {
 		a.scan = 4 * uint64(n)
 		a.ring = make([]uint32, window)
@@ -125,7 +127,7 @@ func newArrivals(n int, tau, window uint64, weighted bool) arrivals {
 		}
 	}
 	for i := range a.bins {
-		a.bins[i] = binArrivals{last: -1, jump: far}
+		a.last[i], a.bins[i] = -1, binArrivals{jump: far}
 	}
 	if weighted {
 		a.before = make([]float64, window)
@@ -170,7 +172,7 @@ func slotBack(ts, back, tau uint64) uint64 {
 func (a *arrivals) add(i uint32, t, ts uint64) {
 	b := &a.bins[i]
 	tau := a.tau
-	back := uint64(int64(t) - b.last) // t + 1 for none: then never followed
+	back := uint64(int64(t) - a.last[i]) // t + 1 for none: then never followed
 	// The jump's target, back from t: the previous ball, or, when the
 	// previous ball's count ends in a 2, where its jump's jump lands (far
 	// when its jump has left the ring: then so has the target). Selects:
@@ -184,7 +186,7 @@ func (a *arrivals) add(i uint32, t, ts uint64) {
 	// further back than the one it stands for.
 	nd := arrival{prev: uint32(min(back, uint64(far))), jump: uint32(min(jb, uint64(far))), depth: b.depth + 1}
 	a.nodes[ts] = nd
-	b.last, b.jump, b.depth, b.skew = int64(t), nd.jump, nd.depth, skewInc(b.skew)
+	a.last[i], b.jump, b.depth, b.skew = int64(t), nd.jump, nd.depth, skewInc(b.skew)
 	if a.ring != nil { // the same branch every ball
 		a.ring[ts] = i
 	} else if (t+1)&(1<<a.snapLg-1) == 0 {
@@ -201,7 +203,7 @@ func (a *arrivals) snapshot(S uint64) {
 	n := uint64(len(a.bins))
 	row := a.snaps[a.cur*n : (a.cur+1)*n]
 	for i, b := range a.bins {
-		row[i] = snapEntry{depth: b.depth, back: uint32(min(uint64(int64(S)-b.last), uint64(far)))}
+		row[i] = snapEntry{depth: b.depth, back: uint32(min(uint64(int64(S)-a.last[i]), uint64(far)))}
 	}
 }
 
@@ -253,7 +255,7 @@ func (a *arrivals) recent(t, ts uint64, i uint32, age uint32) uint64 {
 // of bin i's latest ball and the read's span, min(age, t), and whether
 // the one is within the other.
 func (a *arrivals) within(t uint64, i uint32, age uint32) (back, span uint64, ok bool) {
-	span, back = min(uint64(age), t), uint64(int64(t)-a.bins[i].last)
+	span, back = min(uint64(age), t), uint64(int64(t)-a.last[i])
 	return back, span, back <= span
 }
 
@@ -284,8 +286,7 @@ func (a *arrivals) count(i uint32, back, span, t, ts uint64) uint64 {
 // it had before its earliest ball among the last age, as kept when that
 // ball was added (x when it has none).
 func (a *arrivals) pastWeight(t, ts uint64, i uint32, x float64, age uint32) float64 {
-	b := &a.bins[i]
-	span, back := min(uint64(age), t), uint64(int64(t)-b.last)
+	span, back := min(uint64(age), t), uint64(int64(t)-a.last[i])
 	if back > span {
 		return x
 	}

@@ -369,7 +369,7 @@ func TestPastWeightIsTheLoadThen(t *testing.T) {
 func walkSteps(ar *arrivals, t, ts uint64, i uint32, age uint32) (steps, count int) {
 	b := &ar.bins[i]
 	span := min(uint64(age), t)
-	back := uint64(int64(t) - b.last)
+	back := uint64(int64(t) - ar.last[i])
 	if back > span {
 		return 0, 0
 	}
