@@ -19,9 +19,10 @@ import "math/bits"
 // possibly twice), so every jump is 2^k − 1 balls of the bin long and from
 // any ball the walk "jump while the jump lands in the window, else step to
 // the previous ball" reaches the bin's earliest ball at or after t − a in
-// O(log k) steps for k arrivals between them. Its depth against the latest
-// ball's gives the count; weighted runs keep per ball the bin's load before
-// it, which is the load read.
+// O(log) steps (at most 2·len(k) + len(D) + 2 in the tests, for k arrivals
+// between them from a ball of depth D, len being bits.Len). Its depth
+// against the latest ball's gives the count; weighted runs keep per ball the
+// bin's load before it, which is the load read.
 //
 // The rule needs, on adding the ball at depth d + 1, only whether the
 // least term of d appears twice: then the new ball jumps where the jump of
@@ -54,12 +55,13 @@ import "math/bits"
 // Memory. Balls are kept in a ring of the last τ (slot u mod τ, as Delay's
 // other rings), 12 bytes a ball, 4 more at few bins (the scan's bins) and 8
 // more weighted; 24 bytes a bin; from scanBins bins on, ⌊τ/B⌋ + 2
-// snapshots of 8 bytes a bin, at most 8τ + 16n bytes. A
-// link is stored as the distance back to the ball it names, and as far
-// when that ball has left the ring or does not exist: a read never follows
-// a link past its age a ≤ τ < far, so a ball out of the ring is never
-// visited, and a link computed from one is never needed. Depths are kept
-// mod 2^32: a count is a difference of depths of at most τ < 2^32.
+// snapshots of 8 bytes a bin, at most 8τ + 16n bytes. A link is stored as
+// the distance back to the ball it names, far when that does not fit: a
+// read never follows a link longer than its age a ≤ τ < far, so a ball out
+// of the ring (or before the first) is never visited, and a jump computed
+// from one, which lands further back than the ball it stands for, is never
+// followed either. Depths are kept mod 2^32: a count is a difference of
+// depths of at most τ < 2^32.
 
 // far is the distance of a link to a ball out of the ring, or to none:
 // more than any age (τ < 2^32 − 1).
