@@ -157,7 +157,9 @@ func tauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], max
 			li++
 			loads[i] = li
 			maxLoad = max(maxLoad, li)
-			if d.arr.nodes != nil {
+			if d.arr.walk { // the same branch every ball
+				d.arr.chainAdd(i, t, slot)
+			} else if d.arr.last != nil {
 				d.arr.add(i, t, slot)
 			} else {
 				if t >= tau {
@@ -217,13 +219,15 @@ func TauDelayWeighted(loads []float64, r, noise *PCG32, w []float64, d *Delay[fl
 			if rj < ri {
 				i, li = j, lj
 			}
-			if d.arr.nodes != nil {
+			if d.arr.last != nil {
 				d.arr.before[slot] = li
 			}
 			li += wk
 			loads[i] = li
 			maxLoad = max(maxLoad, li)
-			if d.arr.nodes != nil {
+			if d.arr.walk { // the same branch every ball
+				d.arr.chainAdd(i, t, slot)
+			} else if d.arr.last != nil {
 				d.arr.add(i, t, slot)
 			} else {
 				if t >= tau {

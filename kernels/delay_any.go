@@ -131,7 +131,9 @@ func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coi
 			v := loads[best] + 1
 			loads[best] = v
 			maxLoad = max(maxLoad, v)
-			if dl.arr.nodes != nil {
+			if dl.arr.walk { // the same branch every ball
+				dl.arr.chainAdd(best, t, slot)
+			} else if dl.arr.last != nil {
 				dl.arr.add(best, t, slot)
 			} else {
 				if t >= tau {
@@ -449,7 +451,9 @@ func DelayedTwoThinning[L Load](loads []L, r, noise *PCG32, count uint64, limit 
 			v := loads[i] + 1
 			loads[i] = v
 			maxLoad = max(maxLoad, v)
-			if dl.arr.nodes != nil {
+			if dl.arr.walk { // the same branch every ball
+				dl.arr.chainAdd(i, t, slot)
+			} else if dl.arr.last != nil {
 				dl.arr.add(i, t, slot)
 			} else {
 				if t >= tau {

@@ -52,10 +52,25 @@ import "math/bits"
 // balls, O(1) a ball. (Weighted reads walk from the latest ball: the
 // snapshot keeps no loads.)
 //
+// Two records, chosen once per run by newArrivals: at τ ≤ walkRatio·n a
+// read's walk down the plain chain (link, the bin's ball before) is short,
+// τ/(2n) steps on average under uniform ages, and a ball's insert is two
+// stores, where the jump record's is about 90 instructions over more
+// memory; past that the jump record wins. walkRatio = 16 by measurement
+// (BenchmarkTauDelayUniform, uniform ages from a full window, balls/s of
+// the jump record over the chain's, this machine, one run):
+//
+//	WALKTABLE
+//
+// Both give the literal walk's counts read by read (delay_arrivals_test.go
+// checks each, forced through walkRatio).
+//
 // Memory. Balls are kept in a ring of the last τ (slot u mod τ, as Delay's
 // other rings), 12 bytes a ball, 4 more at few bins (the scan's bins) and 8
 // more weighted; 24 bytes a bin; from scanBins bins on, ⌊τ/B⌋ + 2
-// snapshots of 8 bytes a bin, at most 8τ + 16n bytes. A link is stored as
+// snapshots of 8 bytes a bin, at most 8τ + 16n bytes. The chain record
+// keeps 4 bytes a ball (8 more weighted) and 8 a bin, less than the jump
+// record in both. A link is stored as
 // the distance back to the ball it names, far when that does not fit: a
 // read never follows a link longer than its age a ≤ τ < far, so a ball out
 // of the ring (or before the first) is never visited, and a jump computed
@@ -86,6 +101,8 @@ type binArrivals struct {
 // arrivals is the record of a delayed read at any age: the last τ balls'
 // links and each bin's latest. before is kept for weighted runs only.
 type arrivals struct {
+	walk   bool          // the chain record (τ ≤ walkRatio·n): link and last only
+	link   []uint32      // chain: slot u mod τ: back from ball u to its bin's ball before, or far
 	tau    uint64        // ring modulus: slot of ball u is u mod τ
 	scan   uint64        // the most balls a read scans, 4n (0 at scanBins bins or more)
 	nodes  []arrival     // slot u mod τ: ball u, for the last min(τ, balls) balls
@@ -113,10 +130,30 @@ type snapEntry struct {
 // scanBins is the fewest bins at which a read walks the jumps at once.
 const scanBins = 128
 
+// walkRatio is the largest τ/n at which newArrivals keeps the chain
+// record, not the jumps: below scanBins bins and from them on (a variable
+// so that tests can force either record).
+var walkRatio = [2]uint64{16, 4}
+
 // newArrivals returns the record of n empty bins for a ring of τ with
 // window slots (window = τ, or the run's balls when fewer).
 func newArrivals(n int, tau, window uint64, weighted bool) arrivals {
-	a := arrivals{tau: tau, nodes: make([]arrival, window), last: make([]int64, n), bins: make([]binArrivals, n)}
+	var before []float64
+	if weighted {
+		before = make([]float64, window)
+	}
+	c := walkRatio[0]
+	if n >= scanBins {
+		c = walkRatio[1]
+	}
+	if tau <= c*uint64(n) {
+		a := arrivals{walk: true, tau: tau, link: make([]uint32, window), last: make([]int64, n), before: before}
+		for i := range a.last {
+			a.last[i] = -1
+		}
+		return a
+	}
+	a := arrivals{before: before, tau: tau, nodes: make([]arrival, window), last: make([]int64, n), bins: make([]binArrivals, n)}
 	if n < scanBins {
 		a.scan = 4 * uint64(n)
 		a.ring = make([]uint32, window)
@@ -131,13 +168,12 @@ func newArrivals(n int, tau, window uint64, weighted bool) arrivals {
 	for i := range a.bins {
 		a.last[i], a.bins[i] = -1, binArrivals{jump: far}
 	}
-	if weighted {
-		a.before = make([]float64, window)
-	}
 	return a
 }
 
-// arrivalsMemory is the bytes newArrivals allocates per bin and per slot.
+// arrivalsMemory is the bytes newArrivals allocates per bin and per slot:
+// the jump record's, which bound the chain record's (8 a bin, 4 a slot,
+// weighted 8 more).
 func arrivalsMemory(weighted bool) (perBin, perSlot int) {
 	perBin, perSlot = 24+16, 12+8 // the scan's ring, 4 a slot, or the snapshots, at most 8τ + 16n
 	if weighted {
@@ -170,7 +206,14 @@ func slotBack(ts, back, tau uint64) uint64 {
 	return uint64(s + int64(tau)&(s>>63))
 }
 
-// add records ball t, in slot ts = t mod τ, on bin i.
+// chainAdd records ball t, in slot ts = t mod τ, on bin i, in the chain
+// record (the loops test walk, and call add for the jumps).
+func (a *arrivals) chainAdd(i uint32, t, ts uint64) {
+	a.link[ts] = uint32(min(uint64(int64(t)-a.last[i]), uint64(far)))
+	a.last[i] = int64(t)
+}
+
+// add records ball t, in slot ts = t mod τ, on bin i, in the jump record.
 func (a *arrivals) add(i uint32, t, ts uint64) {
 	b := &a.bins[i]
 	tau := a.tau
@@ -264,6 +307,18 @@ func (a *arrivals) within(t uint64, i uint32, age uint32) (back, span uint64, ok
 // count is recent's count of bin i's balls at most span back from t, its
 // latest back balls back (≤ span), ts = t mod τ.
 func (a *arrivals) count(i uint32, back, span, t, ts uint64) uint64 {
+	if a.walk { // chain, inline: a call more a read costs at τ ≈ n
+		tau, link := a.tau, a.link
+		c := uint64(1)
+		for s := slotBack(ts, back, tau); ; c++ {
+			p := back + uint64(link[s])
+			if p > span {
+				return c
+			}
+			back = p
+			s = slotBack(ts, back, tau)
+		}
+	}
 	top := a.bins[i].depth
 	if a.snaps != nil {
 		// The snapshot at S, the first multiple of B at or after t − span,
@@ -292,5 +347,26 @@ func (a *arrivals) pastWeight(t, ts uint64, i uint32, x float64, age uint32) flo
 	if back > span {
 		return x
 	}
+	if a.walk {
+		_, s := a.chain(back, span, ts)
+		return a.before[s]
+	}
 	return a.before[a.earliest(i, back, span, ts)]
+}
+
+// chain walks the chain record from a bin's latest ball, back balls back
+// from t (≤ span), one ball at a time while the next is at most span back:
+// the balls it counts and the slot of the earliest. A link to a ball out
+// of the ring is far, past any span.
+func (a *arrivals) chain(back, span, ts uint64) (c, s uint64) {
+	tau, link := a.tau, a.link
+	s = slotBack(ts, back, tau)
+	for c = 1; ; c++ {
+		p := back + uint64(link[s])
+		if p > span {
+			return c, s
+		}
+		back = p
+		s = slotBack(ts, back, tau)
+	}
 }

@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -64,8 +65,11 @@ func walkTauDelay(loads []uint32, r, noise *PCG32, count uint64, d *literalDelay
 
 // warmDelay places τ balls by two-choice (fresh loads: no delayed read, so
 // the O(τ) warm-up costs the walk no more than the record) into both
-// states, so that a benchmark starts from a full window.
-func warmDelay(n int, tau uint64) ([]uint32, *Delay[uint32], *literalDelay) {
+// states, so that a benchmark starts from a full window; ratio is
+// walkRatio for the record (which of the two it keeps).
+func warmDelay(n int, tau uint64, ratio [2]uint64) ([]uint32, *Delay[uint32], *literalDelay) {
+	defer func(r [2]uint64) { walkRatio = r }(walkRatio)
+	walkRatio = ratio
 	loads := make([]uint32, n)
 	d := NewDelay[uint32](n, tau, DelayUniform, false, nil, math.MaxUint64)
 	lit := newLiteralDelay(n, tau, DelayUniform, nil, math.MaxUint64)
@@ -76,7 +80,11 @@ func warmDelay(n int, tau uint64) ([]uint32, *Delay[uint32], *literalDelay) {
 			i = j
 		}
 		loads[i]++
-		d.arr.add(i, u, u%tau)
+		if d.arr.walk {
+			d.arr.chainAdd(i, u, u%tau)
+		} else {
+			d.arr.add(i, u, u%tau)
+		}
 		lit.prev[u%tau] = lit.last[i]
 		lit.last[i] = int64(u)
 	}
@@ -84,18 +92,22 @@ func warmDelay(n int, tau uint64) ([]uint32, *Delay[uint32], *literalDelay) {
 	return loads, d, lit
 }
 
-// τ-Delay with uniform ages at n ∈ {2, 64, 10^3, 10^5} × τ ∈ {0, n, 100n,
-// 10^5}: the arrivals record against the walk it replaced, from a full
-// window. τ = 0 is two-choice (what core runs at delay 0), the ceiling. The
-// walk costs O(τ/n) a read; the record O(log).
+// τ-Delay with uniform ages at n ∈ {2, 64, 10^3, 10^5} × τ ∈ {0, n, 4n,
+// 16n, 100n, 10^5}, from a full window: walk is the loop before the
+// arrivals record (literal, its int64 chain); chain and jumps are TauDelay
+// with each record forced; arrivals is TauDelay as it chooses (walkRatio).
+// τ = 0 is two-choice (what core runs at delay 0), the ceiling. The walks
+// cost O(τ/n) a read; the jumps O(log).
 //
-//	go test -run '^$' -bench TauDelayUniform -benchtime 200000x ./kernels
+//	go test -run '^$' -bench TauDelayUniform -benchtime 1s -count 2 ./kernels
 func BenchmarkTauDelayUniform(b *testing.B) {
 	for _, n := range []int{2, 64, 1000, 100000} {
-		for k, tau := range []uint64{0, uint64(n), 100 * uint64(n), 100000} {
-			if k == 3 && (tau == uint64(n) || tau == 100*uint64(n)) {
-				continue // 10^5 is n or 100n: run once
-			}
+		N := uint64(n)
+		taus := []uint64{0, N, 4 * N, 8 * N, 16 * N, 100 * N}
+		if !slices.Contains(taus, 100000) {
+			taus = append(taus, 100000)
+		}
+		for _, tau := range taus {
 			if tau == 0 {
 				b.Run(fmt.Sprintf("n=%d/tau=0/two-choice", n), func(b *testing.B) {
 					loads := make([]uint32, n)
@@ -106,9 +118,16 @@ func BenchmarkTauDelayUniform(b *testing.B) {
 				})
 				continue
 			}
-			for _, how := range []string{"walk", "arrivals"} {
+			for _, how := range []string{"walk", "chain", "jumps", "arrivals"} {
+				ratio := walkRatio // walk, arrivals
+				switch how {
+				case "chain":
+					ratio = [2]uint64{math.MaxUint32, math.MaxUint32}
+				case "jumps":
+					ratio = [2]uint64{0, 0}
+				}
 				b.Run(fmt.Sprintf("n=%d/tau=%d/%s", n, tau, how), func(b *testing.B) {
-					loads, d, lit := warmDelay(n, tau)
+					loads, d, lit := warmDelay(n, tau, ratio)
 					r, z := TrialStream(2, 0, LaneChoices), TrialStream(2, 0, LaneNoise)
 					b.ResetTimer()
 					if how == "walk" {

@@ -150,6 +150,42 @@ func literalReplay[L Load](loads []L, r *PCG32, ages []uint32, d *literalDelay, 
 	return maxLoad
 }
 
+// forEachRecord runs f as a subtest with each arrivals record forced
+// through walkRatio: the chain (walk) and the jumps, whatever τ/n; the
+// reference checks below run under both, so each record is checked against
+// the literal walk at every τ/n of the grid, not only where newArrivals
+// would choose it.
+func forEachRecord(t *testing.T, f func(t *testing.T, walk bool)) {
+	defer func(r [2]uint64) { walkRatio = r }(walkRatio)
+	for _, rec := range []struct {
+		name  string
+		ratio uint64
+		walk  bool
+	}{{"chain", math.MaxUint32, true}, {"jumps", 0, false}} {
+		walkRatio = [2]uint64{rec.ratio, rec.ratio}
+		t.Run(rec.name, func(t *testing.T) { f(t, rec.walk) })
+	}
+}
+
+// checkRecord fails unless a, when in use (uniform, empirical, replay), is
+// the record forced: a dispatch that ignored walkRatio would check one
+// record twice.
+func checkRecord(t *testing.T, a *arrivals, walk bool) {
+	t.Helper()
+	if a.last != nil && a.walk != walk {
+		t.Fatalf("the record is the chain: %v, want %v", a.walk, walk)
+	}
+}
+
+// put is the loops' insert: the chain's or the jumps'.
+func (a *arrivals) put(i uint32, t, ts uint64) {
+	if a.walk {
+		a.chainAdd(i, t, ts)
+	} else {
+		a.add(i, t, ts)
+	}
+}
+
 // literalBalls is the balls for n bins and delay τ that keep a literal
 // run's walk within budget steps (the walk costs about τ/n a read, at most
 // the balls placed), at least 2000.
@@ -195,85 +231,92 @@ func parts(m uint64) []uint64 {
 // few ages up to τ, the largest at τ), 32- and 64-bit loads, gives the
 // literal loop's balls and streams for every bins × delay × seed.
 func TestTauDelayArrivalsMatchLiteral(t *testing.T) {
-	seeds, budget := arrivalGrid(testing.Short())
-	for _, n := range arrivalBins {
-		for _, tau := range arrivalTaus(n) {
-			if tau == 0 {
-				continue // TauDelay takes τ ≥ 1: core runs two-choice at 0
-			}
-			ages, err := NewAges([]uint32{0, uint32(tau / 3), uint32(tau)}, []uint64{2, 3, 4}, tau)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := literalBalls(n, tau, budget)
-			for _, mode := range []DelayMode{DelayUniform, DelayEmpirical} {
-				for _, seed := range seeds {
-					name := fmt.Sprintf("n=%d τ=%d mode=%d seed=%d m=%d", n, tau, mode, seed, m)
-					fast, slow, wide := make([]uint32, n), make([]uint32, n), make([]uint64, n)
-					r1, z1 := TrialStream(seed, uint64(n), LaneChoices), TrialStream(seed, uint64(n), LaneNoise)
-					r2, z2, r3, z3 := r1, z1, r1, z1
-					d := NewDelay[uint32](n, tau, mode, false, ages, m)
-					dw := NewDelay[uint64](n, tau, mode, false, ages, m)
-					lit := newLiteralDelay(n, tau, mode, ages, m)
-					var mf, ms uint32
-					var mw uint64
-					for _, c := range parts(m) {
-						mf = TauDelay(fast, &r1, &z1, c, d, mf)
-						mw = TauDelay(wide, &r3, &z3, c, dw, mw)
-						ms = literalTauDelay(slow, &r2, &z2, c, lit, ms)
-					}
-					if !slices.Equal(fast, slow) || mf != ms || r1 != r2 || z1 != z2 {
-						t.Errorf("%s: TauDelay differs from the literal loop", name)
-					}
-					for i := range wide {
-						if wide[i] != uint64(slow[i]) || r3 != r2 || z3 != z2 || mw != uint64(ms) {
-							t.Fatalf("%s: 64-bit TauDelay differs from the literal loop", name)
+	forEachRecord(t, func(t *testing.T, walk bool) {
+		seeds, budget := arrivalGrid(testing.Short())
+		for _, n := range arrivalBins {
+			for _, tau := range arrivalTaus(n) {
+				if tau == 0 {
+					continue // TauDelay takes τ ≥ 1: core runs two-choice at 0
+				}
+				ages, err := NewAges([]uint32{0, uint32(tau / 3), uint32(tau)}, []uint64{2, 3, 4}, tau)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := literalBalls(n, tau, budget)
+				for _, mode := range []DelayMode{DelayUniform, DelayEmpirical} {
+					for _, seed := range seeds {
+						name := fmt.Sprintf("n=%d τ=%d mode=%d seed=%d m=%d", n, tau, mode, seed, m)
+						fast, slow, wide := make([]uint32, n), make([]uint32, n), make([]uint64, n)
+						r1, z1 := TrialStream(seed, uint64(n), LaneChoices), TrialStream(seed, uint64(n), LaneNoise)
+						r2, z2, r3, z3 := r1, z1, r1, z1
+						d := NewDelay[uint32](n, tau, mode, false, ages, m)
+						dw := NewDelay[uint64](n, tau, mode, false, ages, m)
+						lit := newLiteralDelay(n, tau, mode, ages, m)
+						checkRecord(t, &d.arr, walk)
+						checkRecord(t, &dw.arr, walk)
+						var mf, ms uint32
+						var mw uint64
+						for _, c := range parts(m) {
+							mf = TauDelay(fast, &r1, &z1, c, d, mf)
+							mw = TauDelay(wide, &r3, &z3, c, dw, mw)
+							ms = literalTauDelay(slow, &r2, &z2, c, lit, ms)
+						}
+						if !slices.Equal(fast, slow) || mf != ms || r1 != r2 || z1 != z2 {
+							t.Errorf("%s: TauDelay differs from the literal loop", name)
+						}
+						for i := range wide {
+							if wide[i] != uint64(slow[i]) || r3 != r2 || z3 != z2 || mw != uint64(ms) {
+								t.Fatalf("%s: 64-bit TauDelay differs from the literal loop", name)
+							}
 						}
 					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // TauDelayReplay, ages uniform in {0, …, τ} with runs of old and of fresh
 // reads mixed in, gives the literal loop's balls, τ = 0 included.
 func TestReplayArrivalsMatchLiteral(t *testing.T) {
-	seeds, budget := arrivalGrid(testing.Short())
-	for _, n := range arrivalBins {
-		for _, tau := range arrivalTaus(n) {
-			m := literalBalls(n, tau, budget)
-			for _, seed := range seeds {
-				gen := TrialStream(seed, 99, LaneNoise)
-				ages := make([]uint32, m)
-				for k := range ages {
-					switch a := gen.Bounded(uint32(tau + 1)); k / 500 % 3 {
-					case 0:
-						ages[k] = a
-					case 1:
-						ages[k] = uint32(tau) // a burst of the oldest reads
-					default:
-						ages[k] = min(a, uint32(k%7)) // fresh reads
+	forEachRecord(t, func(t *testing.T, walk bool) {
+		seeds, budget := arrivalGrid(testing.Short())
+		for _, n := range arrivalBins {
+			for _, tau := range arrivalTaus(n) {
+				m := literalBalls(n, tau, budget)
+				for _, seed := range seeds {
+					gen := TrialStream(seed, 99, LaneNoise)
+					ages := make([]uint32, m)
+					for k := range ages {
+						switch a := gen.Bounded(uint32(tau + 1)); k / 500 % 3 {
+						case 0:
+							ages[k] = a
+						case 1:
+							ages[k] = uint32(tau) // a burst of the oldest reads
+						default:
+							ages[k] = min(a, uint32(k%7)) // fresh reads
+						}
 					}
-				}
-				fast, slow := make([]uint32, n), make([]uint32, n)
-				r1 := TrialStream(seed, uint64(n)+tau, LaneChoices)
-				r2 := r1
-				d := NewReplay[uint32](n, tau)
-				lit := newLiteralDelay(n, tau, DelayReplay, nil, m)
-				var mf, ms uint32
-				done := uint64(0)
-				for _, c := range parts(m) {
-					mf = TauDelayReplay(fast, &r1, ages[done:done+c], d, mf)
-					ms = literalReplay(slow, &r2, ages[done:done+c], lit, ms)
-					done += c
-				}
-				if !slices.Equal(fast, slow) || mf != ms || r1 != r2 {
-					t.Errorf("n=%d τ=%d seed=%d m=%d: TauDelayReplay differs from the literal loop", n, tau, seed, m)
+					fast, slow := make([]uint32, n), make([]uint32, n)
+					r1 := TrialStream(seed, uint64(n)+tau, LaneChoices)
+					r2 := r1
+					d := NewReplay[uint32](n, tau)
+					lit := newLiteralDelay(n, tau, DelayReplay, nil, m)
+					checkRecord(t, &d.arr, walk)
+					var mf, ms uint32
+					done := uint64(0)
+					for _, c := range parts(m) {
+						mf = TauDelayReplay(fast, &r1, ages[done:done+c], d, mf)
+						ms = literalReplay(slow, &r2, ages[done:done+c], lit, ms)
+						done += c
+					}
+					if !slices.Equal(fast, slow) || mf != ms || r1 != r2 {
+						t.Errorf("n=%d τ=%d seed=%d m=%d: TauDelayReplay differs from the literal loop", n, tau, seed, m)
+					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // Weighted τ-Delay in the uniform and empirical modes. With weights that
@@ -283,44 +326,47 @@ func TestReplayArrivalsMatchLiteral(t *testing.T) {
 // (the reference keeps every bin's load after every ball), where the
 // literal loop's subtractions left rounding residue.
 func TestTauDelayWeightedArrivalsMatchLiteral(t *testing.T) {
-	seeds, budget := arrivalGrid(testing.Short())
-	for _, n := range arrivalBins {
-		for _, tau := range arrivalTaus(n) {
-			if tau == 0 {
-				continue
-			}
-			ages, err := NewAges([]uint32{0, uint32(tau / 2), uint32(tau)}, []uint64{1, 1, 2}, tau)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := literalBalls(n, tau, budget)
-			for _, mode := range []DelayMode{DelayUniform, DelayEmpirical} {
-				for _, seed := range seeds {
-					name := fmt.Sprintf("n=%d τ=%d mode=%d seed=%d m=%d", n, tau, mode, seed, m)
-					wr := TrialStream(seed, 5, LaneWeights)
-					w := make([]float64, m)
-					for k := range w {
-						w[k] = float64(1+wr.Bounded(16)) / 8
-					}
-					fast, slow := make([]float64, n), make([]float64, n)
-					r1, z1 := TrialStream(seed, uint64(n), LaneChoices), TrialStream(seed, uint64(n), LaneNoise)
-					r2, z2 := r1, z1
-					d := NewDelay[float64](n, tau, mode, true, ages, m)
-					lit := newLiteralDelay(n, tau, mode, ages, m)
-					var mf, ms float64
-					done := uint64(0)
-					for _, c := range parts(m) {
-						mf = TauDelayWeighted(fast, &r1, &z1, w[done:done+c], d, mf)
-						ms = literalTauDelayWeighted(slow, &r2, &z2, w[done:done+c], lit, ms)
-						done += c
-					}
-					if !slices.Equal(fast, slow) || mf != ms || r1 != r2 || z1 != z2 {
-						t.Errorf("%s: weighted TauDelay differs from the literal loop", name)
+	forEachRecord(t, func(t *testing.T, walk bool) {
+		seeds, budget := arrivalGrid(testing.Short())
+		for _, n := range arrivalBins {
+			for _, tau := range arrivalTaus(n) {
+				if tau == 0 {
+					continue
+				}
+				ages, err := NewAges([]uint32{0, uint32(tau / 2), uint32(tau)}, []uint64{1, 1, 2}, tau)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := literalBalls(n, tau, budget)
+				for _, mode := range []DelayMode{DelayUniform, DelayEmpirical} {
+					for _, seed := range seeds {
+						name := fmt.Sprintf("n=%d τ=%d mode=%d seed=%d m=%d", n, tau, mode, seed, m)
+						wr := TrialStream(seed, 5, LaneWeights)
+						w := make([]float64, m)
+						for k := range w {
+							w[k] = float64(1+wr.Bounded(16)) / 8
+						}
+						fast, slow := make([]float64, n), make([]float64, n)
+						r1, z1 := TrialStream(seed, uint64(n), LaneChoices), TrialStream(seed, uint64(n), LaneNoise)
+						r2, z2 := r1, z1
+						d := NewDelay[float64](n, tau, mode, true, ages, m)
+						lit := newLiteralDelay(n, tau, mode, ages, m)
+						checkRecord(t, &d.arr, walk)
+						var mf, ms float64
+						done := uint64(0)
+						for _, c := range parts(m) {
+							mf = TauDelayWeighted(fast, &r1, &z1, w[done:done+c], d, mf)
+							ms = literalTauDelayWeighted(slow, &r2, &z2, w[done:done+c], lit, ms)
+							done += c
+						}
+						if !slices.Equal(fast, slow) || mf != ms || r1 != r2 || z1 != z2 {
+							t.Errorf("%s: weighted TauDelay differs from the literal loop", name)
+						}
 					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // The weighted read is the bin's load after t − a balls, bit for bit:
@@ -328,40 +374,43 @@ func TestTauDelayWeightedArrivalsMatchLiteral(t *testing.T) {
 // exponential weights (sums rounded), in a two-choice run driven by the
 // reads themselves.
 func TestPastWeightIsTheLoadThen(t *testing.T) {
-	for _, n := range []int{1, 3, 64} {
-		for _, tau := range []uint64{1, uint64(n), 100 * uint64(n)} {
-			const m = 6000
-			a := newArrivals(n, tau, DelayWindow(tau, m), true)
-			loads := make([]float64, n)
-			then := make([][]float64, n) // then[i][u]: bin i's load after u balls
-			for i := range then {
-				then[i] = make([]float64, 1, m+1)
-			}
-			r := TrialStream(uint64(n), tau, LaneNoise)
-			for u := uint64(0); u < m; u++ {
-				ts := u % tau
-				i, j := r.Bounded(uint32(n)), r.Bounded(uint32(n))
-				ai, aj := r.Bounded(uint32(tau+1)), r.Bounded(uint32(tau+1))
-				ri := a.pastWeight(u, ts, i, loads[i], ai)
-				rj := a.pastWeight(u, ts, j, loads[j], aj)
-				if want := then[i][u-min(u, uint64(ai))]; ri != want {
-					t.Fatalf("n=%d τ=%d ball %d: bin %d at age %d reads %v, its load then was %v", n, tau, u, i, ai, ri, want)
+	forEachRecord(t, func(t *testing.T, walk bool) {
+		for _, n := range []int{1, 3, 64} {
+			for _, tau := range []uint64{1, uint64(n), 100 * uint64(n)} {
+				const m = 6000
+				a := newArrivals(n, tau, DelayWindow(tau, m), true)
+				checkRecord(t, &a, walk)
+				loads := make([]float64, n)
+				then := make([][]float64, n) // then[i][u]: bin i's load after u balls
+				for i := range then {
+					then[i] = make([]float64, 1, m+1)
 				}
-				if want := then[j][u-min(u, uint64(aj))]; rj != want {
-					t.Fatalf("n=%d τ=%d ball %d: bin %d at age %d reads %v, its load then was %v", n, tau, u, j, aj, rj, want)
-				}
-				if rj < ri {
-					i = j
-				}
-				a.before[ts] = loads[i]
-				a.add(i, u, ts)
-				loads[i] += r.Exp()
-				for b := range then {
-					then[b] = append(then[b], loads[b])
+				r := TrialStream(uint64(n), tau, LaneNoise)
+				for u := uint64(0); u < m; u++ {
+					ts := u % tau
+					i, j := r.Bounded(uint32(n)), r.Bounded(uint32(n))
+					ai, aj := r.Bounded(uint32(tau+1)), r.Bounded(uint32(tau+1))
+					ri := a.pastWeight(u, ts, i, loads[i], ai)
+					rj := a.pastWeight(u, ts, j, loads[j], aj)
+					if want := then[i][u-min(u, uint64(ai))]; ri != want {
+						t.Fatalf("n=%d τ=%d ball %d: bin %d at age %d reads %v, its load then was %v", n, tau, u, i, ai, ri, want)
+					}
+					if want := then[j][u-min(u, uint64(aj))]; rj != want {
+						t.Fatalf("n=%d τ=%d ball %d: bin %d at age %d reads %v, its load then was %v", n, tau, u, j, aj, rj, want)
+					}
+					if rj < ri {
+						i = j
+					}
+					a.before[ts] = loads[i]
+					a.put(i, u, ts)
+					loads[i] += r.Exp()
+					for b := range then {
+						then[b] = append(then[b], loads[b])
+					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // walkSteps is arrivals.earliest's walk for bin i at age a, counting its
@@ -396,51 +445,57 @@ func walkSteps(ar *arrivals, t, ts uint64, i uint32, age uint32) (steps, count i
 // jumps were its previous balls would take k − 1: this catches a layout
 // that is right but slow.
 func TestArrivalsCountsAndSteps(t *testing.T) {
-	_, budget := arrivalGrid(testing.Short())
-	for _, n := range arrivalBins {
-		for _, tau := range arrivalTaus(n) {
-			ring := max(tau, 1)
-			m := min(20000, literalBalls(n, tau, budget/3))
-			w := DelayWindow(ring, m)
-			for pattern := range 3 {
-				ar := newArrivals(n, ring, w, false)
-				lit := newLiteralDelay(n, ring, DelayReplay, nil, m)
-				r := TrialStream(uint64(n)+tau, uint64(pattern), LaneNoise)
-				for u := uint64(0); u < m; u++ {
-					ts := u % ring
-					for range 2 {
-						i, a := r.Bounded(uint32(n)), r.Bounded(uint32(ring+1))
-						if u%97 == 0 {
-							a = uint32(ring) // the oldest read
+	forEachRecord(t, func(t *testing.T, walk bool) {
+		_, budget := arrivalGrid(testing.Short())
+		for _, n := range arrivalBins {
+			for _, tau := range arrivalTaus(n) {
+				ring := max(tau, 1)
+				m := min(20000, literalBalls(n, tau, budget/3))
+				w := DelayWindow(ring, m)
+				for pattern := range 3 {
+					ar := newArrivals(n, ring, w, false)
+					checkRecord(t, &ar, walk)
+					lit := newLiteralDelay(n, ring, DelayReplay, nil, m)
+					r := TrialStream(uint64(n)+tau, uint64(pattern), LaneNoise)
+					for u := uint64(0); u < m; u++ {
+						ts := u % ring
+						for range 2 {
+							i, a := r.Bounded(uint32(n)), r.Bounded(uint32(ring+1))
+							if u%97 == 0 {
+								a = uint32(ring) // the oldest read
+							}
+							want := literalRecent(lit.last, lit.prev, ring, u, i, a)
+							if got := ar.recent(u, ts, i, a); got != want {
+								t.Fatalf("n=%d τ=%d pattern %d ball %d: bin %d at age %d: %d arrivals, the literal walk %d", n, tau, pattern, u, i, a, got, want)
+							}
+							if walk {
+								continue // the chain's steps are its count
+							}
+							steps, k := walkSteps(&ar, u, ts, i, a)
+							if uint64(k) != want {
+								t.Fatalf("walkSteps spans %d arrivals, want %d", k, want)
+							}
+							if top := ar.bins[i].depth; k > 0 && steps > 2*bits.Len(uint(k))+bits.Len(uint(top))+2 {
+								t.Fatalf("n=%d τ=%d pattern %d ball %d: %d steps for %d arrivals, depth %d", n, tau, pattern, u, steps, k, top)
+							}
 						}
-						want := literalRecent(lit.last, lit.prev, ring, u, i, a)
-						if got := ar.recent(u, ts, i, a); got != want {
-							t.Fatalf("n=%d τ=%d pattern %d ball %d: bin %d at age %d: %d arrivals, the literal walk %d", n, tau, pattern, u, i, a, got, want)
+						var i uint32
+						switch pattern {
+						case 0:
+							i = r.Bounded(uint32(n))
+						case 1: // half the balls to bin 0
+							i = r.Bounded(uint32(n)) & -uint32(r.Uint32()&1)
+						default: // runs of 1000 balls to one bin
+							i = uint32(u/1000) % uint32(n)
 						}
-						steps, k := walkSteps(&ar, u, ts, i, a)
-						if uint64(k) != want {
-							t.Fatalf("walkSteps spans %d arrivals, want %d", k, want)
-						}
-						if top := ar.bins[i].depth; k > 0 && steps > 2*bits.Len(uint(k))+bits.Len(uint(top))+2 {
-							t.Fatalf("n=%d τ=%d pattern %d ball %d: %d steps for %d arrivals, depth %d", n, tau, pattern, u, steps, k, top)
-						}
+						ar.put(i, u, ts)
+						lit.prev[ts] = lit.last[i]
+						lit.last[i] = int64(u)
 					}
-					var i uint32
-					switch pattern {
-					case 0:
-						i = r.Bounded(uint32(n))
-					case 1: // half the balls to bin 0
-						i = r.Bounded(uint32(n)) & -uint32(r.Uint32()&1)
-					default: // runs of 1000 balls to one bin
-						i = uint32(u/1000) % uint32(n)
-					}
-					ar.add(i, u, ts)
-					lit.prev[ts] = lit.last[i]
-					lit.last[i] = int64(u)
 				}
 			}
 		}
-	}
+	})
 }
 
 // The skew-binary counter of Myers's jumps: skewInc's form sums to the

@@ -52,7 +52,11 @@ func TauDelayReplay[L Load](loads []L, r *PCG32, ages []uint32, d *Delay[L], max
 			li++
 			loads[i] = li
 			maxLoad = max(maxLoad, li)
-			d.arr.add(i, t, slot)
+			if d.arr.walk { // the same branch every ball
+				d.arr.chainAdd(i, t, slot)
+			} else {
+				d.arr.add(i, t, slot)
+			}
 			t++
 			if slot++; slot == tau {
 				slot = 0
