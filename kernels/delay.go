@@ -146,10 +146,18 @@ func tauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], max
 			case DelayUniform, DelayEmpirical:
 				ri, rj = li, lj
 				if back, span, ok := d.arr.within(t, i, ages[2*k]); ok {
-					ri -= L(d.arr.count(i, back, span, t, slot))
+					if d.arr.walk { // the same branch every read
+						ri -= L(d.arr.chainCount(back, span, slot))
+					} else {
+						ri -= L(d.arr.count(i, back, span, t, slot))
+					}
 				}
 				if back, span, ok := d.arr.within(t, j, ages[2*k+1]); ok {
-					rj -= L(d.arr.count(j, back, span, t, slot))
+					if d.arr.walk { // the same branch every read
+						rj -= L(d.arr.chainCount(back, span, slot))
+					} else {
+						rj -= L(d.arr.count(j, back, span, t, slot))
+					}
 				}
 			}
 			c := b2u(rj < ri)

@@ -118,7 +118,11 @@ func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coi
 					}
 					lj := loads[j]
 					if back, span, ok := dl.arr.within(t, j, a); ok {
-						lj -= L(dl.arr.count(j, back, span, t, slot))
+						if dl.arr.walk { // the same branch every read
+							lj -= L(dl.arr.chainCount(back, span, slot))
+						} else {
+							lj -= L(dl.arr.count(j, back, span, t, slot))
+						}
 					}
 					if q == 0 || lj < bl {
 						best, bl = j, lj
@@ -441,7 +445,11 @@ func DelayedTwoThinning[L Load](loads []L, r, noise *PCG32, count uint64, limit 
 				}
 			default:
 				if back, span, ok := dl.arr.within(t, i, ages[k]); ok {
-					li -= L(dl.arr.count(i, back, span, t, slot))
+					if dl.arr.walk { // the same branch every read
+						li -= L(dl.arr.chainCount(back, span, slot))
+					} else {
+						li -= L(dl.arr.count(i, back, span, t, slot))
+					}
 				}
 				keep = uint64(li) < limit
 			}

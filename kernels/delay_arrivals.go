@@ -307,17 +307,8 @@ func (a *arrivals) within(t uint64, i uint32, age uint32) (back, span uint64, ok
 // count is recent's count of bin i's balls at most span back from t, its
 // latest back balls back (≤ span), ts = t mod τ.
 func (a *arrivals) count(i uint32, back, span, t, ts uint64) uint64 {
-	if a.walk { // chain, inline: a call more a read costs at τ ≈ n
-		tau, link := a.tau, a.link
-		c := uint64(1)
-		for s := slotBack(ts, back, tau); ; c++ {
-			p := back + uint64(link[s])
-			if p > span {
-				return c
-			}
-			back = p
-			s = slotBack(ts, back, tau)
-		}
+	if a.walk { // the loops call chainCount themselves
+		return a.chainCount(back, span, ts)
 	}
 	top := a.bins[i].depth
 	if a.snaps != nil {
@@ -352,6 +343,16 @@ func (a *arrivals) pastWeight(t, ts uint64, i uint32, x float64, age uint32) flo
 		return a.before[s]
 	}
 	return a.before[a.earliest(i, back, span, ts)]
+}
+
+// chainCount is count for the chain record, small enough to inline in the
+// loops (a call costs a read at τ ≈ n a sixth of its time).
+func (a *arrivals) chainCount(back, span, ts uint64) (c uint64) {
+	for back <= span {
+		c++
+		back += uint64(a.link[slotBack(ts, back, a.tau)])
+	}
+	return c
 }
 
 // chain walks the chain record from a bin's latest ball, back balls back

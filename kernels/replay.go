@@ -42,10 +42,18 @@ func TauDelayReplay[L Load](loads []L, r *PCG32, ages []uint32, d *Delay[L], max
 			li, lj := loads[i], loads[j]
 			ri, rj := li, lj
 			if back, span, ok := d.arr.within(t, i, a); ok {
-				ri -= L(d.arr.count(i, back, span, t, slot))
+				if d.arr.walk { // the same branch every read
+					ri -= L(d.arr.chainCount(back, span, slot))
+				} else {
+					ri -= L(d.arr.count(i, back, span, t, slot))
+				}
 			}
 			if back, span, ok := d.arr.within(t, j, a); ok {
-				rj -= L(d.arr.count(j, back, span, t, slot))
+				if d.arr.walk { // the same branch every read
+					rj -= L(d.arr.chainCount(back, span, slot))
+				} else {
+					rj -= L(d.arr.count(j, back, span, t, slot))
+				}
 			}
 			c := b2u(rj < ri)
 			i, li = choose(c, i, j), choose(c, li, lj)
