@@ -52,18 +52,26 @@ import "math/bits"
 // balls, O(1) a ball. (Weighted reads walk from the latest ball: the
 // snapshot keeps no loads.)
 //
-// Two records, chosen once per run by newArrivals: at τ ≤ walkRatio·n a
-// read's walk down the plain chain (link, the bin's ball before) is short,
-// τ/(2n) steps on average under uniform ages, and a ball's insert is two
-// stores, where the jump record's is about 90 instructions over more
-// memory; past that the jump record wins. walkRatio = 16 by measurement
-// (BenchmarkTauDelayUniform, uniform ages from a full window, balls/s of
-// the jump record over the chain's, this machine, one run):
+// Two records, chosen once per run by newArrivals: at τ ≤ c·n a read's
+// walk down the plain chain (link: back to the bin's ball before) is short,
+// about τ/(2n) steps under uniform ages, and a ball's insert is two stores,
+// where the jump record's is about 90 instructions over more memory; past
+// that the jump record wins. The loops test walk, fixed at construction,
+// and inline the chain's insert and read. c = walkRatio: 16 below scanBins
+// bins, 4 from them on, by measurement: BenchmarkTauDelayUniform, uniform
+// ages from a full window, balls/s of the jump record over the chain's,
+// each forced, one run (-benchtime 1s -count 2, 2 cores shared):
 //
-//	WALKTABLE
+//	jumps/chain   τ = n    4n     8n     16n    100n
+//	n = 2          0.69   0.73   0.92   1.37   4.75
+//	n = 64         0.75   0.46   0.48   0.47   1.64
+//	n = 1000       0.68   0.70   1.15   1.44   6.77
+//	n = 100000     0.19   0.56   1.18   3.94  23.32
 //
-// Both give the literal walk's counts read by read (delay_arrivals_test.go
-// checks each, forced through walkRatio).
+// Below scanBins bins the jumps gain on the chain from τ ≈ 16n to 32n
+// (n = 64: not before 16n); from scanBins on, between 4n and 8n (n = 10^5:
+// each chain step is a cache miss). Both records give the literal walk's
+// counts read by read (delay_arrivals_test.go forces each).
 //
 // Memory. Balls are kept in a ring of the last τ (slot u mod τ, as Delay's
 // other rings), 12 bytes a ball, 4 more at few bins (the scan's bins) and 8
