@@ -68,9 +68,10 @@ import "math/bits"
 //	n = 1000       0.68   0.70   1.15   1.44   6.77
 //	n = 100000     0.19   0.56   1.18   3.94  23.32
 //
-// Below scanBins bins the jumps gain on the chain from τ ≈ 16n to 32n
-// (n = 64: not before 16n); from scanBins on, between 4n and 8n (n = 10^5:
-// each chain step is a cache miss). Both records give the literal walk's
+// Below scanBins bins the jumps overtake the chain between 8n and 16n at
+// n = 2 and between 16n and 100n at n = 64 (c = 16 keeps the chain where
+// it is the faster by 2×, at a cost below 30% at n = 2, τ = 16n); from
+// scanBins on, between 4n and 8n (n = 10^5: each chain step a cache miss). Both records give the literal walk's
 // counts read by read (delay_arrivals_test.go forces each).
 //
 // Memory. Balls are kept in a ring of the last τ (slot u mod τ, as Delay's
