@@ -28,11 +28,12 @@ import "fmt"
 //
 // Cost. Fixed and adversarial keep the loads as of τ balls ago (past) and a
 // ring of the last τ balls' bins: placing a ball adds the ball leaving the
-// window to past, O(1). Uniform keeps, per bin, its latest ball and, per ball
-// in the window, the previous ball of the same bin; a read at age a walks
-// back over the bin's balls among the last a, O(1 + a/n) expected. Memory
-// O(n + min(τ, m)) either way, for m balls: no read reaches back past the
-// first ball, so a ring longer than the run is never needed.
+// window to past, O(1). Uniform and empirical keep the last τ balls'
+// arrivals (delay_arrivals.go): a read at age a finds its bin's arrivals
+// among the last a by jump pointers, O(log(1 + a/n)) expected, and placing
+// a ball is O(1). Memory O(n + min(τ, m)) either way, for m balls: no read
+// reaches back past the first ball, so a ring longer than the run is never
+// needed.
 
 // DelayMode chooses the age of each read.
 type DelayMode int
@@ -53,9 +54,8 @@ type Delay[L loadValue] struct {
 	t    uint64    // balls placed so far
 	past []L       // fixed, adversarial: loads after max(0, t−τ) balls
 	bins []uint32  // fixed, adversarial: bin of ball u in slot u mod τ, for the last τ balls
-	prev []int64   // uniform: slot u mod τ: the previous ball to the same bin, −1 if none
-	last []int64   // uniform: per bin, its latest ball, −1 if none
-	wts  []L       // weighted runs: weight of ball u in slot u mod τ
+	arr  arrivals  // uniform, empirical, replay: the last τ balls' arrivals by bin (delay_arrivals.go)
+	wts  []L       // fixed, adversarial, weighted: weight of ball u in slot u mod τ
 	runs *packRuns // Packing: the last τ balls as runs, in place of bins (packing_runs.go)
 }
 
@@ -68,15 +68,11 @@ func NewDelay[L loadValue](n int, tau uint64, mode DelayMode, weighted bool, age
 	d := &Delay[L]{tau: tau, mode: mode, ages: ages}
 	w := DelayWindow(tau, balls)
 	if mode == DelayUniform || mode == DelayEmpirical {
-		d.prev = make([]int64, w)
-		d.last = make([]int64, n)
-		for i := range d.last {
-			d.last[i] = -1
-		}
-	} else {
-		d.past = make([]L, n)
-		d.bins = make([]uint32, w)
+		d.arr = newArrivals(n, tau, w, weighted)
+		return d
 	}
+	d.past = make([]L, n)
+	d.bins = make([]uint32, w)
 	if weighted {
 		d.wts = make([]L, w)
 	}
@@ -90,10 +86,9 @@ func DelayWindow(tau, balls uint64) uint64 { return max(1, min(tau, balls)) }
 // rings (DelayWindow).
 func DelayMemory(mode DelayMode, loadBytes int, weighted bool) (perBin, perTau int) {
 	if mode == DelayUniform || mode == DelayEmpirical {
-		perBin, perTau = 8, 8
-	} else {
-		perBin, perTau = loadBytes, 4
+		return arrivalsMemory(weighted)
 	}
+	perBin, perTau = loadBytes, 4
 	if weighted {
 		perTau += loadBytes
 	}
@@ -149,17 +144,31 @@ func tauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], max
 				pi, pj := d.past[i], d.past[j]
 				ri, rj = choose(b2u(lj < li), li, pi), choose(b2u(li < lj), lj, pj)
 			case DelayUniform, DelayEmpirical:
-				ri = li - L(recent(d.last, d.prev, tau, t, i, ages[2*k]))
-				rj = lj - L(recent(d.last, d.prev, tau, t, j, ages[2*k+1]))
+				ri, rj = li, lj
+				if back, span, ok := d.arr.within(t, i, ages[2*k]); ok {
+					if d.arr.walk { // the same branch every read
+						ri -= L(d.arr.chainCount(back, span, slot))
+					} else {
+						ri -= L(d.arr.count(i, back, span, t, slot))
+					}
+				}
+				if back, span, ok := d.arr.within(t, j, ages[2*k+1]); ok {
+					if d.arr.walk { // the same branch every read
+						rj -= L(d.arr.chainCount(back, span, slot))
+					} else {
+						rj -= L(d.arr.count(j, back, span, t, slot))
+					}
+				}
 			}
 			c := b2u(rj < ri)
 			i, li = choose(c, i, j), choose(c, li, lj)
 			li++
 			loads[i] = li
 			maxLoad = max(maxLoad, li)
-			if d.prev != nil {
-				d.prev[slot] = d.last[i]
-				d.last[i] = int64(t)
+			if d.arr.walk { // the same branch every ball
+				d.arr.chainAdd(i, t, slot)
+			} else if d.arr.last != nil {
+				d.arr.add(i, t, slot)
 			} else {
 				if t >= tau {
 					d.past[d.bins[slot]]++
@@ -176,17 +185,6 @@ func tauDelay[L Load](loads []L, r, noise *PCG32, count uint64, d *Delay[L], max
 	d.t = t
 	r.state, noise.state = s, ns
 	return maxLoad
-}
-
-// recent counts bin i's balls among the last a of the t placed (all of
-// them when a > t: loads before the start are 0).
-func recent(last, prev []int64, tau, t uint64, i uint32, a uint32) uint64 {
-	c := uint64(0)
-	from := max(0, int64(t)-int64(a)) // last[i] = −1 (none) stops the walk
-	for u := last[i]; u >= from; u = prev[uint64(u)%tau] {
-		c++
-	}
-	return c
 }
 
 // TauDelayWeighted is TauDelay on real loads, ball k weighing w[k]; d must
@@ -223,25 +221,29 @@ func TauDelayWeighted(loads []float64, r, noise *PCG32, w []float64, d *Delay[fl
 					ri = d.past[i]
 				}
 			case DelayUniform, DelayEmpirical:
-				ri = pastWeight(d, t, i, li, ages[2*k])
-				rj = pastWeight(d, t, j, lj, ages[2*k+1])
+				ri = d.arr.pastWeight(t, slot, i, li, ages[2*k])
+				rj = d.arr.pastWeight(t, slot, j, lj, ages[2*k+1])
 			}
 			if rj < ri {
 				i, li = j, lj
 			}
+			if d.arr.last != nil {
+				d.arr.before[slot] = li
+			}
 			li += wk
 			loads[i] = li
 			maxLoad = max(maxLoad, li)
-			if d.prev != nil {
-				d.prev[slot] = d.last[i]
-				d.last[i] = int64(t)
+			if d.arr.walk { // the same branch every ball
+				d.arr.chainAdd(i, t, slot)
+			} else if d.arr.last != nil {
+				d.arr.add(i, t, slot)
 			} else {
 				if t >= tau {
 					d.past[d.bins[slot]] += d.wts[slot]
 				}
 				d.bins[slot] = i
+				d.wts[slot] = wk
 			}
-			d.wts[slot] = wk
 			t++
 			if slot++; slot == tau {
 				slot = 0
@@ -252,22 +254,6 @@ func TauDelayWeighted(loads []float64, r, noise *PCG32, w []float64, d *Delay[fl
 	d.t = t
 	r.state, noise.state = s, ns
 	return maxLoad
-}
-
-// pastWeight is bin i's load a balls ago, given its load x now: x minus the
-// weight it received from the last a balls, and exactly 0 when that was all
-// of it (a subtraction would leave rounding residue, and empty bins must
-// compare equal).
-func pastWeight(d *Delay[float64], t uint64, i uint32, x float64, a uint32) float64 {
-	from := max(0, int64(t)-int64(a))
-	u := d.last[i]
-	for ; u >= from; u = d.prev[uint64(u)%d.tau] {
-		x -= d.wts[uint64(u)%d.tau]
-	}
-	if u < 0 {
-		return 0
-	}
-	return x
 }
 
 // DenseAges is the most ages {0, …, τ} whose law Ages draws from a table

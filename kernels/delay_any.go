@@ -5,9 +5,9 @@ package kernels
 // for Two-Choice: every load read may be up to τ balls old; kernels/delay.go).
 // The loops here read loads through the same Delay state as TauDelay — the
 // loads τ balls ago and a ring of the last τ bins (fixed, adversarial), or
-// per bin its latest ball and per ball the previous one to the same bin
-// (uniform, empirical, replay) — so a delayed read costs what it costs
-// there: O(1) for fixed and adversarial, O(1 + a/n) expected at age a.
+// the last τ balls' arrivals by bin (uniform, empirical, replay;
+// delay_arrivals.go) — so a delayed read costs what it costs there: O(1)
+// for fixed and adversarial, O(log(1 + a/n)) expected at age a.
 //
 // The age of a read, by mode, for a ball with d reads:
 //
@@ -116,7 +116,14 @@ func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coi
 					if mode == DelayUniform {
 						a = ages[k*d+q]
 					}
-					lj := loads[j] - L(recent(dl.last, dl.prev, tau, t, j, a))
+					lj := loads[j]
+					if back, span, ok := dl.arr.within(t, j, a); ok {
+						if dl.arr.walk { // the same branch every read
+							lj -= L(dl.arr.chainCount(back, span, slot))
+						} else {
+							lj -= L(dl.arr.count(j, back, span, t, slot))
+						}
+					}
 					if q == 0 || lj < bl {
 						best, bl = j, lj
 					}
@@ -128,9 +135,10 @@ func DelayedDChoice[L Load](loads []L, r, noise *PCG32, count uint64, d int, coi
 			v := loads[best] + 1
 			loads[best] = v
 			maxLoad = max(maxLoad, v)
-			if dl.prev != nil {
-				dl.prev[slot] = dl.last[best]
-				dl.last[best] = int64(t)
+			if dl.arr.walk { // the same branch every ball
+				dl.arr.chainAdd(best, t, slot)
+			} else if dl.arr.last != nil {
+				dl.arr.add(best, t, slot)
 			} else {
 				if t >= tau {
 					dl.past[dl.bins[slot]]++
@@ -436,7 +444,14 @@ func DelayedTwoThinning[L Load](loads []L, r, noise *PCG32, count uint64, limit 
 					i = j
 				}
 			default:
-				keep = uint64(li-L(recent(dl.last, dl.prev, tau, t, i, ages[k]))) < limit
+				if back, span, ok := dl.arr.within(t, i, ages[k]); ok {
+					if dl.arr.walk { // the same branch every read
+						li -= L(dl.arr.chainCount(back, span, slot))
+					} else {
+						li -= L(dl.arr.count(i, back, span, t, slot))
+					}
+				}
+				keep = uint64(li) < limit
 			}
 			if !keep && mode != DelayAdversarial {
 				s, i = boundedFast(s, inc, n)
@@ -444,9 +459,10 @@ func DelayedTwoThinning[L Load](loads []L, r, noise *PCG32, count uint64, limit 
 			v := loads[i] + 1
 			loads[i] = v
 			maxLoad = max(maxLoad, v)
-			if dl.prev != nil {
-				dl.prev[slot] = dl.last[i]
-				dl.last[i] = int64(t)
+			if dl.arr.walk { // the same branch every ball
+				dl.arr.chainAdd(i, t, slot)
+			} else if dl.arr.last != nil {
+				dl.arr.add(i, t, slot)
 			} else {
 				if t >= tau {
 					dl.past[dl.bins[slot]]++

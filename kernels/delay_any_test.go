@@ -98,100 +98,106 @@ func refDelayedDChoice(loads []uint32, h *hist, r, noise *PCG32, count uint64, d
 }
 
 func TestDelayedDChoiceMatchesReference(t *testing.T) {
-	ages, err := NewAges([]uint32{0, 1, 4, 30}, []uint64{3, 1, 2, 1}, 30)
-	if err != nil {
-		t.Fatal(err)
-	}
-	half, err := NewBernoulli(0.5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const m = 2500
-	for _, n := range []int{2, 5, 64} {
-		for _, d := range []int{2, 3, 5} {
-			for _, mode := range []DelayMode{DelayFixed, DelayUniform, DelayAdversarial, DelayEmpirical, DelayReplay} {
-				for _, tau := range []uint64{1, 3, 40, 5000} {
-					for _, c := range []*Bernoulli{nil, &half} {
-						if c != nil && d != 2 {
-							continue
-						}
-						name := fmt.Sprintf("n=%d/d=%d/mode=%d/tau=%d/coin=%v", n, d, mode, tau, c != nil)
-						tt := tau
-						if mode == DelayEmpirical {
-							tt = 30
-						}
-						replay := make([]uint32, m)
-						gen := TrialStream(9, 1, LaneNoise)
-						for k := range replay {
-							replay[k] = gen.Bounded(uint32(tt + 1))
-						}
-						fast, slow := make([]uint32, n), make([]uint32, n)
-						r1, z1 := TrialStream(7, uint64(n*d), LaneChoices), TrialStream(7, uint64(n*d), LaneNoise)
-						r2, z2 := r1, z1
-						var dl *Delay[uint32]
-						if mode == DelayReplay {
-							dl = NewReplay[uint32](n, tt)
-						} else {
-							dl = NewDelay[uint32](n, tt, mode, false, ages, m)
-						}
-						var h hist
-						var maxLoad uint32
-						done := uint64(0)
-						for _, part := range []uint64{1, 17, 300, m - 318} {
-							var rp []uint32
-							if mode == DelayReplay {
-								rp = replay[done : done+part]
+	forEachRecord(t, func(t *testing.T, walk bool) {
+		ages, err := NewAges([]uint32{0, 1, 4, 30}, []uint64{3, 1, 2, 1}, 30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		half, err := NewBernoulli(0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const m = 2500
+		for _, n := range []int{2, 5, 64} {
+			for _, d := range []int{2, 3, 5} {
+				for _, mode := range []DelayMode{DelayFixed, DelayUniform, DelayAdversarial, DelayEmpirical, DelayReplay} {
+					for _, tau := range []uint64{1, 3, 40, 5000} {
+						for _, c := range []*Bernoulli{nil, &half} {
+							if c != nil && d != 2 {
+								continue
 							}
-							maxLoad = DelayedDChoice(fast, &r1, &z1, part, d, c, dl, rp, maxLoad)
-							refDelayedDChoice(slow, &h, &r2, &z2, part, d, c, tt, mode, ages, rp)
-							done += part
-						}
-						if !slices.Equal(fast, slow) || r1 != r2 || z1 != z2 || maxLoad != slices.Max(slow) {
-							t.Errorf("%s: fast and literal loops differ", name)
+							name := fmt.Sprintf("n=%d/d=%d/mode=%d/tau=%d/coin=%v", n, d, mode, tau, c != nil)
+							tt := tau
+							if mode == DelayEmpirical {
+								tt = 30
+							}
+							replay := make([]uint32, m)
+							gen := TrialStream(9, 1, LaneNoise)
+							for k := range replay {
+								replay[k] = gen.Bounded(uint32(tt + 1))
+							}
+							fast, slow := make([]uint32, n), make([]uint32, n)
+							r1, z1 := TrialStream(7, uint64(n*d), LaneChoices), TrialStream(7, uint64(n*d), LaneNoise)
+							r2, z2 := r1, z1
+							var dl *Delay[uint32]
+							if mode == DelayReplay {
+								dl = NewReplay[uint32](n, tt)
+							} else {
+								dl = NewDelay[uint32](n, tt, mode, false, ages, m)
+							}
+							checkRecord(t, &dl.arr, walk)
+							var h hist
+							var maxLoad uint32
+							done := uint64(0)
+							for _, part := range []uint64{1, 17, 300, m - 318} {
+								var rp []uint32
+								if mode == DelayReplay {
+									rp = replay[done : done+part]
+								}
+								maxLoad = DelayedDChoice(fast, &r1, &z1, part, d, c, dl, rp, maxLoad)
+								refDelayedDChoice(slow, &h, &r2, &z2, part, d, c, tt, mode, ages, rp)
+								done += part
+							}
+							if !slices.Equal(fast, slow) || r1 != r2 || z1 != z2 || maxLoad != slices.Max(slow) {
+								t.Errorf("%s: fast and literal loops differ", name)
+							}
 						}
 					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // At d = 2 without a coin the delayed d-choice loop is TauDelay (and
 // TauDelayReplay), ball for ball, in every mode.
 func TestDelayedDChoiceTwoIsTauDelay(t *testing.T) {
-	ages, err := NewAges([]uint32{0, 2, 9}, []uint64{1, 1, 2}, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const n, m = 50, 20000
-	for _, mode := range []DelayMode{DelayFixed, DelayUniform, DelayAdversarial, DelayEmpirical, DelayReplay} {
-		for _, tau := range []uint64{1, 9, 50, 700} {
-			a, b := make([]uint32, n), make([]uint32, n)
-			r1, z1 := TrialStream(3, tau, LaneChoices), TrialStream(3, tau, LaneNoise)
-			r2, z2 := r1, z1
-			replay := make([]uint32, m)
-			for k := range replay {
-				replay[k] = uint32(k*7) % uint32(tau+1)
-			}
-			tt := tau
-			if mode == DelayEmpirical {
-				tt = 9
-			}
-			var d1, d2 *Delay[uint32]
-			if mode == DelayReplay {
-				d1, d2 = NewReplay[uint32](n, tt), NewReplay[uint32](n, tt)
-				DelayedDChoice(a, &r1, &z1, m, 2, nil, d1, replay, 0)
-				TauDelayReplay(b, &r2, replay, d2, 0)
-			} else {
-				d1, d2 = NewDelay[uint32](n, tt, mode, false, ages, m), NewDelay[uint32](n, tt, mode, false, ages, m)
-				DelayedDChoice(a, &r1, &z1, m, 2, nil, d1, nil, 0)
-				TauDelay(b, &r2, &z2, m, d2, 0)
-			}
-			if !slices.Equal(a, b) || r1 != r2 || z1 != z2 {
-				t.Errorf("mode %d τ = %d: delayed d-choice d = 2 is not tau-delay", mode, tau)
+	forEachRecord(t, func(t *testing.T, walk bool) {
+		ages, err := NewAges([]uint32{0, 2, 9}, []uint64{1, 1, 2}, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n, m = 50, 20000
+		for _, mode := range []DelayMode{DelayFixed, DelayUniform, DelayAdversarial, DelayEmpirical, DelayReplay} {
+			for _, tau := range []uint64{1, 9, 50, 700} {
+				a, b := make([]uint32, n), make([]uint32, n)
+				r1, z1 := TrialStream(3, tau, LaneChoices), TrialStream(3, tau, LaneNoise)
+				r2, z2 := r1, z1
+				replay := make([]uint32, m)
+				for k := range replay {
+					replay[k] = uint32(k*7) % uint32(tau+1)
+				}
+				tt := tau
+				if mode == DelayEmpirical {
+					tt = 9
+				}
+				var d1, d2 *Delay[uint32]
+				if mode == DelayReplay {
+					d1, d2 = NewReplay[uint32](n, tt), NewReplay[uint32](n, tt)
+					DelayedDChoice(a, &r1, &z1, m, 2, nil, d1, replay, 0)
+					TauDelayReplay(b, &r2, replay, d2, 0)
+				} else {
+					d1, d2 = NewDelay[uint32](n, tt, mode, false, ages, m), NewDelay[uint32](n, tt, mode, false, ages, m)
+					DelayedDChoice(a, &r1, &z1, m, 2, nil, d1, nil, 0)
+					TauDelay(b, &r2, &z2, m, d2, 0)
+				}
+				checkRecord(t, &d1.arr, walk)
+				if !slices.Equal(a, b) || r1 != r2 || z1 != z2 {
+					t.Errorf("mode %d τ = %d: delayed d-choice d = 2 is not tau-delay", mode, tau)
+				}
 			}
 		}
-	}
+	})
 }
 
 // refDelayedQuantile ranks the vector τ balls ago by sorting it: b is the
@@ -302,50 +308,53 @@ func refDelayedTwoThinning(loads []uint32, h *hist, r, noise *PCG32, count, limi
 }
 
 func TestDelayedTwoThinningMatchesReference(t *testing.T) {
-	ages, err := NewAges([]uint32{1, 3, 20}, []uint64{2, 1, 1}, 20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const m = 2400
-	for _, n := range []int{2, 7, 64} {
-		for _, mode := range []DelayMode{DelayFixed, DelayUniform, DelayAdversarial, DelayEmpirical, DelayReplay} {
-			for _, tau := range []uint64{1, 5, 100, 4000} {
-				tt := tau
-				if mode == DelayEmpirical {
-					tt = 20
-				}
-				replay := make([]uint32, m)
-				for k := range replay {
-					replay[k] = uint32(k*k) % uint32(tt+1)
-				}
-				fast, slow := make([]uint32, n), make([]uint32, n)
-				r1, z1 := TrialStream(11, uint64(n)+tau, LaneChoices), TrialStream(11, uint64(n)+tau, LaneNoise)
-				r2, z2 := r1, z1
-				var dl *Delay[uint32]
-				if mode == DelayReplay {
-					dl = NewReplay[uint32](n, tt)
-				} else {
-					dl = NewDelay[uint32](n, tt, mode, false, ages, m)
-				}
-				var h hist
-				var maxLoad uint32
-				done := uint64(0)
-				for p, part := range []uint64{1, 299, 800, m - 1100} {
-					limit := uint64(p) * 300 / uint64(n) // the limit moves between calls, as core's stretches do
-					var rp []uint32
-					if mode == DelayReplay {
-						rp = replay[done : done+part]
+	forEachRecord(t, func(t *testing.T, walk bool) {
+		ages, err := NewAges([]uint32{1, 3, 20}, []uint64{2, 1, 1}, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const m = 2400
+		for _, n := range []int{2, 7, 64} {
+			for _, mode := range []DelayMode{DelayFixed, DelayUniform, DelayAdversarial, DelayEmpirical, DelayReplay} {
+				for _, tau := range []uint64{1, 5, 100, 4000} {
+					tt := tau
+					if mode == DelayEmpirical {
+						tt = 20
 					}
-					maxLoad = DelayedTwoThinning(fast, &r1, &z1, part, limit, dl, rp, maxLoad)
-					refDelayedTwoThinning(slow, &h, &r2, &z2, part, limit, tt, mode, ages, rp)
-					done += part
-				}
-				if !slices.Equal(fast, slow) || r1 != r2 || z1 != z2 || maxLoad != slices.Max(slow) {
-					t.Errorf("n=%d mode=%d τ=%d: fast and literal loops differ", n, mode, tau)
+					replay := make([]uint32, m)
+					for k := range replay {
+						replay[k] = uint32(k*k) % uint32(tt+1)
+					}
+					fast, slow := make([]uint32, n), make([]uint32, n)
+					r1, z1 := TrialStream(11, uint64(n)+tau, LaneChoices), TrialStream(11, uint64(n)+tau, LaneNoise)
+					r2, z2 := r1, z1
+					var dl *Delay[uint32]
+					if mode == DelayReplay {
+						dl = NewReplay[uint32](n, tt)
+					} else {
+						dl = NewDelay[uint32](n, tt, mode, false, ages, m)
+					}
+					checkRecord(t, &dl.arr, walk)
+					var h hist
+					var maxLoad uint32
+					done := uint64(0)
+					for p, part := range []uint64{1, 299, 800, m - 1100} {
+						limit := uint64(p) * 300 / uint64(n) // the limit moves between calls, as core's stretches do
+						var rp []uint32
+						if mode == DelayReplay {
+							rp = replay[done : done+part]
+						}
+						maxLoad = DelayedTwoThinning(fast, &r1, &z1, part, limit, dl, rp, maxLoad)
+						refDelayedTwoThinning(slow, &h, &r2, &z2, part, limit, tt, mode, ages, rp)
+						done += part
+					}
+					if !slices.Equal(fast, slow) || r1 != r2 || z1 != z2 || maxLoad != slices.Max(slow) {
+						t.Errorf("n=%d mode=%d τ=%d: fast and literal loops differ", n, mode, tau)
+					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // Two-Thinning in batches against the literal loop: frozen loads copied at

@@ -7,24 +7,19 @@ package kernels
 // replay reproduces its law of loads, where ages drawn i.i.d. from the same
 // marginal do not (bursts of old reads are what raise the gap).
 //
-// The state is a Delay in mode DelayReplay: per bin its latest ball and per
-// ball in a ring of the last τ the previous ball of the same bin, as for
-// DelayUniform; a read at age a walks back over the bin's balls among the
-// last a, O(1 + a/n) expected.
+// The state is a Delay in mode DelayReplay: the last τ balls' arrivals by
+// bin, as for DelayUniform (delay_arrivals.go); a read at age a costs
+// O(log(1 + a/n)) expected.
 
 // NewReplay returns the state for n bins replaying ages no larger than tau.
 func NewReplay[L Load](n int, tau uint64) *Delay[L] {
 	ring := max(tau, 1) // a ring slot is needed even when every age is 0
-	d := &Delay[L]{tau: ring, mode: DelayReplay, prev: make([]int64, ring), last: make([]int64, n)}
-	for i := range d.last {
-		d.last[i] = -1
-	}
-	return d
+	return &Delay[L]{tau: ring, mode: DelayReplay, arr: newArrivals(n, ring, ring, false)}
 }
 
 // ReplayMemory is the bytes NewReplay allocates per bin and per unit of τ;
 // the ages themselves take 4 bytes a ball more.
-func ReplayMemory() (perBin, perTau int) { return 8, 8 }
+func ReplayMemory() (perBin, perTau int) { return arrivalsMemory(false) }
 
 // TauDelayReplay throws len(ages) balls by τ-Delay, ball k reading both its
 // bins at age ages[k], with state d from NewReplay (ages[k] ≤ its τ), and
@@ -45,15 +40,31 @@ func TauDelayReplay[L Load](loads []L, r *PCG32, ages []uint32, d *Delay[L], max
 		for k, a := range ages[:b] {
 			i, j := idx[2*k], idx[2*k+1]
 			li, lj := loads[i], loads[j]
-			ri := li - L(recent(d.last, d.prev, tau, t, i, a))
-			rj := lj - L(recent(d.last, d.prev, tau, t, j, a))
+			ri, rj := li, lj
+			if back, span, ok := d.arr.within(t, i, a); ok {
+				if d.arr.walk { // the same branch every read
+					ri -= L(d.arr.chainCount(back, span, slot))
+				} else {
+					ri -= L(d.arr.count(i, back, span, t, slot))
+				}
+			}
+			if back, span, ok := d.arr.within(t, j, a); ok {
+				if d.arr.walk { // the same branch every read
+					rj -= L(d.arr.chainCount(back, span, slot))
+				} else {
+					rj -= L(d.arr.count(j, back, span, t, slot))
+				}
+			}
 			c := b2u(rj < ri)
 			i, li = choose(c, i, j), choose(c, li, lj)
 			li++
 			loads[i] = li
 			maxLoad = max(maxLoad, li)
-			d.prev[slot] = d.last[i]
-			d.last[i] = int64(t)
+			if d.arr.walk { // the same branch every ball
+				d.arr.chainAdd(i, t, slot)
+			} else {
+				d.arr.add(i, t, slot)
+			}
 			t++
 			if slot++; slot == tau {
 				slot = 0
