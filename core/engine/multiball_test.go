@@ -227,7 +227,7 @@ func multiCases() []multiCase {
 }
 
 func TestMultiBallDirectMatchesExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, c := range multiCases() {
 		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d", c.process, c.params, c.n, c.m), func(t *testing.T) {
 			obs := simulateVectors(t, exactCase{c.process, c.params, c.n, c.m, nil}, trials, uint64(4000+i))
@@ -237,7 +237,7 @@ func TestMultiBallDirectMatchesExactLaw(t *testing.T) {
 }
 
 func TestMultiBallHistogramMatchesExactLaw(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	for i, c := range multiCases() {
 		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d", c.process, c.params, c.n, c.m), func(t *testing.T) {
 			obs := histogramVectors(t, c.process, c.params, c.n, c.m, trials, uint64(4100+i), 0)
@@ -250,7 +250,7 @@ func TestMultiBallHistogramMatchesExactLaw(t *testing.T) {
 // and against One-Choice; Packing against raising to ⌈W/n⌉ (the abstract's
 // "until the threshold is reached") and against Twinning.
 func TestMultiBallExactLawHasPower(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	onechoice := func(loads []int, _, _ int) []stepOutcome {
 		return twinningSteps(false, false, 0)(make([]int, len(loads)), 0, 1)
 	}
@@ -405,7 +405,7 @@ func TestTwinningPackingMatchFluidLimit(t *testing.T) {
 // kd-choice with k = d puts a ball on every slot: after whole steps it is
 // One-Choice in law (m = 6 = two steps of 3).
 func TestKDChoiceKEqualsDIsOneChoice(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	obs := simulateVectors(t, exactCase{"kd-choice", map[string]string{"k": "3", "d": "3"}, 3, 6, nil}, trials, 77)
 	exactCheck(t, exactLaw(3, 6, uniformChoice(3)), obs, trials)
 }

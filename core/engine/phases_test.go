@@ -67,7 +67,7 @@ func phaseCase(process string, params map[string]string, n int, phases []int64, 
 }
 
 func TestPhasesMatchExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, c := range []dynamicCase{
 		phaseCase("two-choice", nil, 3, []int64{4, -2, 3}, "ball", dChoiceExact(3, 2)),
 		phaseCase("two-choice", nil, 3, []int64{5, -3, 2}, "bin", dChoiceExact(3, 2)),
@@ -94,7 +94,7 @@ func TestPhasesMatchExactLaw(t *testing.T) {
 
 // Power: the other deletion mode, and the phases in another order, fail.
 func TestPhasesExactLawHasPower(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	c := phaseCase("two-choice", nil, 3, []int64{4, -2, 3}, "ball", nil)
 	for _, w := range []struct {
 		name string

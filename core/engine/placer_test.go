@@ -39,7 +39,7 @@ func TestPlacerMatchesExactLaw(t *testing.T) { checkDynamicLaws(t, placerCases()
 // deletions' direct cases above fail, χ² 1175 on 114 df, when the engine
 // does not tell quantile's counts of the removed ball.)
 func TestPlacerExactLawHasPower(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	sm := supermarketCase("quantile", map[string]string{"delta": "0.5"}, 3, 8, 0.8, nil)
 	del := deletionCase("quantile", map[string]string{"delta": "0.5"}, 3, 8, 0.3, "ball", nil)
 	mq := supermarketCase("mixed-quantile", map[string]string{"delta": "0.5", "eta": "0.5"}, 3, 8, 0.85, nil)
@@ -355,7 +355,7 @@ func thinningCases() []dynamicCase {
 }
 
 func TestThinningPlacerMatchesExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, c := range thinningCases() {
 		law := dynamicLaw(c.n, c.events, c.a, c.law, c.dep)
 		for _, engine := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
@@ -377,7 +377,7 @@ func TestThinningPlacerMatchesExactLaw(t *testing.T) {
 // Power: the average read as 0 (the limit of the empty start, never
 // moving) and a neighbouring threshold are told apart, in both models.
 func TestThinningPlacerExactLawHasPower(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	sm := supermarketCase("two-thinning", map[string]string{"threshold": "0.5"}, 3, 8, 0.8, nil)
 	del := deletionCase("two-thinning", map[string]string{"threshold": "0.5"}, 3, 9, 0.3, "ball", nil)
 	ad := supermarketCase("adaptive", nil, 3, 9, 0.9, nil)

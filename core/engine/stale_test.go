@@ -228,7 +228,7 @@ func TestLagLawMarginals(t *testing.T) {
 }
 
 func TestDelayMatchesExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, c := range []struct {
 		n, d, events int
 		lambda, T    float64
@@ -269,7 +269,7 @@ func TestDelayMatchesExactLaw(t *testing.T) {
 }
 
 func TestIndividualMatchesExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, c := range []struct {
 		n, d, events int
 		lambda, T    float64
@@ -332,7 +332,8 @@ func TestDelayTinyIsFresh(t *testing.T) {
 // 526 refreshes an event) the loads after 8 events pass the fresh law's χ²,
 // while T = 0.5 fails it (TestIndividualMatchesExactLaw).
 func TestIndividualSmallIsFresh(t *testing.T) {
-	const n, d, events, lambda, trials = 2, 2, 8, 0.9, 40000
+	const n, d, events, lambda = 2, 2, 8, 0.9
+	trials := lawTrials(40000)
 	obs := staleVectors(t, n, d, events, core.Dynamic{ArrivalRate: lambda, UpdateIndividual: 1e-3}, trials, 900)
 	stat, limit, df := stattest.Law(boardLaw(n, d, events, 1, lambda/(1+lambda)), obs, trials)
 	t.Logf("χ² = %.1f on %d df (limit %.1f)", stat, df, limit)

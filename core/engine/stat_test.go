@@ -222,3 +222,18 @@ func fluidMixedQuantile(delta, eta, t float64) theory.Profile {
 	}
 	return prof
 }
+
+// lawTrials is the number of trials an exact-law test (χ² at p < 1e-4
+// against the law propagated exactly) runs: full in the long suite, a
+// quarter under -short. The limit stays the χ² quantile of its degrees of
+// freedom, so a quarter of the trials keeps the false alarms at 1e-4 and
+// loses power only against small departures: each ExactLawHasPower test
+// runs the same count against its wrong laws (a neighbouring parameter, a
+// wrong rule), and they all fail at it, so the -short checks still catch
+// those bugs; the long suite keeps the full power.
+func lawTrials(full int) int {
+	if testing.Short() {
+		return full / 4
+	}
+	return full
+}

@@ -124,7 +124,7 @@ func startCases(t *testing.T) []startCase {
 // engine sorted), against the exact law propagated from the start's law:
 // χ² at p < 1e-4.
 func TestSupermarketStartsMatchExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, sc := range startCases(t) {
 		c := sc.c
 		law := dynamicLawFrom(sc.start, c.events, c.a, c.law, c.dep)
@@ -146,7 +146,7 @@ func TestSupermarketStartsMatchExactLaw(t *testing.T) {
 // Power: the fixed-point start is told from the fixed point of a
 // neighbouring λ, and from the empty start, on both engines.
 func TestSupermarketStartsExactLawHasPower(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	c := supermarketCase("two-choice", withInitial(nil, "fixed-point"), 3, 5, 0.5, dChoiceExact(3, 2))
 	for _, w := range []struct {
 		name  string
@@ -429,7 +429,7 @@ func TestSupermarketStartRefusals(t *testing.T) {
 // individual updates. Power: a board started empty (every arrival takes
 // its first sample: one-choice) fails the same test.
 func TestStaleBoardsStartAsTheStart(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	board := []int{3, 0, 0}
 	frozen := func(_ []int, t int) []float64 { return dChoiceExact(3, 2)(board, t) }
 	start := map[vec]float64{"\x03\x00\x00": 1}
