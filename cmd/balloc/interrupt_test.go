@@ -20,7 +20,7 @@ import (
 func TestSweepInterruptSaysSavedAndResume(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "s.toml")
-	writeFile(t, file, "processes = [\"two-choice\"]\nbins = [2000]\nballs_per_bin = [150]\ntrials = 3000\nseed = 3\n")
+	writeFile(t, file, "processes = [\"two-choice\"]\nbins = [2000]\nballs_per_bin = [15]\ntrials = 3000\nseed = 3\n")
 	out := filepath.Join(dir, "s")
 	cmd, errs := balloc("sweep", file, "--out", out, "--workers", "1", "--progress", "never")
 	p, err := start(cmd)
