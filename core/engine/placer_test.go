@@ -476,9 +476,12 @@ func TestSupermarketThinningHistogramVsDirect(t *testing.T) {
 
 // Deletions of thinning, direct against histogram (the max − min load
 // after 40n steps at p = 0.3 over trials), and at p = 0 the static process
-// draw for draw (t = the balls present = the balls placed).
+// draw for draw (t = the balls present = the balls placed). 3000 trials an
+// engine, 750 under -short (lawTrials): there the histogram engine deleting
+// by bin where by ball is asked (and the reverse) still fails every case,
+// χ² = 268, 105 and 108 against limits of 32 to 37.
 func TestDeletionsThinning(t *testing.T) {
-	const trials = 3000
+	trials := lawTrials(3000)
 	for _, c := range []struct {
 		process string
 		params  map[string]string
