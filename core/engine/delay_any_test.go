@@ -315,6 +315,7 @@ func quantileDelayHist(delta, eta float64, tau int) histTransition {
 }
 
 func TestDelaySettingMatchesExactLaw(t *testing.T) {
+	t.Parallel()
 	trials := lawTrials(30000)
 	ages := writeTemp(t, "ages.txt", "0 1\n1 1\n2 1\n") // uniform on {0, 1, 2}, one age a ball
 	cases := []struct {

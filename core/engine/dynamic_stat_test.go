@@ -97,6 +97,7 @@ func worstZ(d *result.Dynamic, pi []float64) (z float64, level int) {
 }
 
 func TestSupermarketFixedPoint(t *testing.T) {
+	t.Parallel()
 	for i, c := range fixedPointCases() {
 		t.Run(fmt.Sprintf("%s/lambda=%v/n=%d", c.process, c.lambda, c.n), func(t *testing.T) {
 			if c.long && testing.Short() {
@@ -139,6 +140,7 @@ func TestSupermarketFixedPoint(t *testing.T) {
 // The histogram engine and the direct engine agree in distribution: their
 // time averages at every level within the combined standard error.
 func TestSupermarketHistogramVsDirect(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		process string
 		params  map[string]string
@@ -172,6 +174,7 @@ func TestSupermarketHistogramVsDirect(t *testing.T) {
 // n = 10^5 in the long suite, 2.5·10^4 under -short: the standard errors
 // double, and β = 0.55 still fails (the power check below).
 func TestSupermarketOnePlusBetaFixedPoint(t *testing.T) {
+	t.Parallel()
 	n := uint64(100000)
 	if testing.Short() {
 		n = 25000

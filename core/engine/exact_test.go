@@ -230,6 +230,7 @@ func simulateVectors(t *testing.T, c exactCase, trials int, seed uint64) map[vec
 }
 
 func TestDirectEngineMatchesExactLaw(t *testing.T) {
+	t.Parallel()
 	trials := lawTrials(40000)
 	for i, c := range exactCases() {
 		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d", c.process, c.params, c.n, c.m), func(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 // n = 2·10^5, and 10^5 under -short, where the limit at b·5/4 still fails
 // by 4 tolerances or more (logged; the test asks for 3).
 func TestFluidBBatchMatchesSimulation(t *testing.T) {
+	t.Parallel()
 	n := uint64(200000)
 	if testing.Short() {
 		n = 100000

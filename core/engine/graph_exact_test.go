@@ -168,6 +168,7 @@ func hyperEdges(h *graph.Hypergraph) [][]int {
 }
 
 func TestStructureProcessesMatchExactLaw(t *testing.T) {
+	t.Parallel()
 	trials := lawTrials(40000)
 	path4, _ := graphEdges(t, "path:4")
 	cycle4, _ := graphEdges(t, "cycle:4")

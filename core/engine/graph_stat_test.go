@@ -36,6 +36,7 @@ func zDiff(a, b []float64) (diff, z float64) {
 // quadratic potential per bin must agree within 4.5 standard errors of the
 // difference; the cycle, in the same test, must not (the power check).
 func TestGraphicalCompleteIsTwoChoice(t *testing.T) {
+	t.Parallel()
 	const n, trials = 1000, 400
 	c := core.Common{Balls: 100 * n, Seed: 3}
 	two := mustSpec(t, "two-choice", nil, core.Common{Bins: n, Balls: c.Balls, Seed: 5})
@@ -93,6 +94,7 @@ func slope(xs []float64, samples [][]float64) (b, se float64) {
 //     range of n cannot tell the expander's growth from c·ln ln n, so the
 //     test claims only the comparison).
 func TestGraphicalExpanderBeatsCycle(t *testing.T) {
+	t.Parallel()
 	ks, trials := []int{10, 12, 14, 16}, 200
 	if testing.Short() {
 		ks, trials = ks[:2], 150

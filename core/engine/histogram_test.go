@@ -54,6 +54,7 @@ func histogramVectors(t *testing.T, process string, params map[string]string, n,
 // one-choice's occupancy throws of ≥ 64 balls, which take the Poissonised
 // path).
 func TestHistogramMatchesExactLaw(t *testing.T) {
+	t.Parallel()
 	trials := lawTrials(30000)
 	phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 	cases := []struct {
@@ -111,6 +112,7 @@ func TestHistogramMatchesExactLaw(t *testing.T) {
 // (1+β) are forced with 64 balls (they run ball by ball at this n
 // otherwise); their own sizes run in the fluid tests below.
 func TestHistogramAgreesWithDirect(t *testing.T) {
+	t.Parallel()
 	const n, m, trials = 1000, 20000, 150
 	cases := []struct {
 		process string
@@ -238,6 +240,7 @@ func meanVar(xs []float64) (float64, float64) {
 // resolve each level's fraction to a few 10^-6, so a bias in the level
 // batches would show.
 func TestHistogramBatchedMatchesFluidAtScale(t *testing.T) {
+	t.Parallel()
 	n := uint64(100_000_000)
 	if testing.Short() {
 		n = 10_000_000
@@ -273,6 +276,7 @@ func TestHistogramBatchedMatchesFluidAtScale(t *testing.T) {
 // as above; and the power check that a neighbouring law fails there, at the
 // same n: (1+β) at β = 0.5 against β = 0.45's limit.
 func TestHistogramHeavyMatchesFluidAtScale(t *testing.T) {
+	t.Parallel()
 	n, perBin := uint64(100_000_000), uint64(200)
 	if testing.Short() {
 		n, perBin = 1_000_000, 32

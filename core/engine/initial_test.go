@@ -211,6 +211,7 @@ func tally(t *testing.T, s *core.Spec, trials int) map[vec]int {
 // From an initial vector, both engines follow the exact law of the process
 // started there (χ², p < 1e-4 per case).
 func TestInitialMatchesExactLaw(t *testing.T) {
+	t.Parallel()
 	trials := lawTrials(30000)
 	for i, c := range initialCases() {
 		law := exactLawFrom(c.start, c.m, c.law)

@@ -181,6 +181,7 @@ var staleCases = []staleCase{
 }
 
 func TestStaleMemoryMatchesExactLaw(t *testing.T) {
+	t.Parallel()
 	for i, c := range staleCases {
 		t.Run(fmt.Sprintf("%+v", c), func(t *testing.T) {
 			stat, limit, df := stattest.Law(c.law(false), c.simulate(t, memoryTrials(), uint64(5000+i)), memoryTrials())

@@ -156,6 +156,7 @@ func (c memoryCase) simulate(t *testing.T, trials int, seed uint64) map[vec]int 
 func memoryTrials() int { return lawTrials(40000) }
 
 func TestMemoryMatchesExactLaw(t *testing.T) {
+	t.Parallel()
 	for i, c := range []memoryCase{
 		{3, 6, 1, 1, "least-loaded"},
 		{4, 6, 1, 1, "least-loaded"},
@@ -226,6 +227,7 @@ func TestMemoryKZeroIsDChoice(t *testing.T) {
 // The histogram engine against the exact law of the sorted load vector
 // (all it can see), for the same cases as the direct engine.
 func TestMemoryHistogramMatchesExactLaw(t *testing.T) {
+	t.Parallel()
 	for i, c := range []memoryCase{
 		{3, 6, 1, 1, "least-loaded"},
 		{4, 6, 1, 1, "least-loaded"},
@@ -274,6 +276,7 @@ func TestMemoryHistogramExactLawHasPower(t *testing.T) {
 // Histogram against direct in distribution at sizes the exact law cannot
 // reach: the gap's law and the mean fraction of bins at each load.
 func TestMemoryHistogramAgreesWithDirect(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		params map[string]string
 		n, m   uint64

@@ -311,6 +311,7 @@ func TestMultiBallCountsBallsAndSamples(t *testing.T) {
 // The histogram engine agrees with the direct engine in distribution at
 // n = 1000, m = 20n (final gap and the fractions of bins at each level).
 func TestMultiBallHistogramAgreesWithDirect(t *testing.T) {
+	t.Parallel()
 	const n, m, trials = 1000, 20000, 150
 	for i, c := range []struct {
 		process string
@@ -345,6 +346,7 @@ func TestKDChoiceK1IsDChoice(t *testing.T) {
 // both engines, and told apart from its neighbour (k, d) = (2, 4) against
 // (1, 2), the same balls per sample.
 func TestKDChoiceMatchesFluidLimit(t *testing.T) {
+	t.Parallel()
 	const n, m = 100000, 400000
 	trials := 12
 	for _, c := range []struct {
@@ -375,6 +377,7 @@ func TestKDChoiceMatchesFluidLimit(t *testing.T) {
 // The fluid limits of twinning and packing against simulation at
 // n = 10^5, m = 20n, on both engines, and each told apart from the other's.
 func TestTwinningPackingMatchFluidLimit(t *testing.T) {
+	t.Parallel()
 	const n, m = 100000, 2000000
 	trials := 8
 	profile := func(process string) *core.Spec {

@@ -39,6 +39,7 @@ func TestPlacerMatchesExactLaw(t *testing.T) { checkDynamicLaws(t, placerCases()
 // deletions' direct cases above fail, χ² 1175 on 114 df, when the engine
 // does not tell quantile's counts of the removed ball.)
 func TestPlacerExactLawHasPower(t *testing.T) {
+	t.Parallel()
 	trials := lawTrials(40000)
 	sm := supermarketCase("quantile", map[string]string{"delta": "0.5"}, 3, 8, 0.8, nil)
 	del := deletionCase("quantile", map[string]string{"delta": "0.5"}, 3, 8, 0.3, "ball", nil)
@@ -91,6 +92,7 @@ func quantileFixedPoint(lambda, delta, eta float64) []float64 {
 // autocorrelation 0.65 at λ = 0.9, so the batches here are 100 (and 200)
 // time units long, where the CLI's lag-1 warning stays silent.
 func TestSupermarketQuantileFixedPoint(t *testing.T) {
+	t.Parallel()
 	for i, c := range []struct {
 		process            string
 		params             map[string]string
@@ -136,6 +138,7 @@ func TestSupermarketQuantileFixedPoint(t *testing.T) {
 // The two engines agree in distribution on Quantile's supermarket: time
 // averages at every level within the combined standard error.
 func TestSupermarketQuantileHistogramVsDirect(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		process string
 		params  map[string]string
@@ -166,6 +169,7 @@ func TestSupermarketQuantileHistogramVsDirect(t *testing.T) {
 // distribution by a two-sample χ² on the max load; the direct engine's
 // quantile counts follow every removed ball (process.Leaver).
 func TestDeletionsQuantileHistogramVsDirect(t *testing.T) {
+	t.Parallel()
 	const trials = 3000
 	for _, c := range []struct {
 		process string
@@ -355,6 +359,7 @@ func thinningCases() []dynamicCase {
 }
 
 func TestThinningPlacerMatchesExactLaw(t *testing.T) {
+	t.Parallel()
 	trials := lawTrials(40000)
 	for i, c := range thinningCases() {
 		law := dynamicLaw(c.n, c.events, c.a, c.law, c.dep)
@@ -377,6 +382,7 @@ func TestThinningPlacerMatchesExactLaw(t *testing.T) {
 // Power: the average read as 0 (the limit of the empty start, never
 // moving) and a neighbouring threshold are told apart, in both models.
 func TestThinningPlacerExactLawHasPower(t *testing.T) {
+	t.Parallel()
 	trials := lawTrials(40000)
 	sm := supermarketCase("two-thinning", map[string]string{"threshold": "0.5"}, 3, 8, 0.8, nil)
 	del := deletionCase("two-thinning", map[string]string{"threshold": "0.5"}, 3, 9, 0.3, "ball", nil)
@@ -461,6 +467,7 @@ func TestSupermarketThinningFixedPoint(t *testing.T) {
 }
 
 func TestSupermarketThinningHistogramVsDirect(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		process string
 		params  map[string]string
@@ -493,6 +500,7 @@ func TestSupermarketThinningHistogramVsDirect(t *testing.T) {
 // by bin where by ball is asked (and the reverse) still fails every case,
 // χ² = 268, 105 and 108 against limits of 32 to 37.
 func TestDeletionsThinning(t *testing.T) {
+	t.Parallel()
 	trials := lawTrials(3000)
 	for _, c := range []struct {
 		process string

@@ -305,6 +305,7 @@ func independentRBB(n, m, rounds int, seed uint64) (meanMax, meanEmpty float64) 
 // fraction against the independent implementation's, trial against trial:
 // a two-sample z on independent trials, |z| < 4.
 func TestRBBAgainstIndependentImplementation(t *testing.T) {
+	t.Parallel()
 	const n, m, rounds, trials = 40, 200, 400, 150
 	var indMax, indEmpty []float64
 	for k := range trials {

@@ -231,6 +231,7 @@ func TestLagLawMarginals(t *testing.T) {
 // round(rT) events passed at n = 3, d = 2 (χ² = 86.0 ≤ 87.7), so this test
 // keeps half.
 func TestDelayMatchesExactLaw(t *testing.T) {
+	t.Parallel()
 	trials := 40000
 	if testing.Short() {
 		trials = 20000

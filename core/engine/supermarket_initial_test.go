@@ -140,6 +140,7 @@ func startCases(t *testing.T) []startCase {
 // 113.5); the trials were not the cost anyway (the exact law of the
 // quantile start was).
 func TestSupermarketStartsMatchExactLaw(t *testing.T) {
+	t.Parallel()
 	const trials = 40000
 	for i, sc := range startCases(t) {
 		c := sc.c
@@ -162,6 +163,7 @@ func TestSupermarketStartsMatchExactLaw(t *testing.T) {
 // Power: the fixed-point start is told from the fixed point of a
 // neighbouring λ, and from the empty start, on both engines.
 func TestSupermarketStartsExactLawHasPower(t *testing.T) {
+	t.Parallel()
 	const trials = 40000
 	c := supermarketCase("two-choice", withInitial(nil, "fixed-point"), 3, 5, 0.5, dChoiceExact(3, 2))
 	for _, w := range []struct {
@@ -296,6 +298,7 @@ func fractions(loads []uint32) []float64 {
 // redraw until a busy bin, fail the same test; the literal loop with the
 // right rule passes it.
 func TestFixedPointStartStaysStationaryMM1(t *testing.T) {
+	t.Parallel()
 	const n, lambda, time = 100000, 0.99, 50.0
 	pi := theory.JSQFixedPoint(lambda, 1, 2000)
 	dyn := core.Dynamic{ArrivalRate: lambda, Time: time}
@@ -358,6 +361,7 @@ func TestFixedPointStartStaysStationaryMM1(t *testing.T) {
 // is not a sharp check here: its transient inflates its own batch-means
 // error — z = 5.6 at level 6 at this window, 2.4 at 200 time units.)
 func TestFixedPointStartAgreesWithWarmEmptyStart(t *testing.T) {
+	t.Parallel()
 	const n, lambda, window, warm = 100000, 0.9, 100.0, 50.0
 	pi := theory.JSQFixedPoint(lambda, 2, 20)
 	fixed := supermarketRun(t, "two-choice", map[string]string{"initial": "fixed-point"}, n, core.Dynamic{ArrivalRate: lambda, Time: window}, core.EngineHistogram, 71).Dynamic
