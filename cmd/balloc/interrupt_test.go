@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/balloc/balloc/core"
 )
@@ -21,28 +20,21 @@ import (
 func TestSweepInterruptSaysSavedAndResume(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "s.toml")
-	writeFile(t, file, "processes = [\"two-choice\"]\nbins = [2000]\nballs_per_bin = [150]\ntrials = 3000\nseed = 3\n")
+	writeFile(t, file, "processes = [\"two-choice\"]\nbins = [2000]\nballs_per_bin = [15]\ntrials = 3000\nseed = 3\n")
 	out := filepath.Join(dir, "s")
 	cmd, errs := balloc("sweep", file, "--out", out, "--workers", "1", "--progress", "never")
-	if err := cmd.Start(); err != nil {
+	p, err := start(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
 	results := filepath.Join(out, "results.jsonl")
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if b, _ := os.ReadFile(results); strings.Count(string(b), "\n") >= 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("the sweep wrote no trial in 30 s")
-		}
-		time.Sleep(2 * time.Millisecond)
+	if !p.until(func() bool { b, _ := os.ReadFile(results); return strings.Count(string(b), "\n") >= 1 }) {
+		t.Fatalf("the sweep exited without writing a trial: %s", errs)
 	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	cmd.Wait()
+	p.wait()
 	line := errs.String()
 	m := regexp.MustCompile(`^balloc sweep: interrupted: (\d+) of 3000 trials saved in (.+) \(0 were there before\); run the same command to resume\n$`).FindStringSubmatch(line)
 	if code := cmd.ProcessState.ExitCode(); code != interruptExit || m == nil || m[2] != results {

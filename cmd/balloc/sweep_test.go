@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/balloc/balloc/core/sweep"
 )
@@ -107,25 +106,22 @@ func TestSweepResumesAfterKill(t *testing.T) {
 	killed := filepath.Join(dir, "killed")
 	cmd := exec.Command(os.Args[0], "sweep", file, "--out", killed, "--workers", "1")
 	cmd.Env = append(os.Environ(), "BALLOC_MAIN=1")
-	if err := cmd.Start(); err != nil {
+	p, err := start(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	lines := func() int {
 		data, _ := os.ReadFile(filepath.Join(killed, "results.jsonl"))
-		if n := strings.Count(string(data), "\n"); n >= 3 && n < 30 {
-			break
-		}
-		if time.Now().After(deadline) || strings.Count(string(data), "\n") >= 30 {
-			cmd.Process.Kill()
-			t.Fatalf("could not catch the sweep part-way (%d lines)", strings.Count(string(data), "\n"))
-		}
-		time.Sleep(2 * time.Millisecond)
+		return strings.Count(string(data), "\n")
+	}
+	if !p.until(func() bool { return lines() >= 3 }) || lines() >= 30 {
+		cmd.Process.Kill()
+		t.Fatalf("could not catch the sweep part-way (%d lines)", lines())
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	cmd.Wait()
+	p.wait()
 	partial := resultLines(t, killed)
 	if len(partial) == 30 {
 		t.Fatal("the sweep finished before it was killed")

@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/engine"
@@ -59,24 +58,19 @@ func TestSweepTwoProcessesOneFolder(t *testing.T) {
 
 	shared := filepath.Join(dir, "shared")
 	first, firstErr := balloc("sweep", file, "--out", shared, "--workers", "1", "--progress", "never")
-	if err := first.Start(); err != nil {
+	p, err := start(first)
+	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	if !p.until(func() bool {
 		b, _ := os.ReadFile(filepath.Join(shared, lockName))
-		if strings.Contains(string(b), fmt.Sprintf("pid %d ", first.Process.Pid)) {
-			break
-		}
-		if time.Now().After(deadline) {
-			first.Process.Kill()
-			t.Fatal("the first sweep never took the lock")
-		}
-		time.Sleep(2 * time.Millisecond)
+		return strings.Contains(string(b), fmt.Sprintf("pid %d ", first.Process.Pid))
+	}) {
+		t.Fatalf("the first sweep exited without taking the lock: %s", firstErr)
 	}
 	code, out, errs := run(t, "sweep", file, "--out", shared)
 	oneLineExit2(t, "a second sweep on a held folder", code, out, errs, fmt.Sprintf("is in use by balloc sweep, pid %d on", first.Process.Pid))
-	if err := first.Wait(); err != nil {
+	if err := p.wait(); err != nil {
 		t.Fatalf("the first sweep: %v %s", err, firstErr)
 	}
 	if got := resultLines(t, shared); !slices.Equal(got, want) {

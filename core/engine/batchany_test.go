@@ -452,7 +452,7 @@ func batchLawCases() []batchLawCase {
 }
 
 func TestBatchAnyMatchesExactLaw(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	for i, c := range batchLawCases() {
 		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d,b=%d", c.process, c.params, c.n, c.m, c.b), func(t *testing.T) {
 			law := exactBatched(c.n, c.m, c.b, c.law)
@@ -467,7 +467,7 @@ func TestBatchAnyMatchesExactLaw(t *testing.T) {
 // unbatched law gives probability 0 (a frozen load below the limit, the
 // current one at it), χ² = +Inf.
 func TestBatchAnyExactLawHasPower(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	for i, c := range batchLawCases() {
 		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d,b=%d", c.process, c.params, c.n, c.m, c.b), func(t *testing.T) {
 			wrong := exactBatched(c.n, c.m, 1, c.law)
@@ -572,7 +572,7 @@ func kThinningDelayHist(k int, thetas [][2]int, tau int) histTransition {
 }
 
 func TestKThinningDelayMatchesExactLaw(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	for i, c := range []struct {
 		params   map[string]string
 		n, m     int

@@ -80,7 +80,7 @@ func boardVectors(t *testing.T, n, d, events int, lambda, period float64, trials
 }
 
 func TestBoardMatchesExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, c := range []struct {
 		n, d, events, every int
 		lambda              float64

@@ -315,7 +315,8 @@ func quantileDelayHist(delta, eta float64, tau int) histTransition {
 }
 
 func TestDelaySettingMatchesExactLaw(t *testing.T) {
-	const trials = 30000
+	t.Parallel()
+	trials := lawTrials(30000)
 	ages := writeTemp(t, "ages.txt", "0 1\n1 1\n2 1\n") // uniform on {0, 1, 2}, one age a ball
 	cases := []struct {
 		process string
@@ -360,7 +361,7 @@ func TestDelaySettingMatchesExactLaw(t *testing.T) {
 // adversary from fixed ages, the delayed rank test and threshold from
 // current ones, thinning's batches from none.
 func TestDelaySettingExactLawHasPower(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	for i, c := range []struct {
 		process string
 		params  map[string]string

@@ -189,7 +189,7 @@ func TestDynamicMatchesExactLaw(t *testing.T) { checkDynamicLaws(t, dynamicCases
 // (sorted, for the histogram), χ² at p < 1e-4; trial seeds from seedBase.
 func checkDynamicLaws(t *testing.T, cases []dynamicCase, seedBase uint64) {
 	t.Helper()
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, c := range cases {
 		law := dynamicLaw(c.n, c.events, c.a, c.law, c.dep)
 		for _, engine := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
@@ -213,7 +213,8 @@ func checkDynamicLaws(t *testing.T, cases []dynamicCase, seedBase uint64) {
 // uniform bin of all n), one-choice's placement in place of two-choice's,
 // and the deletions' two modes told apart, on both engines.
 func TestDynamicExactLawHasPower(t *testing.T) {
-	const trials = 40000
+	t.Parallel()
+	trials := lawTrials(40000)
 	two := supermarketCase("two-choice", nil, 3, 8, 0.7, nil)
 	del := deletionCase("two-choice", nil, 3, 8, 0.4, "ball", nil)
 	wrong := []struct {
@@ -243,6 +244,7 @@ func TestDynamicExactLawHasPower(t *testing.T) {
 // At p = 0 the deletion model is the static process draw for draw, on both
 // engines and with checkpoints: every field a static trial reports agrees.
 func TestDeletionsAtZeroAreStatic(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		process string
 		params  map[string]string

@@ -230,7 +230,8 @@ func simulateVectors(t *testing.T, c exactCase, trials int, seed uint64) map[vec
 }
 
 func TestDirectEngineMatchesExactLaw(t *testing.T) {
-	const trials = 40000
+	t.Parallel()
+	trials := lawTrials(40000)
 	for i, c := range exactCases() {
 		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d", c.process, c.params, c.n, c.m), func(t *testing.T) {
 			law := exactLaw(c.n, c.m, c.law)

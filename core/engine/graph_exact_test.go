@@ -168,7 +168,8 @@ func hyperEdges(h *graph.Hypergraph) [][]int {
 }
 
 func TestStructureProcessesMatchExactLaw(t *testing.T) {
-	const trials = 40000
+	t.Parallel()
+	trials := lawTrials(40000)
 	path4, _ := graphEdges(t, "path:4")
 	cycle4, _ := graphEdges(t, "cycle:4")
 	torus33, _ := graphEdges(t, "torus:3,3")

@@ -50,6 +50,7 @@ func TestHaarStaleOneIsFresh(t *testing.T) {
 // m = 100·n it is several times greedy's gap on every family. The growth
 // of the gap in n is kernels' TestHaarGapGrowsPolylogarithmically.
 func TestHaarBalancesAndToleratesStaleAverages(t *testing.T) {
+	t.Parallel()
 	trials := 24
 	if testing.Short() {
 		trials = 12

@@ -54,7 +54,8 @@ func histogramVectors(t *testing.T, process string, params map[string]string, n,
 // one-choice's occupancy throws of ≥ 64 balls, which take the Poissonised
 // path).
 func TestHistogramMatchesExactLaw(t *testing.T) {
-	const trials = 30000
+	t.Parallel()
+	trials := lawTrials(30000)
 	phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 	cases := []struct {
 		process string
@@ -111,6 +112,7 @@ func TestHistogramMatchesExactLaw(t *testing.T) {
 // (1+β) are forced with 64 balls (they run ball by ball at this n
 // otherwise); their own sizes run in the fluid tests below.
 func TestHistogramAgreesWithDirect(t *testing.T) {
+	t.Parallel()
 	const n, m, trials = 1000, 20000, 150
 	cases := []struct {
 		process string
@@ -147,12 +149,17 @@ func TestHistogramAgreesWithDirect(t *testing.T) {
 // would go ball by ball) against the direct engine, by the same tests.
 // Batches of 500 balls hold about 200 uncertain balls each, with widths far
 // past their expected values: a wrong bridge or bound shows.
+//
+// Long suite only (it was the slowest -short test, 134 s at load): -short
+// keeps the level batches forced at n = 1000 (TestHistogramAgreesWithDirect,
+// 64 balls) and the level batches at heavy load on their own sizes
+// (TestHistogramHeavyMatchesFluidAtScale, m = 32n).
 func TestHistogramHeavyAgreesWithDirect(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4 × 2 × 40 trials of 10^6 balls; the fast checks of the level batches are TestHistogramAgreesWithDirect and TestHistogramHeavyMatchesFluidAtScale")
+	}
 	const n, m = 1000, 1000 * 1000
 	trials := 120
-	if testing.Short() {
-		trials = 40
-	}
 	for i, c := range []struct {
 		process string
 		params  map[string]string
@@ -233,6 +240,7 @@ func meanVar(xs []float64) (float64, float64) {
 // resolve each level's fraction to a few 10^-6, so a bias in the level
 // batches would show.
 func TestHistogramBatchedMatchesFluidAtScale(t *testing.T) {
+	t.Parallel()
 	n := uint64(100_000_000)
 	if testing.Short() {
 		n = 10_000_000
@@ -263,13 +271,15 @@ func TestHistogramBatchedMatchesFluidAtScale(t *testing.T) {
 	}
 }
 
-// The level batches at heavy load, at the scale they are built for: n = 10^7
+// The level batches at heavy load, at the scale they are built for: n = 10^6
 // and m = 32·n (10^8 and 200·n in the long suite), against the fluid limit
-// as above; and the power check that a neighbouring law fails there.
+// as above; and the power check that a neighbouring law fails there, at the
+// same n: (1+β) at β = 0.5 against β = 0.45's limit.
 func TestHistogramHeavyMatchesFluidAtScale(t *testing.T) {
+	t.Parallel()
 	n, perBin := uint64(100_000_000), uint64(200)
 	if testing.Short() {
-		n, perBin = 10_000_000, 32
+		n, perBin = 1_000_000, 32
 	}
 	T := float64(perBin)
 	for _, c := range []struct {

@@ -211,7 +211,8 @@ func tally(t *testing.T, s *core.Spec, trials int) map[vec]int {
 // From an initial vector, both engines follow the exact law of the process
 // started there (χ², p < 1e-4 per case).
 func TestInitialMatchesExactLaw(t *testing.T) {
-	const trials = 30000
+	t.Parallel()
+	trials := lawTrials(30000)
 	for i, c := range initialCases() {
 		law := exactLawFrom(c.start, c.m, c.law)
 		for _, eng := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
@@ -236,7 +237,7 @@ func TestInitialMatchesExactLaw(t *testing.T) {
 // against spike:3), and two-thinning reading t/n instead of the current
 // average, are both refused.
 func TestInitialExactLawHasPower(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	c := initialCases()[0]
 	wrong := exactLawFrom([]int{1, 1, 1}, c.m, c.law)
 	if stat, limit, _ := stattest.Law(wrong, tally(t, c.spec(t, core.EngineDirect, trials, 1), trials), trials); stat <= limit {
@@ -502,7 +503,7 @@ func TestInitialTwinningPackingBallForBall(t *testing.T) {
 // is refused with --engine direct and auto runs the histogram engine; from
 // uniform:1 it runs and follows the law.
 func TestInitialMemoryMatchesExactLaw(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	path := writeLoads(t, "3\n1\n0\n")
 	if _, err := core.NewSpec("memory", map[string]string{"initial": "file:" + path}, core.Common{Bins: 3, Balls: 4, Trials: 1, Alpha: 1, Engine: core.EngineDirect}); err == nil || !strings.Contains(err.Error(), "by position") {
 		t.Errorf("memory --engine direct from [3 1 0]: %v, want a refusal naming the ties", err)
@@ -537,7 +538,7 @@ func TestInitialMemoryMatchesExactLaw(t *testing.T) {
 // before it read the start, fails TestInitialMemoryMatchesExactLaw at
 // χ² = 6822 on 8 df, limit 31.8.)
 func TestInitialMemoryExactLawHasPower(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	path := writeLoads(t, "3\n1\n0\n")
 	wrong := memoryExactFrom([]int{3, 1, 0}, 4, 1, 1, extremeK(false), false)
 	s := mustSpec(t, "memory", map[string]string{"initial": "file:" + path}, core.Common{Bins: 3, Balls: 4, Trials: trials, Seed: 11, Engine: core.EngineHistogram})
@@ -551,7 +552,7 @@ func TestInitialMemoryExactLawHasPower(t *testing.T) {
 // index in batches freezes it for the first batch — against the exact law
 // of the process started there, and the literal rule ball for ball.
 func TestInitialSamplingOptions(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	// --distinct: the second sample is another bin than the first.
 	distinctQuantile := func(n int) transition {
 		return func(loads []int, _ int) []float64 {

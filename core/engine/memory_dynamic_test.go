@@ -92,8 +92,8 @@ func TestMemoryDeletionsMatchExactLaw(t *testing.T) {
 			if c.rule == "last-used" {
 				rule = lastUsed
 			}
-			obs := simulateDynamic(t, c.dc(), core.EngineDirect, memoryTrials, uint64(6000+i))
-			stat, limit, df := stattest.Law(c.law(rule), obs, memoryTrials)
+			obs := simulateDynamic(t, c.dc(), core.EngineDirect, memoryTrials(), uint64(6000+i))
+			stat, limit, df := stattest.Law(c.law(rule), obs, memoryTrials())
 			if stat > limit {
 				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
 			}
@@ -105,9 +105,9 @@ func TestMemoryDeletionsMatchExactLaw(t *testing.T) {
 // heaviest kept instead of the lightest are told apart with deletions.
 func TestMemoryDeletionsExactLawHasPower(t *testing.T) {
 	c := memoryDeletionCase{3, 8, 1, 1, "least-loaded", "ball", 0.3}
-	obs := simulateDynamic(t, c.dc(), core.EngineDirect, memoryTrials, 81)
+	obs := simulateDynamic(t, c.dc(), core.EngineDirect, memoryTrials(), 81)
 	for name, rule := range map[string]cacheRule{"last-used": lastUsed, "heaviest": extremeK(false)} {
-		if stat, limit, _ := stattest.Law(c.law(rule), obs, memoryTrials); stat <= limit {
+		if stat, limit, _ := stattest.Law(c.law(rule), obs, memoryTrials()); stat <= limit {
 			t.Errorf("%s passed: χ² = %.1f ≤ %.1f", name, stat, limit)
 		}
 	}

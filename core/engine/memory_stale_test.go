@@ -181,9 +181,10 @@ var staleCases = []staleCase{
 }
 
 func TestStaleMemoryMatchesExactLaw(t *testing.T) {
+	t.Parallel()
 	for i, c := range staleCases {
 		t.Run(fmt.Sprintf("%+v", c), func(t *testing.T) {
-			stat, limit, df := stattest.Law(c.law(false), c.simulate(t, memoryTrials, uint64(5000+i)), memoryTrials)
+			stat, limit, df := stattest.Law(c.law(false), c.simulate(t, memoryTrials(), uint64(5000+i)), memoryTrials())
 			if stat > limit {
 				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
 			}
@@ -201,12 +202,12 @@ func TestStaleMemoryExactLawHasPower(t *testing.T) {
 		{3, 6, 1, 1, 0, 2, "least-loaded"},
 		{4, 5, 1, 2, 3, 0, "least-loaded"},
 	} {
-		obs := c.simulate(t, memoryTrials, uint64(6000+i))
+		obs := c.simulate(t, memoryTrials(), uint64(6000+i))
 		for name, law := range map[string]map[vec]float64{
 			"cache reading real loads": c.law(true),
 			"undelayed memory":         memoryExact(c.n, c.m, c.d, c.k, extremeK(true), false),
 		} {
-			stat, limit, df := stattest.Law(law, obs, memoryTrials)
+			stat, limit, df := stattest.Law(law, obs, memoryTrials())
 			if stat <= limit {
 				t.Errorf("%+v passed as %s: χ² = %.1f ≤ %.1f", c, name, stat, limit)
 			}

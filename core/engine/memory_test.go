@@ -152,9 +152,11 @@ func (c memoryCase) simulate(t *testing.T, trials int, seed uint64) map[vec]int 
 	return simulateVectors(t, exactCase{"memory", c.params(), c.n, c.m, nil}, trials, seed)
 }
 
-const memoryTrials = 40000
+// memoryTrials is the memory exact-law tests' trials: lawTrials(40000).
+func memoryTrials() int { return lawTrials(40000) }
 
 func TestMemoryMatchesExactLaw(t *testing.T) {
+	t.Parallel()
 	for i, c := range []memoryCase{
 		{3, 6, 1, 1, "least-loaded"},
 		{4, 6, 1, 1, "least-loaded"},
@@ -168,7 +170,7 @@ func TestMemoryMatchesExactLaw(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%+v", c), func(t *testing.T) {
 			law := c.law()
-			stat, limit, df := stattest.Law(law, c.simulate(t, memoryTrials, uint64(2000+i)), memoryTrials)
+			stat, limit, df := stattest.Law(law, c.simulate(t, memoryTrials(), uint64(2000+i)), memoryTrials())
 			if stat > limit {
 				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
 			}
@@ -183,7 +185,7 @@ func TestMemoryMatchesExactLaw(t *testing.T) {
 // vectors fail against the least-loaded law.
 func TestMemoryExactLawHasPower(t *testing.T) {
 	c := memoryCase{4, 6, 1, 1, "least-loaded"}
-	obs := c.simulate(t, memoryTrials, 7)
+	obs := c.simulate(t, memoryTrials(), 7)
 	wrong := map[string]map[vec]float64{
 		"most-loaded cache": memoryExact(4, 6, 1, 1, extremeK(false), false),
 		"last-used cache":   memoryExact(4, 6, 1, 1, lastUsed, false),
@@ -191,14 +193,14 @@ func TestMemoryExactLawHasPower(t *testing.T) {
 		"two-choice":        exactLaw(4, 6, dChoiceExact(4, 2)),
 	}
 	for _, name := range slices.Sorted(maps.Keys(wrong)) {
-		stat, limit, df := stattest.Law(wrong[name], obs, memoryTrials)
+		stat, limit, df := stattest.Law(wrong[name], obs, memoryTrials())
 		if stat <= limit {
 			t.Errorf("memory passed as %s: χ² = %.1f ≤ %.1f", name, stat, limit)
 		}
 		t.Logf("against %s: χ² = %.1f on %d df (limit %.1f)", name, stat, df, limit)
 	}
 	lu := memoryCase{4, 6, 1, 1, "last-used"}
-	stat, limit, df := stattest.Law(c.law(), lu.simulate(t, memoryTrials, 8), memoryTrials)
+	stat, limit, df := stattest.Law(c.law(), lu.simulate(t, memoryTrials(), 8), memoryTrials())
 	if stat <= limit {
 		t.Errorf("last-used passed as least-loaded: χ² = %.1f ≤ %.1f", stat, limit)
 	}
@@ -225,6 +227,7 @@ func TestMemoryKZeroIsDChoice(t *testing.T) {
 // The histogram engine against the exact law of the sorted load vector
 // (all it can see), for the same cases as the direct engine.
 func TestMemoryHistogramMatchesExactLaw(t *testing.T) {
+	t.Parallel()
 	for i, c := range []memoryCase{
 		{3, 6, 1, 1, "least-loaded"},
 		{4, 6, 1, 1, "least-loaded"},
@@ -237,8 +240,8 @@ func TestMemoryHistogramMatchesExactLaw(t *testing.T) {
 		{4, 5, 2, 1, "last-used"},
 	} {
 		t.Run(fmt.Sprintf("%+v", c), func(t *testing.T) {
-			obs := histogramVectors(t, "memory", c.params(), c.n, c.m, memoryTrials, uint64(3000+i), 0)
-			stat, limit, df := stattest.Law(sortedLaw(c.law()), obs, memoryTrials)
+			obs := histogramVectors(t, "memory", c.params(), c.n, c.m, memoryTrials(), uint64(3000+i), 0)
+			stat, limit, df := stattest.Law(sortedLaw(c.law()), obs, memoryTrials())
 			if stat > limit {
 				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
 			}
@@ -252,7 +255,7 @@ func TestMemoryHistogramMatchesExactLaw(t *testing.T) {
 // last-used vectors against the least-loaded law.
 func TestMemoryHistogramExactLawHasPower(t *testing.T) {
 	c := memoryCase{4, 6, 1, 1, "least-loaded"}
-	obs := histogramVectors(t, "memory", c.params(), c.n, c.m, memoryTrials, 9, 0)
+	obs := histogramVectors(t, "memory", c.params(), c.n, c.m, memoryTrials(), 9, 0)
 	lu := memoryCase{4, 6, 1, 1, "last-used"}
 	for name, pair := range map[string]struct {
 		law map[vec]float64
@@ -260,9 +263,9 @@ func TestMemoryHistogramExactLawHasPower(t *testing.T) {
 	}{
 		"least-loaded as most-loaded": {memoryExact(4, 6, 1, 1, extremeK(false), false), obs},
 		"least-loaded as last-used":   {lu.law(), obs},
-		"last-used as least-loaded":   {c.law(), histogramVectors(t, "memory", lu.params(), lu.n, lu.m, memoryTrials, 10, 0)},
+		"last-used as least-loaded":   {c.law(), histogramVectors(t, "memory", lu.params(), lu.n, lu.m, memoryTrials(), 10, 0)},
 	} {
-		stat, limit, df := stattest.Law(sortedLaw(pair.law), pair.obs, memoryTrials)
+		stat, limit, df := stattest.Law(sortedLaw(pair.law), pair.obs, memoryTrials())
 		if stat <= limit {
 			t.Errorf("%s passed: χ² = %.1f ≤ %.1f", name, stat, limit)
 		}
@@ -273,6 +276,7 @@ func TestMemoryHistogramExactLawHasPower(t *testing.T) {
 // Histogram against direct in distribution at sizes the exact law cannot
 // reach: the gap's law and the mean fraction of bins at each load.
 func TestMemoryHistogramAgreesWithDirect(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		params map[string]string
 		n, m   uint64

@@ -227,7 +227,7 @@ func multiCases() []multiCase {
 }
 
 func TestMultiBallDirectMatchesExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, c := range multiCases() {
 		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d", c.process, c.params, c.n, c.m), func(t *testing.T) {
 			obs := simulateVectors(t, exactCase{c.process, c.params, c.n, c.m, nil}, trials, uint64(4000+i))
@@ -237,7 +237,7 @@ func TestMultiBallDirectMatchesExactLaw(t *testing.T) {
 }
 
 func TestMultiBallHistogramMatchesExactLaw(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	for i, c := range multiCases() {
 		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d", c.process, c.params, c.n, c.m), func(t *testing.T) {
 			obs := histogramVectors(t, c.process, c.params, c.n, c.m, trials, uint64(4100+i), 0)
@@ -250,7 +250,7 @@ func TestMultiBallHistogramMatchesExactLaw(t *testing.T) {
 // and against One-Choice; Packing against raising to ⌈W/n⌉ (the abstract's
 // "until the threshold is reached") and against Twinning.
 func TestMultiBallExactLawHasPower(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	onechoice := func(loads []int, _, _ int) []stepOutcome {
 		return twinningSteps(false, false, 0)(make([]int, len(loads)), 0, 1)
 	}
@@ -311,6 +311,7 @@ func TestMultiBallCountsBallsAndSamples(t *testing.T) {
 // The histogram engine agrees with the direct engine in distribution at
 // n = 1000, m = 20n (final gap and the fractions of bins at each level).
 func TestMultiBallHistogramAgreesWithDirect(t *testing.T) {
+	t.Parallel()
 	const n, m, trials = 1000, 20000, 150
 	for i, c := range []struct {
 		process string
@@ -345,6 +346,7 @@ func TestKDChoiceK1IsDChoice(t *testing.T) {
 // both engines, and told apart from its neighbour (k, d) = (2, 4) against
 // (1, 2), the same balls per sample.
 func TestKDChoiceMatchesFluidLimit(t *testing.T) {
+	t.Parallel()
 	const n, m = 100000, 400000
 	trials := 12
 	for _, c := range []struct {
@@ -375,6 +377,7 @@ func TestKDChoiceMatchesFluidLimit(t *testing.T) {
 // The fluid limits of twinning and packing against simulation at
 // n = 10^5, m = 20n, on both engines, and each told apart from the other's.
 func TestTwinningPackingMatchFluidLimit(t *testing.T) {
+	t.Parallel()
 	const n, m = 100000, 2000000
 	trials := 8
 	profile := func(process string) *core.Spec {
@@ -405,7 +408,7 @@ func TestTwinningPackingMatchFluidLimit(t *testing.T) {
 // kd-choice with k = d puts a ball on every slot: after whole steps it is
 // One-Choice in law (m = 6 = two steps of 3).
 func TestKDChoiceKEqualsDIsOneChoice(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	obs := simulateVectors(t, exactCase{"kd-choice", map[string]string{"k": "3", "d": "3"}, 3, 6, nil}, trials, 77)
 	exactCheck(t, exactLaw(3, 6, uniformChoice(3)), obs, trials)
 }

@@ -190,7 +190,7 @@ func exactLawHist(n, m int, tr histTransition) map[vec]float64 {
 }
 
 func TestNoisyProcessesMatchExactLaw(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 	cases := []struct {
 		process string

@@ -88,6 +88,7 @@ func meanGap(t *testing.T, process string, params map[string]string, c core.Comm
 // seeds, each step up in g, σ, τ or b raises the mean max_gap by more than
 // four standard errors of the difference.
 func TestGapGrowsWithNoise(t *testing.T) {
+	t.Parallel()
 	const n, trials = 1000, 30
 	c := core.Common{Bins: n, Balls: 100 * n, Seed: 21, Checkpoints: 10}
 	series := []struct {
@@ -150,6 +151,7 @@ func linearFitChi2(x, y, se []float64) (slope, chi2 float64) {
 // a + c·ln n/ln ln n within its standard errors (χ² below the 0.999
 // quantile) and does not fit a + c·ln ln n (χ² above it).
 func TestBatchOfNGrowsLikeLogOverLogLog(t *testing.T) {
+	t.Parallel()
 	ns := []uint64{100, 1000, 10000, 100000}
 	perBin, trials := uint64(10), 400
 	if !testing.Short() {

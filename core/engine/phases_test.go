@@ -67,7 +67,8 @@ func phaseCase(process string, params map[string]string, n int, phases []int64, 
 }
 
 func TestPhasesMatchExactLaw(t *testing.T) {
-	const trials = 40000
+	t.Parallel()
+	trials := lawTrials(40000)
 	for i, c := range []dynamicCase{
 		phaseCase("two-choice", nil, 3, []int64{4, -2, 3}, "ball", dChoiceExact(3, 2)),
 		phaseCase("two-choice", nil, 3, []int64{5, -3, 2}, "bin", dChoiceExact(3, 2)),
@@ -94,7 +95,8 @@ func TestPhasesMatchExactLaw(t *testing.T) {
 
 // Power: the other deletion mode, and the phases in another order, fail.
 func TestPhasesExactLawHasPower(t *testing.T) {
-	const trials = 40000
+	t.Parallel()
+	trials := lawTrials(40000)
 	c := phaseCase("two-choice", nil, 3, []int64{4, -2, 3}, "ball", nil)
 	for _, w := range []struct {
 		name string
@@ -120,6 +122,7 @@ func TestPhasesExactLawHasPower(t *testing.T) {
 // One insertion phase is the static process: every field agrees, with
 // --checkpoints (whose last is the phase's end).
 func TestOnePhaseIsStatic(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		process string
 		params  map[string]string

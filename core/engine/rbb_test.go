@@ -229,7 +229,7 @@ func (c rbbCase) spec(t *testing.T, eng core.Engine, seed uint64) *core.Spec {
 // The law of the load vector after a few rounds, computed from the rule, on
 // both engines (bin by bin on the direct engine, sorted on the histogram).
 func TestRBBMatchesExactLaw(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	for i, c := range rbbCases() {
 		law := c.law(false)
 		for _, eng := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
@@ -250,7 +250,7 @@ func TestRBBMatchesExactLaw(t *testing.T) {
 // Power: the release-and-throw-in-one-pass misreading is refused by the
 // same test on the same number of trials, on both engines.
 func TestRBBExactLawHasPower(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	for _, c := range rbbCases()[:2] {
 		wrong := c.law(true)
 		for _, eng := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
@@ -305,6 +305,7 @@ func independentRBB(n, m, rounds int, seed uint64) (meanMax, meanEmpty float64) 
 // fraction against the independent implementation's, trial against trial:
 // a two-sample z on independent trials, |z| < 4.
 func TestRBBAgainstIndependentImplementation(t *testing.T) {
+	t.Parallel()
 	const n, m, rounds, trials = 40, 200, 400, 150
 	var indMax, indEmpty []float64
 	for k := range trials {

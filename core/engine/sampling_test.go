@@ -114,7 +114,7 @@ func (c tiesCase) name() string {
 // on n = 2 put a ball into bin 0 with probability 3/4 from (0, 0), random
 // ties with 1/2.
 func TestTiesExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, c := range tiesCases() {
 		t.Run(c.name(), func(t *testing.T) {
 			obs := simulateVectors(t, exactCase{c.process, c.params, c.n, c.m, nil}, trials, uint64(7000+i))
@@ -267,7 +267,7 @@ func distinctCases() []tiesCase {
 // law without replacement, and against the law with replacement, which must
 // fail.
 func TestDistinctExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, c := range distinctCases() {
 		t.Run(c.name(), func(t *testing.T) {
 			obs := simulateVectors(t, exactCase{c.process, c.params, c.n, c.m, nil}, trials, uint64(8000+i))
@@ -288,7 +288,7 @@ func TestDistinctExactLaw(t *testing.T) {
 // vectors against the exact sorted law, and against sampling with
 // replacement, which must fail.
 func TestDistinctHistogramExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, c := range distinctCases() {
 		if c.b > 1 || c.params["ties"] == "index" {
 			continue
@@ -431,7 +431,7 @@ func samplingCases(t *testing.T) []tiesCase {
 // --sampling on the direct engine: the labelled vectors against the exact
 // law of the weighted samples, and against a neighbour that must fail.
 func TestSamplingExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, c := range samplingCases(t) {
 		t.Run(c.name(), func(t *testing.T) {
 			obs := simulateVectors(t, exactCase{c.process, c.params, c.n, c.m, nil}, trials, uint64(9500+i))
@@ -559,7 +559,7 @@ func quantileWeighted(p []float64, k int, distinct bool) transition {
 // law on the direct engine, and for --distinct on the histogram engine,
 // each against its neighbour.
 func TestQuantileSamplingExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	z3, z4, u3 := zipfProbs(3, 1), zipfProbs(4, 1), probs(1, 1, 1)
 	cases := []tiesCase{
 		{"quantile", map[string]string{"delta": "0.5", "sampling": "zipf:1"}, 3, 6, 1, quantileWeighted(z3, 2, false), quantileWeighted(u3, 2, false)},

@@ -167,7 +167,7 @@ func tau2LawCases() []tau2LawCase {
 }
 
 func TestTau2MatchesExactLaw(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	for i, c := range tau2LawCases() {
 		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d,τ=%d", c.process, c.params, c.n, c.m, c.tau), func(t *testing.T) {
 			obs := simulateVectors(t, exactCase{c.process, withParams(c.params, "tau", fmt.Sprint(c.tau)), c.n, c.m, nil}, trials, uint64(9100+i))

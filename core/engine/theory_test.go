@@ -16,6 +16,7 @@ import (
 // of fluidAgreement over 16 trials; and each told apart from a neighbouring
 // parameter by the same simulation (a wrong g, rule, σ or ρ fails).
 func TestFluidCompareMatchesSimulation(t *testing.T) {
+	t.Parallel()
 	const T = 4
 	rho := func(v string) kernels.Rho {
 		r, err := process.ParseRho(v)

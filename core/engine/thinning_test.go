@@ -104,7 +104,7 @@ func thinCases() []thinCase {
 }
 
 func TestKThinningDirectMatchesExactLaw(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	for i, c := range thinCases() {
 		t.Run(fmt.Sprintf("%v/n=%d,m=%d", c.params, c.n, c.m), func(t *testing.T) {
 			obs := simulateVectors(t, exactCase{"k-thinning", c.params, c.n, c.m, nil}, trials, uint64(5100+i))
@@ -117,7 +117,7 @@ func TestKThinningDirectMatchesExactLaw(t *testing.T) {
 }
 
 func TestKThinningHistogramMatchesExactLaw(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	for i, c := range thinCases() {
 		t.Run(fmt.Sprintf("%v/n=%d,m=%d", c.params, c.n, c.m), func(t *testing.T) {
 			obs := histogramVectors(t, "k-thinning", c.params, c.n, c.m, trials, uint64(5300+i), 0)
@@ -135,7 +135,7 @@ func TestKThinningHistogramMatchesExactLaw(t *testing.T) {
 // lower (c − 1, as if the last sample were counted among them), and
 // One-Choice.
 func TestKThinningExactLawHasPower(t *testing.T) {
-	const trials = 40000
+	trials := lawTrials(40000)
 	strict := kThinningQuantileBy(3, func(v int, s []int, c int) bool { return v < s[quantileIdx(len(s), c)] })
 	offByOne := kThinningQuantileBy(3, func(v int, s []int, c int) bool { return v <= s[quantileIdx(len(s), c-1)] })
 	for _, c := range []struct {
@@ -341,7 +341,7 @@ func retryCases() []retryCase {
 // histogram), and the mean probes per ball against their exact expectation
 // (a z-test on the trials' sample variance, |z| < 4.5).
 func TestRetryMatchesExactLaw(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	for i, c := range retryCases() {
 		for _, eng := range []core.Engine{core.EngineDirect, core.EngineHistogram} {
 			t.Run(fmt.Sprintf("%s/n=%d,m=%d/%s", c.process, c.n, c.m, eng), func(t *testing.T) {
@@ -374,7 +374,7 @@ func TestRetryMatchesExactLaw(t *testing.T) {
 				}
 				mean, v := meanVar(probes)
 				want := expectedProbes(c.n, c.m, c.lim)
-				if z := (mean - want) / math.Sqrt(v/trials); math.Abs(z) > 4.5 {
+				if z := (mean - want) / math.Sqrt(v/float64(trials)); math.Abs(z) > 4.5 {
 					t.Errorf("probes per ball %.5f, exact %.5f: z = %.2f", mean, want, z)
 				}
 			})
@@ -385,7 +385,7 @@ func TestRetryMatchesExactLaw(t *testing.T) {
 // The exact-law test has power: adaptive with ball i counted from 0 (load
 // < t/n + 1), threshold with ≤ for <, and one-choice, all fail.
 func TestRetryExactLawHasPower(t *testing.T) {
-	const trials = 30000
+	trials := lawTrials(30000)
 	le := func(n, m int) transition { // load ≤ m/n + 1
 		return func(loads []int, t int) []float64 {
 			return retryExact(n, func(int) *big.Rat { return new(big.Rat).Add(big.NewRat(int64(m), int64(n)), big.NewRat(3, 2)) })(loads, t)

@@ -73,7 +73,7 @@ func testGraphs(t *testing.T) []testGraph {
 	return out
 }
 
-func mustParse(t *testing.T, spec string) *graph.Graph {
+func mustParse(t testing.TB, spec string) *graph.Graph {
 	g, err := graph.Parse(spec, graph.Options{Seed: 7})
 	if err != nil {
 		t.Fatal(err)

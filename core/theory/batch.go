@@ -52,12 +52,19 @@ const fluidPoissonCut = 1e-30
 // m balls; it fails when reaching m takes more than fluidBatchSteps batch
 // maps and no short period lets it skip them.
 func FluidBBatch(b, n, m uint64) (Profile, error) {
+	p, _, err := fluidBBatch(b, n, m)
+	return p, err
+}
+
+// fluidBBatch is FluidBBatch, also returning the batch maps it applied
+// (the partial batch's included): its work, which the tests bound.
+func fluidBBatch(b, n, m uint64) (Profile, uint64, error) {
 	tau := float64(b) / float64(n)
 	full, rest := m/b, m%b
 	g := gcd(b, n)
 	period, shift := n/g, b/g
 	if full > fluidBatchSteps && period > fluidBatchSteps/4 {
-		return Profile{}, fmt.Errorf("the b-batch fluid limit at batch=%d needs %d batch maps, over %d, and its period bins/gcd(batch, bins) = %d batches is too long to skip them; lower --balls, or use a --batch with bins/gcd(batch, bins) ≤ %d",
+		return Profile{}, 0, fmt.Errorf("the b-batch fluid limit at batch=%d needs %d batch maps, over %d, and its period bins/gcd(batch, bins) = %d batches is too long to skip them; lower --balls, or use a --batch with bins/gcd(batch, bins) ≤ %d",
 			b, full, fluidBatchSteps, period, fluidBatchSteps/4)
 	}
 	w := &batchWindow{p: []float64{1}}
@@ -65,7 +72,7 @@ func FluidBBatch(b, n, m uint64) (Profile, error) {
 	steps := uint64(0)
 	for k := uint64(0); k < full; k++ {
 		if steps++; steps > fluidBatchSteps {
-			return Profile{}, fmt.Errorf("the b-batch fluid limit at batch=%d reaches no travelling wave in %d batch steps", b, fluidBatchSteps)
+			return Profile{}, 0, fmt.Errorf("the b-batch fluid limit at batch=%d reaches no travelling wave in %d batch steps", b, fluidBatchSteps)
 		}
 		w.step(tau)
 		if (k+1)%period != 0 || k+1 == full {
@@ -82,8 +89,9 @@ func FluidBBatch(b, n, m uint64) (Profile, error) {
 	}
 	if rest > 0 {
 		w.step(float64(rest) / float64(n))
+		steps++
 	}
-	return w.profile(), nil
+	return w.profile(), steps, nil
 }
 
 func gcd(a, b uint64) uint64 {
