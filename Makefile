@@ -29,7 +29,7 @@ TESTFLAGS ?=
 # with several workers or interrupted. make test runs these again under the
 # race detector (not the whole suite twice); a new test that shares memory
 # between goroutines takes a name matching this pattern.
-RACE_TESTS := Contention|TotalsAddUp|MeasuredBallsAllCounted|Ordered|ForAnyWorkers|Concurrent|Interrupt|SweepJobs
+RACE_TESTS := Contention|TotalsAddUp|MeasuredBallsAllCounted|Ordered|ForAnyWorkers|Concurrent|Interrupt|SweepJobs|GoroutineBackpressure
 
 # Fast versions of every check (long statistical ones are skipped by -short,
 # or run on fewer trials), then the shared-memory tests under the race
@@ -40,12 +40,13 @@ test:
 	$(GO) test -short -timeout 30m $(TESTFLAGS) ./...
 	$(GO) test -short -race -timeout 30m $(TESTFLAGS) -run '$(RACE_TESTS)' ./concurrency/... ./cmd/...
 
-# Everything, including the long statistical checks at full power, the whole
-# concurrency package under the race detector, and 20 s of fuzzing balloc
-# run's flag values (make test runs only the seed corpus).
+# Everything, including the long statistical checks at full power, the
+# shared-memory tests at full size under the race detector (the whole
+# concurrency package under -race ran past 12 min on 2 cores), and 20 s of
+# fuzzing balloc run's flag values (make test runs only the seed corpus).
 test-long:
 	$(GO) test -timeout 60m $(TESTFLAGS) ./...
-	$(GO) test -race -timeout 30m $(TESTFLAGS) ./concurrency/...
+	$(GO) test -race -timeout 30m $(TESTFLAGS) -run '$(RACE_TESTS)' ./concurrency/... ./cmd/...
 	$(GO) test -run '^$$' -fuzz FuzzRunFlags -fuzztime 20s -fuzzminimizetime 5s ./cmd/balloc
 
 # A real one-node Slurm cluster runs a sweep as a 4-task array and merges it
