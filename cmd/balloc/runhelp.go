@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -25,6 +26,28 @@ const groupAnnotation = "balloc_group"
 // flag's usage says which). --weights, which every weighted process takes,
 // stays common.
 func groupRunFlags(c *cobra.Command) {
+	g := runGroups()
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if i, ok := g.owner[f.Name]; ok {
+			_ = c.Flags().SetAnnotation(f.Name, groupAnnotation, []string{g.titles[i], strconv.Itoa(i)})
+		}
+	})
+	c.SetUsageFunc(groupedUsage)
+}
+
+// flagGroups is groupRunFlags' grouping: each process flag's owner (the
+// index of its process in the catalogue) and each process's group title.
+type flagGroups struct {
+	owner  map[string]int
+	titles []string
+}
+
+// runGroups computes the grouping once: it depends only on the catalogue,
+// which is complete once the process package's init has run, and walking
+// every process's parameters for every other process was most of the cost
+// of each balloc invocation's command tree (about 5 ms, paid by every
+// in-process Main call of the tests).
+var runGroups = sync.OnceValue(func() flagGroups {
 	owner := map[string]int{} // flag: index of its process in the catalogue
 	procs := process.Entries()
 	for _, pass := range []func(q *process.Param) bool{
@@ -58,13 +81,8 @@ func groupRunFlags(c *cobra.Command) {
 			titles[i] += " (also " + strings.Join(also, ", ") + ")"
 		}
 	}
-	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if i, ok := owner[f.Name]; ok {
-			_ = c.Flags().SetAnnotation(f.Name, groupAnnotation, []string{titles[i], strconv.Itoa(i)})
-		}
-	})
-	c.SetUsageFunc(groupedUsage)
-}
+	return flagGroups{owner, titles}
+})
 
 // groupedUsage writes a command's usage with its flags in the groups of
 // groupRunFlags: common flags first, then the processes' in catalogue order,
