@@ -69,7 +69,7 @@ func boardVectors(t *testing.T, n, d, events int, lambda, period float64, trials
 	}
 	obs := map[vec]int{}
 	for k := range trials {
-		r := RunTrial(s, uint64(k), nil)
+		r := lawTrial(s, uint64(k))
 		v := make([]byte, n)
 		for i, x := range r.Loads {
 			v[i] = byte(x)

@@ -157,7 +157,7 @@ func simulateDynamic(t *testing.T, c dynamicCase, engine core.Engine, trials int
 	s := c.spec(t, engine, trials, seed)
 	obs := map[vec]int{}
 	for k := range trials {
-		r := RunTrial(s, uint64(k), nil)
+		r := lawTrial(s, uint64(k))
 		var v []byte
 		if engine == core.EngineDirect {
 			for _, x := range r.Loads {

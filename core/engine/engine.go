@@ -11,6 +11,15 @@ import (
 // Result. progress, which may be nil, is called from the trial's goroutine
 // after each chunk of balls with the chunk's size, never per ball.
 func RunTrial(s *core.Spec, trial uint64, progress func(balls uint64)) *result.Result {
+	return runTrial(s, trial, progress, true)
+}
+
+// runTrial is RunTrial, with the Result's Params (the process's parameters
+// for output) filled only when withParams: building them walks the
+// process's parameter list and fills a map, which the statistical tests'
+// tens of thousands of few-ball trials paid for on every trial and never
+// read.
+func runTrial(s *core.Spec, trial uint64, progress func(balls uint64), withParams bool) *result.Result {
 	if progress == nil {
 		progress = func(uint64) {}
 	}
@@ -27,7 +36,9 @@ func RunTrial(s *core.Spec, trial uint64, progress func(balls uint64)) *result.R
 		panic("core: unresolved engine " + string(s.ResolvedEngine()))
 	}
 	res.Process = s.Process.Name
-	res.Params = s.ParamsMap()
+	if withParams {
+		res.Params = s.ParamsMap()
+	}
 	res.Bins, res.Balls, res.Trial, res.Seed = s.Bins, s.Balls, trial, s.Seed
 	if _, conserving := s.Proc.(core.Conserving); !conserving && res.InitialBalls == 0 {
 		res.InitialBalls = s.InitialBalls() // a supermarket trial set its own (fixed-point draws it)

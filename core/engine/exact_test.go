@@ -219,7 +219,7 @@ func simulateVectors(t *testing.T, c exactCase, trials int, seed uint64) map[vec
 	}
 	obs := map[vec]int{}
 	for k := range trials {
-		r := RunTrial(s, uint64(k), nil)
+		r := lawTrial(s, uint64(k))
 		v := make([]byte, c.n)
 		for i, x := range r.Loads {
 			v[i] = byte(math.Round(x / s.Weights.Scale()))

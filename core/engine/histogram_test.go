@@ -32,7 +32,7 @@ func histogramVectors(t *testing.T, process string, params map[string]string, n,
 	s := mustSpec(t, process, params, core.Common{Bins: uint64(n), Balls: uint64(m), Seed: seed, Engine: core.EngineHistogram, LevelBatch: batch})
 	obs := map[vec]int{}
 	for k := range trials {
-		r := RunTrial(s, uint64(k), nil)
+		r := lawTrial(s, uint64(k))
 		var b []byte
 		for _, l := range r.Histogram {
 			for range l.Count {
@@ -194,7 +194,7 @@ func compareEngines(t *testing.T, process string, params map[string]string, n, m
 		s := mustSpec(t, process, params, c)
 		out := sample{gaps: map[float64]int{}, frac: map[int][]float64{}}
 		for k := range trials {
-			r := RunTrial(s, uint64(k), nil)
+			r := lawTrial(s, uint64(k))
 			out.gaps[r.Gap]++
 			for rel := -6; rel <= 6; rel++ {
 				out.frac[rel] = append(out.frac[rel], result.FractionAtLeast(r.Histogram, float64(m/n)+float64(rel), n))
@@ -311,7 +311,7 @@ func TestHistogramOneChoiceOccupancy(t *testing.T) {
 	s := mustSpec(t, "one-choice", nil, core.Common{Bins: n, Balls: m, Seed: 6, Engine: core.EngineHistogram})
 	sum := map[int]float64{}
 	for k := range trials {
-		for _, l := range RunTrial(s, uint64(k), nil).Histogram {
+		for _, l := range lawTrial(s, uint64(k)).Histogram {
 			sum[int(l.Load)] += float64(l.Count)
 		}
 	}

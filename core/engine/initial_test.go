@@ -187,7 +187,7 @@ func (c initialCase) spec(t *testing.T, engine core.Engine, trials int, seed uin
 func tally(t *testing.T, s *core.Spec, trials int) map[vec]int {
 	obs := map[vec]int{}
 	for k := range trials {
-		r := RunTrial(s, uint64(k), nil)
+		r := lawTrial(s, uint64(k))
 		var b []byte
 		if r.Loads != nil {
 			for _, x := range r.Loads {

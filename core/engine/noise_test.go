@@ -76,7 +76,7 @@ func meanGap(t *testing.T, process string, params map[string]string, c core.Comm
 	s := mustSpec(t, process, params, c)
 	var xs []float64
 	for k := range trials {
-		xs = append(xs, RunTrial(s, uint64(k), nil).MaxGap)
+		xs = append(xs, lawTrial(s, uint64(k)).MaxGap)
 	}
 	m, v := meanVar(xs)
 	return m, math.Sqrt(v / float64(len(xs)))
@@ -167,7 +167,7 @@ func TestBatchOfNGrowsLikeLogOverLogLog(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for k := w; k < trials; k += 2 {
-					xs[k] = RunTrial(s, uint64(k), nil).Gap
+					xs[k] = lawTrial(s, uint64(k)).Gap
 				}
 			}()
 		}

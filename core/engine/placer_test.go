@@ -189,7 +189,7 @@ func TestDeletionsQuantileHistogramVsDirect(t *testing.T) {
 					t.Fatal(err)
 				}
 				for k := range trials {
-					r := RunTrial(s, uint64(k), nil)
+					r := lawTrial(s, uint64(k))
 					maxes[e][int(r.MaxLoad)-int(r.MinLoad)]++
 				}
 			}
@@ -521,7 +521,7 @@ func TestDeletionsThinning(t *testing.T) {
 					t.Fatal(err)
 				}
 				for k := range trials {
-					r := RunTrial(s, uint64(k), nil)
+					r := lawTrial(s, uint64(k))
 					maxes[e][int(r.MaxLoad)-int(r.MinLoad)]++
 				}
 			}

@@ -316,7 +316,7 @@ func TestRBBAgainstIndependentImplementation(t *testing.T) {
 		s := rbbSpec(t, map[string]string{"rounds": fmt.Sprint(rounds)}, n, m, core.Common{Seed: 33, Engine: eng})
 		var engMax, engEmpty []float64
 		for k := range trials {
-			r := RunTrial(s, uint64(k), nil).RBB
+			r := lawTrial(s, uint64(k)).RBB
 			engMax, engEmpty = append(engMax, r.MeanMaxLoad), append(engEmpty, r.MeanEmpty)
 		}
 		for _, q := range []struct {

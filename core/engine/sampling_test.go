@@ -610,7 +610,7 @@ func TestTiesIndexFirstBatch(t *testing.T) {
 		}
 		sum := 0.0
 		for k := range trials {
-			sum += RunTrial(s, uint64(k), nil).Loads[0]
+			sum += lawTrial(s, uint64(k)).Loads[0]
 		}
 		mean := sum / trials
 		pIndex, pRandom := float64(2*n-1)/(n*n), 1.0/n

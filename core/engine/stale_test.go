@@ -28,7 +28,7 @@ func staleVectors(t *testing.T, n, d, events int, dy core.Dynamic, trials int, s
 	}
 	obs := map[vec]int{}
 	for k := range trials {
-		r := RunTrial(s, uint64(k), nil)
+		r := lawTrial(s, uint64(k))
 		v := make([]byte, n)
 		for i, x := range r.Loads {
 			v[i] = byte(x)

@@ -58,7 +58,7 @@ func TestOneChoiceOccupancyExact(t *testing.T) {
 	s := mustSpec(t, "one-choice", nil, core.Common{Bins: n, Balls: m, Seed: 5})
 	sum := map[int]float64{}
 	for k := range trials {
-		r := RunTrial(s, uint64(k), nil)
+		r := lawTrial(s, uint64(k))
 		for _, l := range r.Histogram {
 			sum[int(l.Load)] += float64(l.Count)
 		}
@@ -88,7 +88,7 @@ func fluidAgreement(s *core.Spec, p theory.Profile, trials int) (worst float64, 
 	n := float64(s.Bins)
 	frac := map[int][]float64{}
 	for k := range trials {
-		r := RunTrial(s, uint64(k), nil)
+		r := lawTrial(s, uint64(k))
 		for i := p.Base - 1; i <= p.Top(); i++ {
 			frac[i] = append(frac[i], result.FractionAtLeast(r.Histogram, float64(i), s.Bins))
 		}

@@ -349,7 +349,7 @@ func TestRetryMatchesExactLaw(t *testing.T) {
 				obs := map[vec]int{}
 				var probes []float64
 				for k := range trials {
-					r := RunTrial(s, uint64(k), nil)
+					r := lawTrial(s, uint64(k))
 					var b []byte
 					if eng == core.EngineDirect {
 						for _, x := range r.Loads {
@@ -461,7 +461,7 @@ func TestRetryHistogramAgreesWithDirect(t *testing.T) {
 				s := mustSpec(t, p, nil, core.Common{Bins: 1000, Balls: 20000, Seed: seed, Engine: eng})
 				var out []float64
 				for k := range 150 {
-					out = append(out, RunTrial(s, uint64(k), nil).Probes.Mean)
+					out = append(out, lawTrial(s, uint64(k)).Probes.Mean)
 				}
 				return out
 			}
