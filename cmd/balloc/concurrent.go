@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/balloc/balloc/concurrency"
@@ -258,17 +256,9 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 	default:
 		return fmt.Errorf("--format %q: want table or json", f.format)
 	}
-	bar := false
-	switch f.progress {
-	case "auto":
-		if file, ok := c.ErrOrStderr().(*os.File); ok {
-			bar = term.IsTerminal(int(file.Fd()))
-		}
-	case "always":
-		bar = true
-	case "never":
-	default:
-		return fmt.Errorf("--progress %q: want auto, always or never", f.progress)
+	bar, err := wantBar(f.progress, c.ErrOrStderr())
+	if err != nil {
+		return err
 	}
 	rule, ok := spec.Proc.(process.Concurrent)
 	comparable := ok && rule.Concurrent().Shape == process.ShapeLeast && rule.Concurrent().D == 2

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 )
@@ -25,17 +24,7 @@ func (b *comparisonBar) start(total uint64) func(uint64) {
 	if b == nil {
 		return nil
 	}
-	b.bar = progressbar.NewOptions64(int64(min(total, 1<<62)),
-		progressbar.OptionSetWriter(b.w),
-		progressbar.OptionSetDescription(fmt.Sprintf("comparisons, %d workers, trial %d", b.workers, b.trial)),
-		progressbar.OptionSetItsString("balls"),
-		progressbar.OptionShowIts(),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-		progressbar.OptionFullWidth(),
-	)
+	b.bar = newBallsBar(b.w, total, fmt.Sprintf("comparisons, %d workers, trial %d", b.workers, b.trial))
 	return func(n uint64) { _ = b.bar.Add64(int64(n)) }
 }
 

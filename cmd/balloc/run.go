@@ -5,15 +5,12 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
@@ -251,16 +248,8 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	if f.theory && f.format == "csv" {
 		return nil, fmt.Errorf("--theory needs --format table, json or jsonl")
 	}
-	switch f.progress {
-	case "auto":
-		if file, ok := c.ErrOrStderr().(*os.File); ok {
-			p.bar = term.IsTerminal(int(file.Fd()))
-		}
-	case "always":
-		p.bar = true
-	case "never":
-	default:
-		return nil, fmt.Errorf("--progress %q: want auto, always or never", f.progress)
+	if p.bar, err = wantBar(f.progress, c.ErrOrStderr()); err != nil {
+		return nil, err
 	}
 
 	names := strings.Split(f.process, ",")
@@ -486,17 +475,7 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 		for _, s := range p.specs {
 			total = units.Add(total, units.Mul(s.Balls, uint64(p.trials)))
 		}
-		bar = progressbar.NewOptions64(int64(min(total, 1<<62)),
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription(fmt.Sprintf("%d trials", p.jobs())),
-			progressbar.OptionSetItsString("balls"),
-			progressbar.OptionShowIts(),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionFullWidth(),
-		)
+		bar = newBallsBar(stderr, total, fmt.Sprintf("%d trials", p.jobs()))
 		progress = func(n uint64) { _ = bar.Add64(int64(n)) }
 	}
 

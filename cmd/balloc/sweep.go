@@ -12,7 +12,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
@@ -118,17 +117,9 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	if sn > 1 {
 		shardText = fmt.Sprintf("%d/%d", si, sn)
 	}
-	bar := false
-	switch fl.progress {
-	case "auto":
-		if f, ok := stderr.(*os.File); ok {
-			bar = term.IsTerminal(int(f.Fd()))
-		}
-	case "always":
-		bar = true
-	case "never":
-	default:
-		return fmt.Errorf("--progress %q: want auto, always or never", fl.progress)
+	bar, err := wantBar(fl.progress, stderr)
+	if err != nil {
+		return err
 	}
 	man := newManifest(g, shardText)
 	// A folder that is not balloc's is left as it is: nothing is made,
