@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"github.com/balloc/balloc/core/sweep"
 )
 
 // A bad input is refused before any work: exit 2, nothing on stdout, and
@@ -882,15 +884,15 @@ func hostileFileCases(t *testing.T, f *fixtures) []badCase {
 	writeFile(t, filepath.Join(dataLine, "results.jsonl"), string(b)+"my data line\n")
 	userLock := d("sweep-user-lock")
 	copyDir(t, f.sweep, userLock)
-	os.Remove(filepath.Join(userLock, lockName))
-	writeFile(t, filepath.Join(userLock, lockName), "my lock notes\n")
+	os.Remove(filepath.Join(userLock, sweep.LockName))
+	writeFile(t, filepath.Join(userLock, sweep.LockName), "my lock notes\n")
 	lockOnly := d("merge-user-lock")
 	mustMkdir(t, lockOnly)
-	writeFile(t, filepath.Join(lockOnly, lockName), "my lock notes\n")
+	writeFile(t, filepath.Join(lockOnly, sweep.LockName), "my lock notes\n")
 	fifoLock := d("sweep-fifo-lock")
 	copyDir(t, f.sweep, fifoLock)
-	os.Remove(filepath.Join(fifoLock, lockName))
-	if err := syscall.Mkfifo(filepath.Join(fifoLock, lockName), 0o644); err != nil {
+	os.Remove(filepath.Join(fifoLock, sweep.LockName))
+	if err := syscall.Mkfifo(filepath.Join(fifoLock, sweep.LockName), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bins0 := d("bins0")
@@ -903,21 +905,21 @@ func hostileFileCases(t *testing.T, f *fixtures) []badCase {
 		absent     []string
 		args       []string
 	}{
-		{"sweep into a foreign manifest's folder", "not a manifest balloc wrote", []string{filepath.Join(foreignMan, "manifest.json")}, []string{filepath.Join(foreignMan, lockName)},
+		{"sweep into a foreign manifest's folder", "not a manifest balloc wrote", []string{filepath.Join(foreignMan, "manifest.json")}, []string{filepath.Join(foreignMan, sweep.LockName)},
 			[]string{"sweep", f.toml, "--out", foreignMan, "--progress", "never"}},
-		{"merge into a foreign manifest's folder", "not a manifest balloc wrote", []string{filepath.Join(foreignMan, "manifest.json")}, []string{filepath.Join(foreignMan, lockName)},
+		{"merge into a foreign manifest's folder", "not a manifest balloc wrote", []string{filepath.Join(foreignMan, "manifest.json")}, []string{filepath.Join(foreignMan, sweep.LockName)},
 			[]string{"merge", f.sweep, "--out", foreignMan}},
 		{"summarize a foreign manifest's folder", "not a manifest balloc wrote", nil, nil, []string{"summarize", foreignMan}},
-		{"sweep into a user's folder", "holds no sweep", []string{filepath.Join(userDir, "notes.txt")}, []string{filepath.Join(userDir, lockName), filepath.Join(userDir, "manifest.json")},
+		{"sweep into a user's folder", "holds no sweep", []string{filepath.Join(userDir, "notes.txt")}, []string{filepath.Join(userDir, sweep.LockName), filepath.Join(userDir, "manifest.json")},
 			[]string{"sweep", f.toml, "--out", userDir, "--progress", "never"}},
 		{"sweep onto a complete line that is not JSON", "results.jsonl:3", []string{filepath.Join(dataLine, "results.jsonl")}, nil,
 			[]string{"sweep", f.toml, "--out", dataLine, "--progress", "never"}},
 		{"summarize a complete line that is not JSON", "results.jsonl:3", nil, nil, []string{"summarize", dataLine}},
-		{"sweep onto a user's sweep.lock", "not balloc's lock", []string{filepath.Join(userLock, lockName), filepath.Join(userLock, "results.jsonl")}, nil,
+		{"sweep onto a user's sweep.lock", "not balloc's lock", []string{filepath.Join(userLock, sweep.LockName), filepath.Join(userLock, "results.jsonl")}, nil,
 			[]string{"sweep", f.toml, "--out", userLock, "--progress", "never"}},
-		{"merge onto a user's sweep.lock", "not balloc's lock", []string{filepath.Join(lockOnly, lockName)}, []string{filepath.Join(lockOnly, "manifest.json")},
+		{"merge onto a user's sweep.lock", "not balloc's lock", []string{filepath.Join(lockOnly, sweep.LockName)}, []string{filepath.Join(lockOnly, "manifest.json")},
 			[]string{"merge", f.sweep, "--out", lockOnly}},
-		{"sweep onto a FIFO sweep.lock", "not a regular file", []string{filepath.Join(fifoLock, lockName)}, nil,
+		{"sweep onto a FIFO sweep.lock", "not a regular file", []string{filepath.Join(fifoLock, sweep.LockName)}, nil,
 			[]string{"sweep", f.toml, "--out", fifoLock, "--progress", "never"}},
 		{"plot a manifest with bins = 0", "bins = 0", nil, []string{d("bins0.png")}, []string{"plot", bins0, "--kind", "gap-vs-bins", "--out", d("bins0.png")}},
 	} {

@@ -18,6 +18,7 @@ import (
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/internal/files"
 )
 
 // A reference file (summarize --compare) holds published, or any, values
@@ -94,7 +95,7 @@ func readRefFile(path string) (*refFile, error) {
 	case st.Size() > maxRefFile:
 		return nil, fail("more than the 16 MiB a reference file may hold")
 	}
-	text, err := readCapped(path, maxRefFile)
+	text, err := files.ReadCapped(path, maxRefFile)
 	switch {
 	case err != nil:
 		return nil, fail("%v", errors.Unwrap(err))
@@ -319,7 +320,7 @@ func asNumber(v any) (float64, bool) {
 }
 
 // matches reports whether r names grid point gp.
-func (r *ref) matches(gp gridPoint) bool {
+func (r *ref) matches(gp sweep.Point) bool {
 	if r.process != gp.Process || (r.bins != 0 && r.bins != gp.Bins) || (r.hasBalls && r.balls != gp.Balls) {
 		return false
 	}
@@ -381,12 +382,12 @@ func (rf *refFile) compare(dir string, sums []pointSummary) ([]compareRow, error
 		case len(hit) > 1:
 			var names []string
 			for _, j := range hit[:2] {
-				names = append(names, sums[j].gp.describe())
+				names = append(names, sums[j].gp.Describe())
 			}
 			return nil, fmt.Errorf("--compare %s: [[ref]] %d (%s) names %d grid points of %s (%s, ...); add bins, balls or params to name one",
 				rf.path, r.n, r.describe(), len(hit), dir, strings.Join(names, "; "))
 		case byPoint[hit[0]] != nil:
-			return nil, fmt.Errorf("--compare %s: [[ref]] %d and %d both name %s", rf.path, byPoint[hit[0]].n, r.n, sums[hit[0]].gp.describe())
+			return nil, fmt.Errorf("--compare %s: [[ref]] %d and %d both name %s", rf.path, byPoint[hit[0]].n, r.n, sums[hit[0]].gp.Describe())
 		}
 		byPoint[hit[0]] = r
 	}
@@ -601,7 +602,7 @@ func writeCompare(rf *refFile, rows []compareRow, format string, w io.Writer) er
 		tested, out2, zLimit, minExpected, pLimit)
 	for _, r := range rows {
 		if r.noteID > 0 {
-			fmt.Fprintf(w, "[%d] %s: %s\n", r.noteID, r.s.gp.describe(), noteOf(rf, r.s))
+			fmt.Fprintf(w, "[%d] %s: %s\n", r.noteID, r.s.gp.Describe(), noteOf(rf, r.s))
 		}
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/balloc/balloc/core/sweep"
 )
 
 // The crossing of a difference that is −1 at n = 1024 and +1 at n = 4096 is
@@ -93,7 +95,7 @@ func TestSummarizeCrossover(t *testing.T) {
 // named; the others are kept.
 func TestCrossoverLeavesOutThinPairs(t *testing.T) {
 	pt := func(n uint64, strategy string, trials int, mean float64) pointSummary {
-		return pointSummary{gp: gridPoint{Process: "graphical", Bins: n, Params: map[string]any{"strategy": strategy}}, trials: trials, mean: mean, sd: 1}
+		return pointSummary{gp: sweep.Point{Process: "graphical", Bins: n, Params: map[string]any{"strategy": strategy}}, trials: trials, mean: mean, sd: 1}
 	}
 	c := &crossover{key: "strategy", a: "greedy", b: "haar"}
 	ps, err := c.pairs([]pointSummary{pt(8, "greedy", 3, 1), pt(8, "haar", 3, 2), pt(16, "greedy", 3, 3), pt(16, "haar", 1, 2), pt(32, "greedy", 2, 5), pt(32, "haar", 2, 4)})

@@ -15,6 +15,7 @@ import (
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/internal/files"
@@ -51,21 +52,21 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 				return err
 			}
 			var notes []string
-			sd, err := readSweep(args[0], "plot", &notes)
+			sd, err := sweep.ReadFolder(args[0], "plot", &notes)
 			if err != nil {
 				return err
 			}
-			var points []gridPoint
-			for _, gp := range sd.man.Grid {
+			var points []sweep.Point
+			for _, gp := range sd.Manifest.Grid {
 				points = append(points, gp)
 			}
 			if err := o.checkGrid(points, &notes); err != nil {
 				return err
 			}
 			var series []plotSeries
-			for i, rs := range sd.byPoint() {
+			for i, rs := range sd.ByPoint() {
 				if len(rs) > 0 {
-					series = append(series, plotSeries{label: seriesLabel(sd.man.Grid[i]), results: rs, point: sd.man.Grid[i]})
+					series = append(series, plotSeries{label: seriesLabel(sd.Manifest.Grid[i]), results: rs, point: sd.Manifest.Grid[i]})
 				}
 			}
 			if len(series) == 0 {
@@ -159,7 +160,7 @@ func (o *plotOptions) check() error {
 // a log x axis has only positive x. Points without the x parameter are left
 // out of gap-vs-param, said in a note added to notes (printed once nothing
 // more can fail before the work, so that a refusal stays one line).
-func (o *plotOptions) checkGrid(points []gridPoint, notes *[]string) error {
+func (o *plotOptions) checkGrid(points []sweep.Point, notes *[]string) error {
 	if o.kind != "gap-vs-param" {
 		return nil
 	}
@@ -225,7 +226,7 @@ func (o *plotOptions) xText() string {
 
 // xCandidates is what gap-vs-param may put on x: the parameters of the
 // grid's points, then bins and balls.
-func xCandidates(points []gridPoint) []string {
+func xCandidates(points []sweep.Point) []string {
 	var names []string
 	for _, gp := range points {
 		for k := range gp.Params {
@@ -238,7 +239,7 @@ func xCandidates(points []gridPoint) []string {
 	return append(names, "bins", "balls")
 }
 
-func distinctX(points []gridPoint, name string) int {
+func distinctX(points []sweep.Point, name string) int {
 	var seen []string
 	for _, gp := range points {
 		var s string
@@ -263,7 +264,7 @@ func distinctX(points []gridPoint, name string) int {
 
 // xValue is the grid point's value of name as a number; ok is false when
 // the point has no such parameter.
-func xValue(gp gridPoint, name string) (v float64, ok bool, err error) {
+func xValue(gp sweep.Point, name string) (v float64, ok bool, err error) {
 	switch name {
 	case "bins":
 		return float64(gp.Bins), true, nil
@@ -291,10 +292,10 @@ func xValue(gp gridPoint, name string) (v float64, ok bool, err error) {
 type plotSeries struct {
 	label   string
 	results []*result.Result
-	point   gridPoint
+	point   sweep.Point
 }
 
-func seriesLabel(gp gridPoint) string {
+func seriesLabel(gp sweep.Point) string {
 	l := gp.Process
 	if p := paramsText(gp.Params); p != "" {
 		l += " " + p
@@ -402,7 +403,7 @@ func meanMinMax(xs []float64) (mean, lo, hi float64) {
 
 // fluidSpec is the spec of a grid point at another number of balls, for
 // its fluid limit; ok is false where balloc has none.
-func fluidAt(gp gridPoint, balls uint64) (theory.Profile, bool) {
+func fluidAt(gp sweep.Point, balls uint64) (theory.Profile, bool) {
 	for _, k := range []string{"arrival_rate", "delete_prob", "delete", "phases"} {
 		if _, ok := gp.Params[k]; ok {
 			return theory.Profile{}, false // balls leave: the static fluid limit is no reading of it
@@ -418,7 +419,7 @@ func fluidAt(gp gridPoint, balls uint64) (theory.Profile, bool) {
 
 // fluidGap is the fluid limit's first-moment estimate of the gap after
 // balls balls: the largest load i with n·s_i ≥ 1, less balls/n.
-func fluidGap(gp gridPoint, balls uint64) (float64, bool) {
+func fluidGap(gp sweep.Point, balls uint64) (float64, bool) {
 	prof, ok := fluidAt(gp, balls)
 	if !ok {
 		return 0, false

@@ -51,16 +51,16 @@ func makeSweep(t *testing.T, toml string) string {
 // sweepFigure builds the figure that plot draws for the sweep.
 func sweepFigure(t *testing.T, sw string, o plotOptions) *figure {
 	t.Helper()
-	sd, err := readSweep(sw, "plot", nil)
+	sd, err := sweep.ReadFolder(sw, "plot", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := o.checkGrid(sd.man.Grid, new([]string)); err != nil {
+	if err := o.checkGrid(sd.Manifest.Grid, new([]string)); err != nil {
 		t.Fatal(err)
 	}
 	var series []plotSeries
-	for i, rs := range sd.byPoint() {
-		series = append(series, plotSeries{label: seriesLabel(sd.man.Grid[i]), results: rs, point: sd.man.Grid[i]})
+	for i, rs := range sd.ByPoint() {
+		series = append(series, plotSeries{label: seriesLabel(sd.Manifest.Grid[i]), results: rs, point: sd.Manifest.Grid[i]})
 	}
 	f, err := buildFigure(o, series)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pkg/profile"
 
+	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/internal/files"
 )
 
@@ -89,7 +90,7 @@ func (p *profiler) finish() error {
 
 // sweepFiles are the files of a sweep folder: only sweep and merge write
 // them.
-var sweepFiles = []string{"manifest.json", "results.jsonl", lockName}
+var sweepFiles = []string{"manifest.json", "results.jsonl", sweep.LockName}
 
 // newOutput is files.NewOutput, which refuses what no output may be (an
 // input of the run, a folder, a path that cannot be created), and also
@@ -98,7 +99,7 @@ var sweepFiles = []string{"manifest.json", "results.jsonl", lockName}
 func newOutput(flag, path string, force bool) (*files.Output, error) {
 	dir, base := filepath.Split(path)
 	for _, name := range sweepFiles {
-		if base == name && ownedSweepFolder(dir) {
+		if base == name && sweep.OwnedFolder(dir) {
 			return nil, fmt.Errorf("%s %s: it is a file of the sweep folder %s; write the output elsewhere", flag, path, filepath.Clean(dir))
 		}
 	}

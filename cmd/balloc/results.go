@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,19 +17,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/units"
 )
-
-// sweepData is a sweep folder read back whole, for the readers that draw
-// every trial (plot): its manifest and results, each (grid point, trial)
-// once. summarize and merge stream instead (readSummaries, runMerge).
-type sweepData struct {
-	dir     string
-	man     *manifest
-	results []*result.Result
-	torn    bool
-	dups    int // identical copies of a line, dropped
-}
 
 // windowGap is a trial's gap and max_gap over t ≥ from·m (summarize
 // --gap-from): the mean of its checkpoints' gaps there, and their largest,
@@ -44,79 +33,6 @@ func windowGap(r *result.Result, from float64, balls uint64) (gap, maxGap float6
 		}
 	}
 	return sum / float64(k), top, k > 0
-}
-
-// readSweep reads a sweep folder. Lines outside the manifest's grid are
-// left out with one warning added to notes (named for cmd; the caller
-// prints them once nothing more can fail, so a refusal stays one line);
-// identical copies of a line count once; two different results for one
-// trial are an error.
-func readSweep(dir, cmd string, notes *[]string) (*sweepData, error) {
-	man, err := readSweepManifest(dir)
-	if err != nil {
-		return nil, err
-	}
-	kept, dups, torn, err := readResultsOf(dir, filepath.Join(dir, "results.jsonl"), man.Grid, cmd, notes)
-	if err != nil {
-		return nil, err
-	}
-	return &sweepData{dir: dir, man: man, results: kept, torn: torn, dups: dups}, nil
-}
-
-// readSweepManifest reads the manifest of a folder that must hold a sweep.
-func readSweepManifest(dir string) (*manifest, error) {
-	man, err := readManifest(dir)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, fmt.Errorf("%s: no manifest.json: not a folder balloc sweep wrote", dir)
-		}
-		return nil, err
-	}
-	return man, nil
-}
-
-// addNote adds note to notes unless it is "" or notes is nil.
-func addNote(notes *[]string, note string) {
-	if note != "" && notes != nil {
-		*notes = append(*notes, note)
-	}
-}
-
-// foreignNote says, in one line, that lines outside the grid were ignored,
-// or is "" when none were.
-func foreignNote(cmd, path string, foreign int) string {
-	if foreign == 0 {
-		return ""
-	}
-	return fmt.Sprintf("balloc %s: %s: %d lines are not trials of this sweep's grid (another sweep's, or beyond its trials); they are ignored", cmd, path, foreign)
-}
-
-// byPoint groups results by grid point, in the manifest's order, each
-// sorted by trial.
-func (sd *sweepData) byPoint() [][]*result.Result {
-	out := make([][]*result.Result, len(sd.man.Grid))
-	at := map[string]int{}
-	for i, g := range sd.man.Grid {
-		at[g.SpecHash] = i
-	}
-	for _, r := range sd.results {
-		if i, ok := at[r.SpecHash]; ok {
-			out[i] = append(out[i], r)
-		}
-	}
-	for _, rs := range out {
-		slices.SortFunc(rs, func(a, b *result.Result) int { return cmp.Compare(a.Trial, b.Trial) })
-	}
-	return out
-}
-
-// withoutTiming is a result's JSON with the timing fields zeroed: what two
-// runs of the same trial must agree on.
-func withoutTiming(r *result.Result) string {
-	c := *r
-	c.ElapsedS, c.BallsPerS = 0, 0
-	b, _ := json.Marshal(&c)
-	return string(b)
 }
 
 func newMergeCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -139,271 +55,27 @@ func newMergeCommand(stdout, stderr io.Writer) *cobra.Command {
 	return c
 }
 
-// runMerge merges sweep folders in two passes over their results files, one
-// line at a time: the first checks every line and indexes the first copy of
-// each trial (trialIndex: about 100 bytes a trial), the second reads those
-// lines back by offset in the manifest's order and writes them. Its memory
-// grows with the trials of the grid, not with the size of the files.
+// runMerge merges sweep folders (sweep.OpenMerge) and reports the trials
+// found, duplicated and missing; missing trials make it fail (exit 1).
 func runMerge(args []string, out string, stdout, stderr io.Writer) error {
-	dirs, err := expandFolders(args)
+	m, err := sweep.OpenMerge(args, out)
 	if err != nil {
 		return err
 	}
-	outInfo, outErr := os.Stat(out)
-	var notes []string
-	type folder struct {
-		dir  string
-		man  *manifest
-		torn bool
-	}
-	var all []folder
-	var ix *trialIndex
-	dups, kept := 0, 0
-	scan := func(f *folder) error {
-		path := filepath.Join(f.dir, "results.jsonl")
-		d, foreign, _, torn, err := ix.scan(path, func(int, *result.Result) error {
-			kept++
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		addNote(&notes, foreignNote("merge", path, foreign))
-		f.torn, dups = torn, dups+d
-		return nil
-	}
-	for _, d := range dirs {
-		if filepath.Clean(d) == filepath.Clean(out) {
-			return fmt.Errorf("--out %s is also an input", out)
-		}
-		if fi, err := os.Stat(d); err == nil && outErr == nil && os.SameFile(fi, outInfo) {
-			return fmt.Errorf("--out %s is also an input (as %s)", out, d)
-		}
-		man, err := readSweepManifest(d)
-		if err != nil {
-			return err
-		}
-		if len(all) > 0 && !sameGrid(all[0].man, man) {
-			return fmt.Errorf("%s holds another sweep than %s (another grid or number of trials)", d, all[0].dir)
-		}
-		if ix == nil {
-			ix = newTrialIndex(man.Grid)
-		}
-		f := folder{dir: d, man: man}
-		if err := scan(&f); err != nil {
-			return err
-		}
-		all = append(all, f)
-	}
-	first := all[0].man
-	// The merged folder: new, empty, or holding this sweep already (an
-	// earlier merge), whose results then join the merge, so nothing there
-	// is lost.
-	if err := checkMergeOut(out, first); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("--out %s: %v", out, err)
-	}
-	lock, err := lockFolder(out, "merge")
-	if err != nil {
-		return err
-	}
-	defer lock.release()
-	if err := checkMergeOut(out, first); err != nil { // as it is now that it is ours
-		return err
-	}
-	if _, err := os.Stat(filepath.Join(out, "manifest.json")); err == nil {
-		man, err := readSweepManifest(out)
-		if err != nil {
-			return err
-		}
-		f := folder{dir: out, man: man}
-		if err := scan(&f); err != nil {
-			return err
-		}
-		all = append(all, f)
-	}
-	for _, f := range all {
-		if f.torn {
-			notes = append(notes, fmt.Sprintf("balloc merge: %s ends in a torn line; it is ignored", filepath.Join(f.dir, "results.jsonl")))
-		}
-	}
-	// Each point's trials present, ascending: the order of the merged file.
-	present := make([][]uint64, len(first.Grid))
-	for k := range ix.seen {
-		present[k.point] = append(present[k.point], k.trial)
-	}
-	var missing []string
-	total := 0
-	for p, gp := range first.Grid {
-		slices.Sort(present[p])
-		total += gp.Trials
-		if lost := missingTrials(present[p], uint64(gp.Trials)); lost != "" {
-			missing = append(missing, fmt.Sprintf("%s (spec %s): trials %s", gp.describe(), gp.SpecHash, lost))
-		}
-	}
-	printNotes(stderr, notes)
-	man := *first
-	man.Shard = ""
-	if err := man.write(out); err != nil {
-		return failure{err}
-	}
-	if err := writeMerged(filepath.Join(out, "results.jsonl"), ix, present); err != nil {
+	defer m.Close()
+	printNotes(stderr, m.Notes)
+	if err := m.Write(); err != nil {
 		return failure{err}
 	}
 	fmt.Fprintf(stdout, "%s: %d of %d trials from %d folders; %d duplicated (identical, kept once); %d grid points with missing trials\n",
-		out, kept, total, len(dirs), dups, len(missing))
-	for _, m := range missing {
-		fmt.Fprintf(stdout, "  missing: %s\n", m)
+		out, m.Kept, m.Total, m.Inputs, m.Dups, len(m.Missing))
+	for _, s := range m.Missing {
+		fmt.Fprintf(stdout, "  missing: %s\n", s)
 	}
-	if len(missing) > 0 {
-		return failure{fmt.Errorf("%d trials missing from the merge", total-kept)}
+	if len(m.Missing) > 0 {
+		return failure{fmt.Errorf("%d trials missing from the merge", m.Total-m.Kept)}
 	}
 	return nil
-}
-
-// maxListedMissing bounds the trials a merge lists as missing for one grid
-// point; the rest are counted.
-const maxListedMissing = 1000
-
-// missingTrials lists the trials below trials absent from present (sorted,
-// each below trials), as "3,5,9": the first maxListedMissing of them, then
-// how many more; "" when none is missing.
-func missingTrials(present []uint64, trials uint64) string {
-	if uint64(len(present)) == trials {
-		return ""
-	}
-	var lost []string
-	next := uint64(0) // the next trial not yet accounted for
-	for i := 0; i <= len(present) && len(lost) < maxListedMissing; i++ {
-		upto := trials // after the last trial present, the gap up to trials
-		if i < len(present) {
-			upto = present[i]
-		}
-		for ; next < upto && len(lost) < maxListedMissing; next++ {
-			lost = append(lost, strconv.FormatUint(next, 10))
-		}
-		next = upto + 1
-	}
-	text := strings.Join(lost, ",")
-	if n := trials - uint64(len(present)); n > uint64(len(lost)) {
-		text += fmt.Sprintf(" and %d more", n-uint64(len(lost)))
-	}
-	return text
-}
-
-// writeMerged writes the merged results file: each trial's first line, in
-// the manifest's order and by trial, read back from where the index found
-// it and written as balloc writes a result (decoded, then encoded).
-func writeMerged(path string, ix *trialIndex, present [][]uint64) error {
-	files := make([]*os.File, len(ix.paths))
-	defer func() {
-		for _, f := range files {
-			if f != nil {
-				f.Close()
-			}
-		}
-	}()
-	var buf []byte
-	return writeSyncedStream(path, func(w io.Writer) error {
-		for p, trials := range present {
-			for _, t := range trials {
-				at := ix.seen[trialKey{p, t}]
-				if files[at.src] == nil {
-					f, err := os.Open(ix.paths[at.src])
-					if err != nil {
-						return err
-					}
-					files[at.src] = f
-				}
-				buf = slices.Grow(buf[:0], at.size)[:at.size]
-				if _, err := files[at.src].ReadAt(buf, at.off); err != nil {
-					return fmt.Errorf("%s: %v (changed while merging?)", ix.paths[at.src], err)
-				}
-				var r result.Result
-				if err := json.Unmarshal(buf[:at.size-1], &r); err != nil {
-					return fmt.Errorf("%s:%d: changed while merging: %v", ix.paths[at.src], at.line, err)
-				}
-				line, err := json.Marshal(&r)
-				if err != nil {
-					return err
-				}
-				if _, err := w.Write(append(line, '\n')); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-}
-
-// checkMergeOut refuses a merge's --out folder unless it does not exist, is
-// empty (but for its lock file) or holds the sweep man describes.
-func checkMergeOut(out string, man *manifest) error {
-	old, err := checkSweepFolder("--out", out)
-	if err == nil && old != nil && !sameGrid(old, man) {
-		return fmt.Errorf("--out %s holds another sweep (another grid or number of trials) than the folders merged; use a new or empty folder", out)
-	}
-	return err
-}
-
-// expandFolders is merge's folder arguments with patterns expanded: an
-// argument that is no path but holds *, ? or [ is a shell pattern
-// (filepath.Match) that balloc expands itself, in the natural order of the
-// numbers in the names (shard-2 before shard-10). So a job script passes
-// 'DIR/shard-*' however many shards there are, and its command line stays
-// within the system's argument limit (balloc slurm's merge job).
-func expandFolders(args []string) ([]string, error) {
-	var out []string
-	for _, a := range args {
-		if _, err := os.Lstat(a); err == nil || !strings.ContainsAny(a, "*?[") {
-			out = append(out, a)
-			continue
-		}
-		m, err := filepath.Glob(a)
-		if err != nil {
-			return nil, fmt.Errorf("%s: not a folder, and not a pattern: %v", a, err)
-		}
-		if len(m) == 0 {
-			return nil, fmt.Errorf("%s: no folder matches", a)
-		}
-		slices.SortFunc(m, naturalCompare)
-		out = append(out, m...)
-	}
-	return out, nil
-}
-
-// naturalCompare orders strings with their runs of digits compared as
-// numbers.
-func naturalCompare(a, b string) int {
-	for a != "" && b != "" {
-		da, db := digitRun(a), digitRun(b)
-		if da > 0 && db > 0 {
-			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
-			if c := cmp.Compare(len(na), len(nb)); c != 0 {
-				return c
-			}
-			if c := strings.Compare(na, nb); c != 0 {
-				return c
-			}
-			a, b = a[da:], b[db:]
-			continue
-		}
-		if a[0] != b[0] {
-			return cmp.Compare(a[0], b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-func digitRun(s string) int {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i
 }
 
 func newSummarizeCommand(stdout io.Writer) *cobra.Command {
@@ -476,7 +148,7 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 // interval are NaN below two trials.
 type pointSummary struct {
 	index         int
-	gp            gridPoint
+	gp            sweep.Point
 	trials        int
 	gaps          []float64
 	mean, sd      float64
@@ -521,14 +193,14 @@ type trialFigures struct {
 // point without a checkpoint there is an error naming it, the first such
 // point in the manifest's order.
 func readSummaries(dir string, from float64, notes *[]string) ([]pointSummary, error) {
-	man, err := readSweepManifest(dir)
+	man, err := sweep.FolderManifest(dir)
 	if err != nil {
 		return nil, err
 	}
 	figs := make([][]trialFigures, len(man.Grid))
 	noWindow := -1
 	path := filepath.Join(dir, "results.jsonl")
-	_, foreign, _, _, err := newTrialIndex(man.Grid).scan(path, func(p int, r *result.Result) error {
+	_, foreign, _, _, err := sweep.NewTrialIndex(man.Grid).Scan(path, func(p int, r *result.Result) error {
 		f := trialFigures{trial: r.Trial, gap: r.Gap, maxGap: r.MaxGap, rate: r.BallsPerS}
 		if r.Dynamic != nil && r.Dynamic.Model == "supermarket" {
 			f.supermarket, f.meanQueue, f.meanQSE = true, r.Dynamic.MeanQueue, r.Dynamic.MeanQueueSE
@@ -545,7 +217,7 @@ func readSummaries(dir string, from float64, notes *[]string) ([]pointSummary, e
 	if err != nil {
 		return nil, err
 	}
-	addNote(notes, foreignNote("summarize", path, foreign))
+	sweep.AddNote(notes, sweep.ForeignNote("summarize", path, foreign))
 	if noWindow >= 0 {
 		gp := man.Grid[noWindow]
 		return nil, fmt.Errorf("--gap-from %s: %s %s has no checkpoint at t ≥ %s·m (give the sweep checkpoints = K or \"log:K\")",
@@ -559,7 +231,7 @@ func readSummaries(dir string, from float64, notes *[]string) ([]pointSummary, e
 
 // summaries computes every grid point's figures, in the manifest's order,
 // from its trials' figures sorted by trial (sums are taken in that order).
-func summaries(man *manifest, figs [][]trialFigures, from float64) []pointSummary {
+func summaries(man *sweep.Manifest, figs [][]trialFigures, from float64) []pointSummary {
 	var out []pointSummary
 	for i, rs := range figs {
 		s := pointSummary{index: i, gp: man.Grid[i], trials: len(rs), mean: math.NaN(), sd: math.NaN(),

@@ -17,6 +17,7 @@ import (
 	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/internal/files"
 )
@@ -551,10 +552,10 @@ func interruptedRun(p *plan, done int) string {
 }
 
 // gridPoints are the specs as a sweep's grid points, for the plot.
-func (p *plan) gridPoints() []gridPoint {
-	var out []gridPoint
+func (p *plan) gridPoints() []sweep.Point {
+	var out []sweep.Point
 	for _, s := range p.specs {
-		out = append(out, gridPoint{Process: s.Process.Name, Params: s.ParamsMap(), Bins: s.Bins, Balls: s.Balls, Trials: s.Trials})
+		out = append(out, sweep.Point{Process: s.Process.Name, Params: s.ParamsMap(), Bins: s.Bins, Balls: s.Balls, Trials: s.Trials})
 	}
 	return out
 }

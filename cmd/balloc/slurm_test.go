@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/balloc/balloc/core/sweep"
 )
 
 // A value that would add a line or a command to a job script is refused, in
@@ -193,7 +195,7 @@ func TestSlurmQuotesPaths(t *testing.T) {
 		}
 		shards = append(shards, d)
 	}
-	got, err := expandFolders([]string{globEscape(out) + "/shard-*"})
+	got, err := sweep.ExpandFolders([]string{globEscape(out) + "/shard-*"})
 	if want := []string{shards[0], shards[3], shards[1], shards[2]}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("merge expands the pattern to %q (%v), want %q", got, err, want)
 	}

@@ -121,10 +121,10 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	if err != nil {
 		return err
 	}
-	man := newManifest(g, shardText)
+	man := sweep.NewManifest(g, shardText, Version, buildCommit())
 	// A folder that is not balloc's is left as it is: nothing is made,
 	// locked or written there.
-	if _, err := checkSweepFolder("--out", out); err != nil {
+	if _, err := sweep.CheckFolder("--out", out); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -132,13 +132,13 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	}
 	// The lock comes before the manifest is read or written and is held to
 	// the end: two runs on one folder would interleave their lines.
-	lock, err := lockFolder(out, "sweep")
+	lock, err := sweep.LockFolder(out, "sweep")
 	if err != nil {
 		return err
 	}
-	defer lock.release()
-	if old, err := readManifest(out); err == nil {
-		if err := checkExtends(out, old, man); err != nil {
+	defer lock.Release()
+	if old, err := sweep.ReadManifest(out); err == nil {
+		if err := sweep.CheckExtends(out, old, man); err != nil {
 			return err
 		}
 		if old.Shard != man.Shard {
@@ -152,7 +152,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	// with the trials, not the file (resultsindex.go).
 	done := make([][]uint64, len(g.Specs))
 	before := 0 // trials already there
-	_, foreign, valid, torn, err := newTrialIndex(man.Grid).scan(resultsPath, func(p int, r *result.Result) error {
+	_, foreign, valid, torn, err := sweep.NewTrialIndex(man.Grid).Scan(resultsPath, func(p int, r *result.Result) error {
 		done[p] = append(done[p], r.Trial)
 		before++
 		return nil
@@ -165,7 +165,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	if torn {
 		notes = append(notes, fmt.Sprintf("balloc sweep: %s ended in a torn line (a run was killed); it is dropped and its trial run again", resultsPath))
 	}
-	addNote(&notes, foreignNote("sweep", resultsPath, foreign))
+	sweep.AddNote(&notes, sweep.ForeignNote("sweep", resultsPath, foreign))
 	// Every trial of the grid in canonical order; this shard's share; not
 	// done. Listed lazily: nothing here grows with the number of trials.
 	jobs := newSweepJobs(g, si, sn, done)
@@ -195,7 +195,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	}
 	njobs := int(jobs.total)
 	printNotes(stderr, notes)
-	if err := man.write(out); err != nil {
+	if err := man.Write(out); err != nil {
 		return failure{err}
 	}
 	rw, err := deps.open(resultsPath, valid)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/balloc/balloc/core/sweep"
 )
 
 // The single grid of a folder swept before blocks, and a file that moved
@@ -53,7 +55,7 @@ func TestSweepBlocksResumeSingleGridFolder(t *testing.T) {
 	if !slices.Equal(resultLines(t, sw), resultLines(t, whole)) {
 		t.Error("the single grid grown by a block differs from the blocked sweep run at once")
 	}
-	man, err := readManifest(sw)
+	man, err := sweep.ReadManifest(sw)
 	if err != nil || len(man.Grid) != 2 || man.Grid[0].Trials != 3 || man.Grid[1].Trials != 2 || man.Source != blockGrid {
 		t.Errorf("manifest: %v %+v", err, man)
 	}

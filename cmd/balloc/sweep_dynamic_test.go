@@ -26,16 +26,16 @@ func TestSweepOverArrivalRates(t *testing.T) {
 	if code, _, errs := run(t, "sweep", file, "--out", sw, "--progress", "never"); code != 0 {
 		t.Fatal(errs)
 	}
-	sd, err := readSweep(sw, "test", nil)
+	sd, err := sweep.ReadFolder(sw, "test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lambdas := []float64{0.5, 0.8, 0.9}
-	if len(sd.man.Grid) != 3 {
-		t.Fatalf("%d grid points, want 3", len(sd.man.Grid))
+	if len(sd.Manifest.Grid) != 3 {
+		t.Fatalf("%d grid points, want 3", len(sd.Manifest.Grid))
 	}
-	for i, rs := range sd.byPoint() {
-		gp := sd.man.Grid[i]
+	for i, rs := range sd.ByPoint() {
+		gp := sd.Manifest.Grid[i]
 		if gp.Params["arrival_rate"] != lambdas[i] || len(rs) != 3 {
 			t.Fatalf("point %d: %v, %d results", i, gp.Params, len(rs))
 		}
@@ -82,7 +82,7 @@ func TestSweepOverArrivalRates(t *testing.T) {
 		if i == 0 || l != got[len(got)-1] {
 			got = append(got, l)
 			want := 0.0
-			for _, r := range sd.byPoint()[len(got)-1] {
+			for _, r := range sd.ByPoint()[len(got)-1] {
 				want += r.Dynamic.MeanQueue / 3
 			}
 			if math.Abs(q-want) > 1e-12*want {
@@ -142,7 +142,7 @@ func TestSweepListResumesSingleValuedFolder(t *testing.T) {
 	}
 	var kept []string
 	for _, r := range recs[:2] {
-		kept = append(kept, withoutTiming(r))
+		kept = append(kept, sweep.WithoutTiming(r))
 	}
 	slices.Sort(kept)
 	if !slices.Equal(kept, before) {

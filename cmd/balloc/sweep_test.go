@@ -40,7 +40,7 @@ func resultLines(t *testing.T, dir string) []string {
 	}
 	var out []string
 	for _, r := range recs {
-		out = append(out, withoutTiming(r))
+		out = append(out, sweep.WithoutTiming(r))
 	}
 	slices.Sort(out)
 	return out

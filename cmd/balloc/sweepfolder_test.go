@@ -63,7 +63,7 @@ func TestSweepTwoProcessesOneFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !p.until(func() bool {
-		b, _ := os.ReadFile(filepath.Join(shared, lockName))
+		b, _ := os.ReadFile(filepath.Join(shared, sweep.LockName))
 		return strings.Contains(string(b), fmt.Sprintf("pid %d ", first.Process.Pid))
 	}) {
 		t.Fatalf("the first sweep exited without taking the lock: %s", firstErr)
@@ -96,31 +96,12 @@ func TestSweepTwoProcessesOneFolder(t *testing.T) {
 	if got := resultLines(t, same); !slices.Equal(got, want) {
 		t.Errorf("two sweeps started together left %d results, not those of a sweep run alone", len(got))
 	}
-	if _, err := readManifest(same); err != nil {
+	if _, err := sweep.ReadManifest(same); err != nil {
 		t.Errorf("two sweeps started together: manifest: %v", err)
 	}
 	if tmps, _ := filepath.Glob(filepath.Join(same, "*.tmp")); len(tmps) > 0 {
 		t.Errorf("temporary files left: %v", tmps)
 	}
-}
-
-// flock locks belong to an open file description, so two locks in one
-// process conflict as two processes' do; releasing lets the next one in.
-func TestFolderLockInProcess(t *testing.T) {
-	dir := t.TempDir()
-	l, err := lockFolder(dir, "sweep")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := lockFolder(dir, "merge"); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("balloc sweep, pid %d on", os.Getpid())) {
-		t.Errorf("a second lock while held: %v; want a refusal naming this pid", err)
-	}
-	l.release()
-	l, err = lockFolder(dir, "merge")
-	if err != nil {
-		t.Fatalf("the lock after a release: %v", err)
-	}
-	l.release()
 }
 
 // merge --out refuses a folder holding another sweep or other files, and
@@ -280,7 +261,7 @@ func TestSweepExtends(t *testing.T) {
 	if !slices.Equal(resultLines(t, grown), want) {
 		t.Error("the sweep grown in two steps differs from the larger sweep run at once")
 	}
-	man, err := readManifest(grown)
+	man, err := sweep.ReadManifest(grown)
 	if err != nil || len(man.Grid) != 4 || man.Source != large {
 		t.Errorf("the grown sweep's manifest: %v, %d grid points", err, len(man.Grid))
 	}

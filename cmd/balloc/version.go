@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -104,4 +105,24 @@ func looseFlags(c *cobra.Command) {
 // completing reports whether args are a request from a completion script.
 func completing(args []string) bool {
 	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
+}
+
+// Version is balloc's version; commit is set at build time by the Makefile
+// (-ldflags "-X main.commit=...") or read from the build info.
+const Version = "0.3.0"
+
+var commit = ""
+
+func buildCommit() string {
+	if commit != "" {
+		return commit
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				return s.Value
+			}
+		}
+	}
+	return "unknown"
 }

@@ -1,4 +1,4 @@
-package main
+package sweep
 
 import (
 	"errors"
@@ -11,31 +11,31 @@ import (
 	"time"
 )
 
-// lockName is the file in a sweep folder that sweep and merge lock while
+// LockName is the file in a sweep folder that sweep and merge lock while
 // they write there. It is left in place after a run: removing it would let
 // a process that opened the old file and one that creates a new one both
 // hold "the" lock.
-const lockName = "sweep.lock"
+const LockName = "sweep.lock"
 
 // lockRecordPrefix starts what a run writes into the lock file.
 const lockRecordPrefix = "balloc "
 
-// folderLock is an advisory lock (flock) on a sweep folder, held from before
+// Lock is an advisory lock (flock) on a sweep folder, held from before
 // the manifest is read until the run ends, so two runs never append to one
 // results.jsonl. The kernel drops it when the process dies, kill -9
 // included, so a killed sweep never leaves a stale lock. flock locks belong
 // to an open file description: two opens in one process conflict too.
-type folderLock struct{ f *os.File }
+type Lock struct{ f *os.File }
 
-// lockFolder takes dir's lock or refuses, naming the process that holds it
+// LockFolder takes dir's lock or refuses, naming the process that holds it
 // (what it wrote into the lock file). what is the command, for the record.
-func lockFolder(dir, what string) (*folderLock, error) {
-	path := filepath.Join(dir, lockName)
+func LockFolder(dir, what string) (*Lock, error) {
+	path := filepath.Join(dir, LockName)
 	// Not followed if a link, and opened without blocking: a FIFO or a
 	// device put there is refused below, never waited on.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("--out %s: cannot open %s: %v", dir, path, cause(err))
+		return nil, fmt.Errorf("--out %s: cannot open %s: %v", dir, path, pathCause(err))
 	}
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		f.Close()
@@ -64,7 +64,7 @@ func lockFolder(dir, what string) (*folderLock, error) {
 	if f.Truncate(0) == nil {
 		_, _ = f.WriteAt([]byte(rec), 0)
 	}
-	return &folderLock{f: f}, nil
+	return &Lock{f: f}, nil
 }
 
 // lockHolder reads who holds a lock. The holder writes its record just
@@ -82,5 +82,5 @@ func lockHolder(f *os.File) string {
 	return "another balloc run (it has not recorded which yet)"
 }
 
-// release drops the lock.
-func (l *folderLock) release() { l.f.Close() }
+// Release drops the lock.
+func (l *Lock) Release() { l.f.Close() }
