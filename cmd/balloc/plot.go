@@ -711,3 +711,15 @@ func figLoadHistogram(f *figure, o plotOptions, series []plotSeries) error {
 	}
 	return nil
 }
+
+// cmpFloat orders a before b when a < b; NaN is equal to everything, so a
+// stable sort leaves it where it is.
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

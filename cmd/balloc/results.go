@@ -1,39 +1,17 @@
 package main
 
 import (
-	"cmp"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"math"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/sweep"
-	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/report"
 )
-
-// windowGap is a trial's gap and max_gap over t ≥ from·m (summarize
-// --gap-from): the mean of its checkpoints' gaps there, and their largest,
-// a stationary level where the final state alone is one correlated draw.
-// ok is false when no checkpoint lies in that window.
-func windowGap(r *result.Result, from float64, balls uint64) (gap, maxGap float64, ok bool) {
-	sum, k, top := 0.0, 0, math.Inf(-1)
-	for _, c := range r.Checkpoints {
-		if float64(c.Balls) >= from*float64(balls) {
-			sum, k, top = sum+c.Gap, k+1, max(top, c.Gap)
-		}
-	}
-	return sum / float64(k), top, k > 0
-}
 
 func newMergeCommand(stdout, stderr io.Writer) *cobra.Command {
 	var out string
@@ -98,38 +76,38 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 				}
 				from = f
 			}
-			var xo *crossover
+			var xo *report.Crossover
 			if c.Flags().Changed("crossover") {
 				var err error
-				if xo, err = parseCrossover(cross); err != nil {
+				if xo, err = report.ParseCrossover(cross); err != nil {
 					return err
 				}
 				if c.Flags().Changed("compare") || (format != "table" && format != "markdown") {
 					return fmt.Errorf("--crossover prints a table (--format table or markdown), without --compare")
 				}
 			}
-			var ref *refFile
+			var ref *report.Reference
 			if c.Flags().Changed("compare") {
 				var err error
-				if ref, err = readRefFile(compare); err != nil {
+				if ref, err = report.ReadReference(compare); err != nil {
 					return err
 				}
 			}
 			var notes []string
-			sums, err := readSummaries(args[0], from, &notes)
+			sums, err := report.Read(args[0], from, &notes)
 			if err != nil {
 				return err
 			}
 			switch {
 			case xo != nil:
-				err = writeCrossover(xo, sums, format, stdout)
+				err = report.WriteCrossover(xo, sums, format, stdout)
 			case ref != nil:
-				var rows []compareRow
-				if rows, err = ref.compare(args[0], sums); err == nil {
-					err = writeCompare(ref, rows, format, stdout)
+				var rows []report.CompareRow
+				if rows, err = ref.Compare(args[0], sums); err == nil {
+					err = report.WriteCompare(ref, rows, format, stdout)
 				}
 			default:
-				err = summarize(sums, format, stdout)
+				err = report.Write(sums, format, stdout)
 			}
 			if err == nil {
 				printNotes(c.ErrOrStderr(), notes)
@@ -142,438 +120,4 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 	c.Flags().StringVar(&cross, "crossover", "", "KEY=A,B: per n, the gap of the points with KEY = A beside those with KEY = B (a parameter or process; their balls may differ), and where the difference changes sign, with a 95% interval")
 	c.Flags().StringVar(&compare, "compare", "", "a TOML file of reference values (published figures) to set beside the simulation, with a z-score or χ² per cell")
 	return c
-}
-
-// pointSummary is one grid point's figures as numbers. The spread and the
-// interval are NaN below two trials.
-type pointSummary struct {
-	index         int
-	gp            sweep.Point
-	trials        int
-	gaps          []float64
-	mean, sd      float64
-	ciLow, ciHigh float64
-	maxGapMean    float64
-	maxGapSD      float64
-	rate          float64
-	discrete      bool      // the gaps lie on one lattice of step 1: exact cells
-	cells         []gapCell // the gap distribution
-	// gapFrom is summarize --gap-from's F (NaN without it): each trial's
-	// gap is then the mean of its checkpoints' gaps at t ≥ F·m.
-	gapFrom float64
-	// The supermarket model's time-averaged queue length, the mean over
-	// trials, and its standard error √(Σ se_t²)/k from the trials'
-	// batch-means errors (NaN where no trial has one).
-	queue, queueSE float64
-}
-
-// gapCell is one cell of a gap distribution: trials whose gap is low (an
-// exact cell, low == high) or lies in [low, high) (a bin of real gaps).
-type gapCell struct {
-	low, high float64
-	count     int
-}
-
-// trialFigures are what summarize keeps of a trial, whatever its line
-// holds: its index, gap, max_gap and balls/s, and a supermarket run's mean
-// queue length with its standard error.
-type trialFigures struct {
-	trial              uint64
-	gap, maxGap, rate  float64
-	supermarket        bool
-	meanQueue, meanQSE float64
-}
-
-// readSummaries reads a sweep folder's results one line at a time and
-// summarizes each grid point. It keeps each trial's figures (trialFigures,
-// 56 bytes) and its entry in the trial index (about 100 bytes), so its
-// memory grows with the trials of the grid, not with the size of the file
-// or of a line (checkpoints, histograms). With from (not NaN) each trial's
-// gap is the mean of its checkpoints' gaps at t ≥ from·m (windowGap); a
-// point without a checkpoint there is an error naming it, the first such
-// point in the manifest's order.
-func readSummaries(dir string, from float64, notes *[]string) ([]pointSummary, error) {
-	man, err := sweep.FolderManifest(dir)
-	if err != nil {
-		return nil, err
-	}
-	figs := make([][]trialFigures, len(man.Grid))
-	noWindow := -1
-	path := filepath.Join(dir, "results.jsonl")
-	_, foreign, _, _, err := sweep.NewTrialIndex(man.Grid).Scan(path, func(p int, r *result.Result) error {
-		f := trialFigures{trial: r.Trial, gap: r.Gap, maxGap: r.MaxGap, rate: r.BallsPerS}
-		if r.Dynamic != nil && r.Dynamic.Model == "supermarket" {
-			f.supermarket, f.meanQueue, f.meanQSE = true, r.Dynamic.MeanQueue, r.Dynamic.MeanQueueSE
-		}
-		if !math.IsNaN(from) {
-			var ok bool
-			if f.gap, f.maxGap, ok = windowGap(r, from, man.Grid[p].Balls); !ok && (noWindow < 0 || p < noWindow) {
-				noWindow = p
-			}
-		}
-		figs[p] = append(figs[p], f)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	sweep.AddNote(notes, sweep.ForeignNote("summarize", path, foreign))
-	if noWindow >= 0 {
-		gp := man.Grid[noWindow]
-		return nil, fmt.Errorf("--gap-from %s: %s %s has no checkpoint at t ≥ %s·m (give the sweep checkpoints = K or \"log:K\")",
-			g(from), gp.Process, paramsText(gp.Params), g(from))
-	}
-	for _, fs := range figs {
-		slices.SortFunc(fs, func(a, b trialFigures) int { return cmp.Compare(a.trial, b.trial) })
-	}
-	return summaries(man, figs, from), nil
-}
-
-// summaries computes every grid point's figures, in the manifest's order,
-// from its trials' figures sorted by trial (sums are taken in that order).
-func summaries(man *sweep.Manifest, figs [][]trialFigures, from float64) []pointSummary {
-	var out []pointSummary
-	for i, rs := range figs {
-		s := pointSummary{index: i, gp: man.Grid[i], trials: len(rs), mean: math.NaN(), sd: math.NaN(),
-			ciLow: math.NaN(), ciHigh: math.NaN(), maxGapMean: math.NaN(), maxGapSD: math.NaN(), rate: math.NaN(), gapFrom: from}
-		s.queue, s.queueSE = meanQueue(rs)
-		if len(rs) > 0 {
-			var maxGaps, rates []float64
-			for _, r := range rs {
-				s.gaps, maxGaps, rates = append(s.gaps, r.gap), append(maxGaps, r.maxGap), append(rates, r.rate)
-			}
-			m, half := meanCI(s.gaps)
-			s.mean = m
-			s.maxGapMean, _ = meanCI(maxGaps)
-			s.rate, _ = meanCI(rates)
-			if len(rs) > 1 {
-				s.sd = stdDev(s.gaps, m)
-				s.maxGapSD = stdDev(maxGaps, s.maxGapMean)
-				s.ciLow, s.ciHigh = m-half, m+half
-			}
-			s.discrete = onLattice(s.gaps)
-			s.cells = gapCells(s.gaps, s.discrete)
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// meanQueue is the supermarket trials' mean queue length, averaged over
-// trials, with its standard error √(Σ se_t²)/k (independent trials, each
-// with its batch-means error); NaN, NaN unless every trial is a
-// supermarket run.
-func meanQueue(rs []trialFigures) (mean, se float64) {
-	if len(rs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	ss := 0.0
-	for _, r := range rs {
-		if !r.supermarket {
-			return math.NaN(), math.NaN()
-		}
-		mean += r.meanQueue
-		ss += r.meanQSE * r.meanQSE
-	}
-	k := float64(len(rs))
-	return mean / k, math.Sqrt(ss) / k
-}
-
-// hasQueue reports whether some point has a mean queue length: then the
-// summaries carry it as a column.
-func hasQueue(sums []pointSummary) bool {
-	return slices.ContainsFunc(sums, func(s pointSummary) bool { return !math.IsNaN(s.queue) })
-}
-
-// stdDev is the sample standard deviation of xs about their mean m.
-func stdDev(xs []float64, m float64) float64 {
-	ss := 0.0
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
-	}
-	return math.Sqrt(ss / float64(len(xs)-1))
-}
-
-// onLattice reports whether the gaps differ from each other by integers only
-// (unit balls, whatever m/n is): then each gap value is a cell of its own.
-func onLattice(gaps []float64) bool {
-	for _, x := range gaps {
-		if d := x - gaps[0]; math.Abs(d-math.Round(d)) > 1e-9 {
-			return false
-		}
-	}
-	return true
-}
-
-// gapCells is the distribution of the gaps: a cell per value on a lattice,
-// else at most 10 bins [low, low+w) of a round width w (1, 2 or 5 × 10^k)
-// starting at a multiple of w.
-func gapCells(gaps []float64, discrete bool) []gapCell {
-	sorted := slices.Sorted(slices.Values(gaps))
-	var cells []gapCell
-	if discrete {
-		for _, x := range sorted {
-			if n := len(cells); n > 0 && cells[n-1].low == x {
-				cells[n-1].count++
-				continue
-			}
-			cells = append(cells, gapCell{low: x, high: x, count: 1})
-		}
-		return cells
-	}
-	lo, hi := sorted[0], sorted[len(sorted)-1]
-	w := roundWidth((hi - lo) / 10)
-	start := math.Floor(lo/w) * w
-	for _, x := range sorted {
-		k := math.Floor((x - start) / w)
-		low := start + k*w
-		if n := len(cells); n > 0 && cells[n-1].low == low {
-			cells[n-1].count++
-			continue
-		}
-		cells = append(cells, gapCell{low: low, high: low + w, count: 1})
-	}
-	return cells
-}
-
-// roundWidth is the least of 1, 2, 5 × 10^k at or above x (1 for x = 0: an
-// exact cell is then a bin of width 1 around a single real value).
-func roundWidth(x float64) float64 {
-	if !(x > 0) {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(x)))
-	for _, f := range []float64{1, 2, 5, 10} {
-		if f*p >= x*(1-1e-12) {
-			return f * p
-		}
-	}
-	return 10 * p
-}
-
-// cellsText writes a distribution as shares of all trials: "2: 95%  3: 5%",
-// bins as "[2.5, 3): 20%".
-func cellsText(cells []gapCell, trials int) string {
-	var parts []string
-	for _, c := range cells {
-		at := g(c.low)
-		if c.high != c.low {
-			at = "[" + g(c.low) + ", " + g(c.high) + ")"
-		}
-		parts = append(parts, fmt.Sprintf("%s: %s%%", at, g(100*float64(c.count)/float64(trials))))
-	}
-	return strings.Join(parts, "  ")
-}
-
-// summarize writes the summaries: a display table (table, markdown, latex)
-// or numbers (csv, jsonl).
-func summarize(sums []pointSummary, format string, w io.Writer) error {
-	switch format {
-	case "csv":
-		return summaryCSV(sums, w)
-	case "jsonl":
-		return summaryJSONL(sums, w)
-	}
-	gapHead := "gap (mean ± 95% CI)"
-	if len(sums) > 0 && !math.IsNaN(sums[0].gapFrom) {
-		gapHead = fmt.Sprintf("gap over t ≥ %s·m (mean ± 95%% CI)", g(sums[0].gapFrom))
-	}
-	head := []string{"process", "params", "bins", "balls", "trials", gapHead, "gap: % of trials", "max_gap (mean)", "balls/s"}
-	align := "llrrrlllr"
-	queue := hasQueue(sums)
-	if queue { // the supermarket's figure, before balls/s
-		head = slices.Insert(head, len(head)-1, "mean queue ± s.e.")
-		align = "llrrrllllr"
-	}
-	var rows [][]string
-	for _, s := range sums {
-		row := []string{s.gp.Process, paramsText(s.gp.Params), units.FormatCount(s.gp.Bins), units.FormatCount(s.gp.Balls),
-			fmt.Sprintf("%d/%d", s.trials, s.gp.Trials)}
-		if s.trials == 0 {
-			rows = append(rows, append(row, slices.Repeat([]string{"–"}, len(head)-len(row))...))
-			continue
-		}
-		interval := "–"
-		if s.trials > 1 {
-			interval = fmt.Sprintf("%.3g", (s.ciHigh-s.ciLow)/2)
-		}
-		row = append(row, g(s.mean)+" ± "+interval, cellsText(s.cells, s.trials), g(s.maxGapMean))
-		if queue {
-			q := "–"
-			if !math.IsNaN(s.queue) {
-				q = g(s.queue) + " ± " + fmt.Sprintf("%.2g", s.queueSE)
-			}
-			row = append(row, q)
-		}
-		rows = append(rows, append(row, fmt.Sprintf("%.3g", s.rate)))
-	}
-	writeDisplay(head, rows, format, align, w)
-	return nil
-}
-
-// writeDisplay writes a display table as an aligned table, markdown or LaTeX.
-func writeDisplay(head []string, rows [][]string, format, align string, w io.Writer) {
-	switch format {
-	case "markdown":
-		fmt.Fprintln(w, "| "+strings.Join(head, " | ")+" |")
-		fmt.Fprintln(w, "|"+strings.Repeat("---|", len(head)))
-		for _, r := range rows {
-			fmt.Fprintln(w, "| "+strings.Join(r, " | ")+" |")
-		}
-	case "latex":
-		fmt.Fprintln(w, "\\begin{tabular}{"+align+"}")
-		fmt.Fprintln(w, "\\hline")
-		fmt.Fprintln(w, latexRow(head))
-		fmt.Fprintln(w, "\\hline")
-		for _, r := range rows {
-			fmt.Fprintln(w, latexRow(r))
-		}
-		fmt.Fprintln(w, "\\hline")
-		fmt.Fprintln(w, "\\end{tabular}")
-	default:
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(head, "\t"))
-		for _, r := range rows {
-			fmt.Fprintln(tw, strings.Join(r, "\t"))
-		}
-		tw.Flush()
-	}
-}
-
-// paramNames is every parameter name of the grid, sorted: one column each.
-func paramNames(sums []pointSummary) []string {
-	seen := map[string]bool{}
-	for _, s := range sums {
-		for k := range s.gp.Params {
-			seen[k] = true
-		}
-	}
-	return slices.Sorted(maps.Keys(seen))
-}
-
-// num writes a number for csv: in full, empty for NaN (no value).
-func num(x float64) string {
-	if math.IsNaN(x) {
-		return ""
-	}
-	return strconv.FormatFloat(x, 'g', -1, 64)
-}
-
-// jnum is a number for JSON: null for NaN.
-func jnum(x float64) any {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return x
-}
-
-// summaryCSV writes one row per grid point and cell of its gap distribution
-// (tidy: the point's figures repeat on each of its rows; a point without
-// trials has one row), every figure a plain number.
-func summaryCSV(sums []pointSummary, w io.Writer) error {
-	names := paramNames(sums)
-	cw := csv.NewWriter(w)
-	head := append(append([]string{"point", "process"}, names...), "bins", "balls", "trials", "trials_planned",
-		"mean", "sd", "ci_low", "ci_high", "max_gap_mean", "balls_per_s", "gap_low", "gap_high", "count", "pct")
-	from := len(sums) > 0 && !math.IsNaN(sums[0].gapFrom)
-	if from {
-		head = slices.Insert(head, len(head)-10, "gap_from")
-	}
-	queue := hasQueue(sums)
-	if queue {
-		head = slices.Insert(head, len(head)-4, "mean_queue", "mean_queue_se")
-	}
-	cw.Write(head)
-	for _, s := range sums {
-		row := []string{strconv.Itoa(s.index), s.gp.Process}
-		for _, k := range names {
-			v, ok := s.gp.Params[k]
-			row = append(row, "")
-			if ok {
-				row[len(row)-1] = fmt.Sprint(v)
-			}
-		}
-		row = append(row, strconv.FormatUint(s.gp.Bins, 10), strconv.FormatUint(s.gp.Balls, 10), strconv.Itoa(s.trials), strconv.Itoa(s.gp.Trials))
-		if from {
-			row = append(row, num(s.gapFrom))
-		}
-		row = append(row, num(s.mean), num(s.sd), num(s.ciLow), num(s.ciHigh), num(s.maxGapMean), num(s.rate))
-		if queue {
-			row = append(row, num(s.queue), num(s.queueSE))
-		}
-		if len(s.cells) == 0 {
-			cw.Write(append(row, "", "", "", ""))
-		}
-		for _, c := range s.cells {
-			cw.Write(append(slices.Clone(row), num(c.low), num(c.high), strconv.Itoa(c.count), num(100*float64(c.count)/float64(s.trials))))
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// summaryJSONL writes one JSON object per grid point, its parameters as
-// fields of their own and its gap distribution as an array of cells.
-func summaryJSONL(sums []pointSummary, w io.Writer) error {
-	for _, s := range sums {
-		var b strings.Builder
-		field := func(k string, v any) {
-			if b.Len() > 0 {
-				b.WriteByte(',')
-			}
-			kb, _ := json.Marshal(k)
-			vb, _ := json.Marshal(v)
-			b.Write(kb)
-			b.WriteByte(':')
-			b.Write(vb)
-		}
-		field("point", s.index)
-		field("process", s.gp.Process)
-		for _, k := range slices.Sorted(maps.Keys(s.gp.Params)) {
-			field(k, s.gp.Params[k])
-		}
-		field("bins", s.gp.Bins)
-		field("balls", s.gp.Balls)
-		field("trials", s.trials)
-		field("trials_planned", s.gp.Trials)
-		if !math.IsNaN(s.gapFrom) {
-			field("gap_from", s.gapFrom)
-		}
-		for _, f := range []struct {
-			k string
-			v float64
-		}{{"mean", s.mean}, {"sd", s.sd}, {"ci_low", s.ciLow}, {"ci_high", s.ciHigh}, {"max_gap_mean", s.maxGapMean}, {"balls_per_s", s.rate}} {
-			field(f.k, jnum(f.v))
-		}
-		if !math.IsNaN(s.queue) {
-			field("mean_queue", s.queue)
-			field("mean_queue_se", jnum(s.queueSE))
-		}
-		type cell struct {
-			Low   float64 `json:"gap_low"`
-			High  float64 `json:"gap_high"`
-			Count int     `json:"count"`
-			Pct   float64 `json:"pct"`
-		}
-		cells := []cell{}
-		for _, c := range s.cells {
-			cells = append(cells, cell{c.low, c.high, c.count, 100 * float64(c.count) / float64(s.trials)})
-		}
-		field("gap_distribution", cells)
-		if _, err := fmt.Fprintf(w, "{%s}\n", b.String()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-var latexEscaper = strings.NewReplacer(`\`, `\textbackslash{}`, "&", `\&`, "%", `\%`, "$", `\$`, "#", `\#`, "_", `\_`,
-	"{", `\{`, "}", `\}`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`, "±", `$\pm$`, "–", "--")
-
-func latexRow(cells []string) string {
-	out := make([]string, len(cells))
-	for i, c := range cells {
-		out[i] = latexEscaper.Replace(c)
-	}
-	return strings.Join(out, " & ") + ` \\`
 }

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/csv"
@@ -51,8 +51,8 @@ const (
 // in order of gap, until each holds an expected count of at least 5.
 const minExpected = 5
 
-// refFile is a parsed reference file.
-type refFile struct {
+// Reference is a parsed reference file.
+type Reference struct {
 	path   string
 	source string
 	refs   []ref
@@ -80,9 +80,9 @@ type refCell struct {
 
 var refKeys = []string{"process", "bins", "balls", "params", "gap_distribution", "gap_mean", "max_gap_mean", "note"}
 
-// readRefFile reads and checks a reference file; every error names
+// ReadReference reads and checks a reference file; every error names
 // --compare, the file and, where it can, the [[ref]] and key.
-func readRefFile(path string) (*refFile, error) {
+func ReadReference(path string) (*Reference, error) {
 	fail := func(format string, a ...any) error {
 		return fmt.Errorf("--compare %s: %s", path, fmt.Sprintf(format, a...))
 	}
@@ -113,7 +113,7 @@ func readRefFile(path string) (*refFile, error) {
 		}
 		return nil, fail("%v", err)
 	}
-	rf := &refFile{path: path}
+	rf := &Reference{path: path}
 	for k, v := range raw {
 		switch k {
 		case "source":
@@ -277,6 +277,8 @@ func refDistribution(v any) ([]refCell, error) {
 	return cells, nil
 }
 
+// cmpFloat orders a before b when a < b; NaN is equal to everything, so a
+// stable sort leaves it where it is.
 func cmpFloat(a, b float64) int {
 	switch {
 	case a < b:
@@ -337,7 +339,7 @@ func (r *ref) matches(gp sweep.Point) bool {
 func (r *ref) describe() string {
 	s := r.process
 	if len(r.params) > 0 {
-		s += " " + paramsText(r.params)
+		s += " " + sweep.ParamsText(r.params)
 	}
 	if r.bins != 0 {
 		s += " bins=" + units.FormatCount(r.bins)
@@ -348,9 +350,9 @@ func (r *ref) describe() string {
 	return s
 }
 
-// compareRow is one compared cell: a statistic of one grid point.
-type compareRow struct {
-	s         *pointSummary
+// CompareRow is one compared cell: a statistic of one grid point.
+type CompareRow struct {
+	s         *Summary
 	first     bool   // the point's first row
 	statistic string // "gap %", "gap mean", "gap mean (from %)", "max_gap mean"
 	sim, ref  string // as displayed
@@ -364,15 +366,15 @@ type compareRow struct {
 	noteID    int    // 0: none
 }
 
-// compare matches the references to the summaries of the sweep in dir and
+// Compare matches the references to the summaries of the sweep in dir and
 // computes each cell's test.
-func (rf *refFile) compare(dir string, sums []pointSummary) ([]compareRow, error) {
+func (rf *Reference) Compare(dir string, sums []Summary) ([]CompareRow, error) {
 	byPoint := make([]*ref, len(sums))
 	for i := range rf.refs {
 		r := &rf.refs[i]
 		var hit []int
 		for j := range sums {
-			if r.matches(sums[j].gp) {
+			if r.matches(sums[j].Point) {
 				hit = append(hit, j)
 			}
 		}
@@ -382,37 +384,37 @@ func (rf *refFile) compare(dir string, sums []pointSummary) ([]compareRow, error
 		case len(hit) > 1:
 			var names []string
 			for _, j := range hit[:2] {
-				names = append(names, sums[j].gp.Describe())
+				names = append(names, sums[j].Point.Describe())
 			}
 			return nil, fmt.Errorf("--compare %s: [[ref]] %d (%s) names %d grid points of %s (%s, ...); add bins, balls or params to name one",
 				rf.path, r.n, r.describe(), len(hit), dir, strings.Join(names, "; "))
 		case byPoint[hit[0]] != nil:
-			return nil, fmt.Errorf("--compare %s: [[ref]] %d and %d both name %s", rf.path, byPoint[hit[0]].n, r.n, sums[hit[0]].gp.Describe())
+			return nil, fmt.Errorf("--compare %s: [[ref]] %d and %d both name %s", rf.path, byPoint[hit[0]].n, r.n, sums[hit[0]].Point.Describe())
 		}
 		byPoint[hit[0]] = r
 	}
-	var rows []compareRow
+	var rows []CompareRow
 	notes := 0
 	for i := range sums {
 		s, r := &sums[i], byPoint[i]
 		if r == nil {
-			rows = append(rows, compareRow{s: s, first: true, statistic: "gap %", sim: simCells(s), ref: "–", z: math.NaN(), chi2: math.NaN(), p: math.NaN(),
+			rows = append(rows, CompareRow{s: s, first: true, statistic: "gap %", sim: simCells(s), ref: "–", z: math.NaN(), chi2: math.NaN(), p: math.NaN(),
 				simV: math.NaN(), seV: math.NaN(), refV: math.NaN(), verdict: "–"})
 			continue
 		}
 		start := len(rows)
 		if r.dist != nil {
 			rows = append(rows, distRow(s, r))
-			if math.IsNaN(r.mean) && s.discrete {
+			if math.IsNaN(r.mean) && s.Discrete {
 				mean, total := 0.0, 0.0
 				for _, c := range r.dist {
 					mean, total = mean+c.gap*c.pct, total+c.pct
 				}
-				rows = append(rows, meanRow(s, "gap mean (from %)", s.gaps, mean/total))
+				rows = append(rows, meanRow(s, "gap mean (from %)", s.Gaps, mean/total))
 			}
 		}
 		if !math.IsNaN(r.mean) {
-			rows = append(rows, meanRow(s, "gap mean", s.gaps, r.mean))
+			rows = append(rows, meanRow(s, "gap mean", s.Gaps, r.mean))
 		}
 		if !math.IsNaN(r.maxMean) {
 			rows = append(rows, meanRow(s, "max_gap mean", nil, r.maxMean))
@@ -427,35 +429,35 @@ func (rf *refFile) compare(dir string, sums []pointSummary) ([]compareRow, error
 }
 
 // simCells is a point's distribution as the table shows it.
-func simCells(s *pointSummary) string {
-	if s.trials == 0 {
+func simCells(s *Summary) string {
+	if s.Trials == 0 {
 		return "–"
 	}
-	return cellsText(s.cells, s.trials)
+	return cellsText(s.Cells, s.Trials)
 }
 
 // meanRow compares a point's mean gap (or, with xs nil, its mean max_gap)
 // with a reference: z = (mean − ref)/(sd/√T).
-func meanRow(s *pointSummary, statistic string, xs []float64, refV float64) compareRow {
-	row := compareRow{s: s, statistic: statistic, refV: refV, ref: g(refV), z: math.NaN(), chi2: math.NaN(), p: math.NaN(), verdict: "–",
+func meanRow(s *Summary, statistic string, xs []float64, refV float64) CompareRow {
+	row := CompareRow{s: s, statistic: statistic, refV: refV, ref: Number(refV), z: math.NaN(), chi2: math.NaN(), p: math.NaN(), verdict: "–",
 		simV: math.NaN(), seV: math.NaN(), sim: "–"}
-	if s.trials == 0 {
+	if s.Trials == 0 {
 		return row
 	}
-	mean := s.mean
+	mean := s.Mean
 	if xs == nil {
-		mean = s.maxGapMean
+		mean = s.MaxGapMean
 	}
-	row.simV, row.sim = mean, g(mean)
-	if s.trials < 2 {
+	row.simV, row.sim = mean, Number(mean)
+	if s.Trials < 2 {
 		return row // no standard error from one trial
 	}
-	sd := s.sd
+	sd := s.SD
 	if xs == nil {
-		sd = s.maxGapSD
+		sd = s.MaxGapSD
 	}
-	row.seV = sd / math.Sqrt(float64(s.trials))
-	row.sim = fmt.Sprintf("%s ± %.3g", g(mean), row.seV)
+	row.seV = sd / math.Sqrt(float64(s.Trials))
+	row.sim = fmt.Sprintf("%s ± %.3g", Number(mean), row.seV)
 	switch {
 	case row.seV > 0:
 		row.z = (mean - refV) / row.seV
@@ -476,17 +478,17 @@ func meanRow(s *pointSummary, statistic string, xs []float64, refV float64) comp
 // reference's gaps start bins, a trial counting in the last one at or below
 // its gap), the expected counts T·pct/Σpct, pooled (minExpected) in order of
 // gap; df = cells − 1 after pooling.
-func distRow(s *pointSummary, r *ref) compareRow {
-	row := compareRow{s: s, statistic: "gap %", sim: simCells(s), simV: math.NaN(), seV: math.NaN(), refV: math.NaN(), z: math.NaN(),
+func distRow(s *Summary, r *ref) CompareRow {
+	row := CompareRow{s: s, statistic: "gap %", sim: simCells(s), simV: math.NaN(), seV: math.NaN(), refV: math.NaN(), z: math.NaN(),
 		chi2: math.NaN(), p: math.NaN(), verdict: "–"}
 	var parts []string
 	total := 0.0
 	for _, c := range r.dist {
-		parts = append(parts, fmt.Sprintf("%s: %s%%", g(c.gap), g(c.pct)))
+		parts = append(parts, fmt.Sprintf("%s: %s%%", Number(c.gap), Number(c.pct)))
 		total += c.pct
 	}
 	row.ref = strings.Join(parts, "  ")
-	if s.trials == 0 {
+	if s.Trials == 0 {
 		return row
 	}
 	type cell struct{ gap, obs, exp float64 }
@@ -501,11 +503,11 @@ func distRow(s *pointSummary, r *ref) compareRow {
 		return &cells[len(cells)-1]
 	}
 	for _, c := range r.dist {
-		at(c.gap).exp += float64(s.trials) * c.pct / total
+		at(c.gap).exp += float64(s.Trials) * c.pct / total
 	}
-	for _, x := range s.gaps {
+	for _, x := range s.Gaps {
 		key := x
-		if !s.discrete {
+		if !s.Discrete {
 			key = math.Inf(-1) // below every reference bin
 			for _, c := range r.dist {
 				if c.gap <= x {
@@ -551,7 +553,7 @@ func distRow(s *pointSummary, r *ref) compareRow {
 }
 
 // testText is a row's test as the table shows it.
-func (r *compareRow) testText() string {
+func (r *CompareRow) testText() string {
 	switch {
 	case !math.IsNaN(r.chi2):
 		return fmt.Sprintf("χ² = %.3g (%d df), p = %.2g", r.chi2, r.df, r.p)
@@ -561,9 +563,9 @@ func (r *compareRow) testText() string {
 	return "–"
 }
 
-// writeCompare writes the compared cells: a display table with the notes
+// WriteCompare writes the compared cells: a display table with the notes
 // and the rule under it, or numbers (csv, jsonl).
-func writeCompare(rf *refFile, rows []compareRow, format string, w io.Writer) error {
+func WriteCompare(rf *Reference, rows []CompareRow, format string, w io.Writer) error {
 	switch format {
 	case "csv":
 		return compareCSV(rows, w)
@@ -579,8 +581,8 @@ func writeCompare(rf *refFile, rows []compareRow, format string, w io.Writer) er
 	for _, r := range rows {
 		row := []string{"", "", "", "", ""}
 		if r.first {
-			row = []string{r.s.gp.Process, paramsText(r.s.gp.Params), units.FormatCount(r.s.gp.Bins), units.FormatCount(r.s.gp.Balls),
-				fmt.Sprintf("%d/%d", r.s.trials, r.s.gp.Trials)}
+			row = []string{r.s.Point.Process, sweep.ParamsText(r.s.Point.Params), units.FormatCount(r.s.Point.Bins), units.FormatCount(r.s.Point.Balls),
+				fmt.Sprintf("%d/%d", r.s.Trials, r.s.Point.Trials)}
 		}
 		verdict := r.verdict
 		if r.noteID > 0 {
@@ -602,16 +604,16 @@ func writeCompare(rf *refFile, rows []compareRow, format string, w io.Writer) er
 		tested, out2, zLimit, minExpected, pLimit)
 	for _, r := range rows {
 		if r.noteID > 0 {
-			fmt.Fprintf(w, "[%d] %s: %s\n", r.noteID, r.s.gp.Describe(), noteOf(rf, r.s))
+			fmt.Fprintf(w, "[%d] %s: %s\n", r.noteID, r.s.Point.Describe(), noteOf(rf, r.s))
 		}
 	}
 	return nil
 }
 
 // noteOf is the note of the reference that names s.
-func noteOf(rf *refFile, s *pointSummary) string {
+func noteOf(rf *Reference, s *Summary) string {
 	for i := range rf.refs {
-		if rf.refs[i].matches(s.gp) {
+		if rf.refs[i].matches(s.Point) {
 			return rf.refs[i].note
 		}
 	}
@@ -619,8 +621,8 @@ func noteOf(rf *refFile, s *pointSummary) string {
 }
 
 // compareCSV writes one row per compared cell, the figures as numbers.
-func compareCSV(rows []compareRow, w io.Writer) error {
-	sums := make([]pointSummary, 0, len(rows))
+func compareCSV(rows []CompareRow, w io.Writer) error {
+	sums := make([]Summary, 0, len(rows))
 	for _, r := range rows {
 		sums = append(sums, *r.s)
 	}
@@ -628,9 +630,9 @@ func compareCSV(rows []compareRow, w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write(append(append([]string{"point", "process"}, names...), "bins", "balls", "trials", "statistic", "simulated", "se", "reference", "z", "chi2", "df", "p", "verdict"))
 	for _, r := range rows {
-		row := []string{strconv.Itoa(r.s.index), r.s.gp.Process}
+		row := []string{strconv.Itoa(r.s.Index), r.s.Point.Process}
 		for _, k := range names {
-			v, ok := r.s.gp.Params[k]
+			v, ok := r.s.Point.Params[k]
 			row = append(row, "")
 			if ok {
 				row[len(row)-1] = fmt.Sprint(v)
@@ -640,7 +642,7 @@ func compareCSV(rows []compareRow, w io.Writer) error {
 		if !math.IsNaN(r.chi2) {
 			df = strconv.Itoa(r.df)
 		}
-		cw.Write(append(row, strconv.FormatUint(r.s.gp.Bins, 10), strconv.FormatUint(r.s.gp.Balls, 10), strconv.Itoa(r.s.trials), r.statistic,
+		cw.Write(append(row, strconv.FormatUint(r.s.Point.Bins, 10), strconv.FormatUint(r.s.Point.Balls, 10), strconv.Itoa(r.s.Trials), r.statistic,
 			num(r.simV), num(r.seV), num(r.refV), num(finite(r.z)), num(r.chi2), df, num(r.p), r.verdict))
 	}
 	cw.Flush()
@@ -656,15 +658,15 @@ func finite(x float64) float64 {
 }
 
 // compareJSONL writes one JSON object per compared cell.
-func compareJSONL(rows []compareRow, w io.Writer) error {
+func compareJSONL(rows []CompareRow, w io.Writer) error {
 	for _, r := range rows {
-		obj := map[string]any{"point": r.s.index, "process": r.s.gp.Process, "bins": r.s.gp.Bins, "balls": r.s.gp.Balls,
-			"trials": r.s.trials, "statistic": r.statistic, "simulated": jnum(r.simV), "se": jnum(r.seV), "reference": jnum(r.refV),
+		obj := map[string]any{"point": r.s.Index, "process": r.s.Point.Process, "bins": r.s.Point.Bins, "balls": r.s.Point.Balls,
+			"trials": r.s.Trials, "statistic": r.statistic, "simulated": jnum(r.simV), "se": jnum(r.seV), "reference": jnum(r.refV),
 			"z": jnum(r.z), "chi2": jnum(r.chi2), "p": jnum(r.p), "verdict": r.verdict}
 		if !math.IsNaN(r.chi2) {
 			obj["df"] = r.df
 		}
-		for k, v := range r.s.gp.Params {
+		for k, v := range r.s.Point.Params {
 			obj[k] = v // one field per parameter, as in summarize --format jsonl
 		}
 		b, err := json.Marshal(obj)

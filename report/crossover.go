@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"cmp"
@@ -10,24 +10,26 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/units"
 )
 
-// crossover is summarize --crossover KEY=A,B: where, as n grows, the gap of
+// Crossover is summarize --crossover KEY=A,B: where, as n grows, the gap of
 // the points with KEY = A stops being below (or above) that of the points
 // with KEY = B. KEY is a parameter (strategy=greedy,haar) or "process".
-type crossover struct {
+type Crossover struct {
 	key, a, b string
 	left      []string // pairs left out for want of trials, for the output
 }
 
-func parseCrossover(v string) (*crossover, error) {
+// ParseCrossover reads KEY=A,B, the value of summarize --crossover.
+func ParseCrossover(v string) (*Crossover, error) {
 	key, vals, ok := strings.Cut(v, "=")
 	a, b, ok2 := strings.Cut(vals, ",")
 	if !ok || !ok2 || key == "" || a == "" || b == "" || a == b || strings.Contains(b, ",") {
 		return nil, fmt.Errorf("--crossover %q: want KEY=A,B, two values of one parameter (strategy=greedy,haar) or of process", v)
 	}
-	return &crossover{key: strings.TrimSpace(key), a: strings.TrimSpace(a), b: strings.TrimSpace(b)}, nil
+	return &Crossover{key: strings.TrimSpace(key), a: strings.TrimSpace(a), b: strings.TrimSpace(b)}, nil
 }
 
 // side is one grid point's figures in a crossover pair.
@@ -45,17 +47,17 @@ type crossPair struct {
 	pa, pb side
 }
 
-func (c *crossover) value(s pointSummary) (string, bool) {
+func (c *Crossover) value(s Summary) (string, bool) {
 	if c.key == "process" {
-		return s.gp.Process, true
+		return s.Point.Process, true
 	}
-	v, ok := s.gp.Params[c.key]
+	v, ok := s.Point.Params[c.key]
 	return fmt.Sprint(v), ok
 }
 
 // pairs matches the A and B points, one pair per n, ascending in n.
-func (c *crossover) pairs(sums []pointSummary) ([]crossPair, error) {
-	type half struct{ a, b *pointSummary }
+func (c *Crossover) pairs(sums []Summary) ([]crossPair, error) {
+	type half struct{ a, b *Summary }
 	halves := map[string]*half{}
 	var order []string
 	// A pair shares n and the parameters both sides take (KEY apart): one
@@ -68,7 +70,7 @@ func (c *crossover) pairs(sums []pointSummary) ([]crossPair, error) {
 			if v == c.a {
 				bit = 1
 			}
-			for k := range s.gp.Params {
+			for k := range s.Point.Params {
 				names[k] |= bit
 			}
 		}
@@ -80,14 +82,14 @@ func (c *crossover) pairs(sums []pointSummary) ([]crossPair, error) {
 			continue
 		}
 		shared := map[string]any{}
-		for k, x := range s.gp.Params {
+		for k, x := range s.Point.Params {
 			if names[k] == 3 && k != c.key {
 				shared[k] = x
 			}
 		}
-		k := fmt.Sprintf("%s n=%d", paramsText(shared), s.gp.Bins)
+		k := fmt.Sprintf("%s n=%d", sweep.ParamsText(shared), s.Point.Bins)
 		if c.key != "process" {
-			k = s.gp.Process + " " + k
+			k = s.Point.Process + " " + k
 		}
 		h := halves[k]
 		if h == nil {
@@ -107,14 +109,14 @@ func (c *crossover) pairs(sums []pointSummary) ([]crossPair, error) {
 		if h.a == nil || h.b == nil {
 			continue
 		}
-		if h.a.trials < 2 || h.b.trials < 2 { // a sweep still running: left out, and said so
-			c.left = append(c.left, fmt.Sprintf("n = %s (%d and %d trials)", units.FormatCount(h.a.gp.Bins), h.a.trials, h.b.trials))
+		if h.a.Trials < 2 || h.b.Trials < 2 { // a sweep still running: left out, and said so
+			c.left = append(c.left, fmt.Sprintf("n = %s (%d and %d trials)", units.FormatCount(h.a.Point.Bins), h.a.Trials, h.b.Trials))
 			continue
 		}
-		sd := func(s *pointSummary) side {
-			return side{mean: s.mean, se: s.sd / math.Sqrt(float64(s.trials)), trials: s.trials}
+		sd := func(s *Summary) side {
+			return side{mean: s.Mean, se: s.SD / math.Sqrt(float64(s.Trials)), trials: s.Trials}
 		}
-		out = append(out, crossPair{n: h.a.gp.Bins, other: strings.TrimSpace(k), pa: sd(h.a), pb: sd(h.b)})
+		out = append(out, crossPair{n: h.a.Point.Bins, other: strings.TrimSpace(k), pa: sd(h.a), pb: sd(h.b)})
 	}
 	slices.SortStableFunc(out, func(x, y crossPair) int { return cmp.Compare(x.n, y.n) })
 	for i := 1; i < len(out); i++ {
@@ -221,15 +223,15 @@ func halfWidth(w float64, p, q crossPair) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}.Quantile(0.975) * math.Sqrt(v)
 }
 
-// writeCrossover prints the pairs and the crossings.
-func writeCrossover(c *crossover, sums []pointSummary, format string, w io.Writer) error {
+// WriteCrossover prints the pairs and the crossings.
+func WriteCrossover(c *Crossover, sums []Summary, format string, w io.Writer) error {
 	ps, err := c.pairs(sums)
 	if err != nil {
 		return err
 	}
 	what := "final gap"
-	if len(sums) > 0 && !math.IsNaN(sums[0].gapFrom) {
-		what = fmt.Sprintf("gap over t ≥ %s·m", g(sums[0].gapFrom))
+	if len(sums) > 0 && !math.IsNaN(sums[0].GapFrom) {
+		what = fmt.Sprintf("gap over t ≥ %s·m", Number(sums[0].GapFrom))
 	}
 	pm := func(x side) string { return fmt.Sprintf("%.4g ± %.2g", x.mean, x.se) }
 	head := []string{"n", c.key + "=" + c.a, c.key + "=" + c.b, "difference"}
