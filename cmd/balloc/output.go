@@ -139,7 +139,7 @@ func (w *writer) add(spec int, r *result.Result) error {
 	}
 	w.count++
 	if w.p.plot != "" {
-		w.kept[spec] = append(w.kept[spec], plotted(r, w.p.plotOpts.kind))
+		w.kept[spec] = append(w.kept[spec], plotted(r, w.p.plotOpts.Kind))
 	}
 	switch w.p.format {
 	case "jsonl", "json":

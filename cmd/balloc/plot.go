@@ -1,54 +1,31 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/balloc/balloc/core"
-	"github.com/balloc/balloc/core/process"
-	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/sweep"
-	"github.com/balloc/balloc/core/theory"
-	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/internal/files"
+	"github.com/balloc/balloc/plot"
 )
-
-var plotKinds = []string{"gap-vs-balls", "gap-vs-bins", "gap-vs-param", "gap-distribution", "load-histogram"}
-
-// plotOptions is how a figure is drawn, beside its kind.
-type plotOptions struct {
-	kind, title string
-	logX, logY  bool
-	bands       bool   // shade min–max of the trials around each line
-	theory      bool   // draw the fluid limit beside the simulation
-	x           string // gap-vs-param: the parameter on the x axis ("" picks the one that varies)
-	y           string // gap, max-gap or mean-queue
-	// The flags that set the kind, x and y, for messages (plot and run
-	// --plot name the kind differently).
-	flagKind, flagX, flagY string
-}
 
 func newPlotCommand(stdout io.Writer) *cobra.Command {
 	var out string
 	var force bool
-	o := plotOptions{flagKind: "kind", flagX: "x", flagY: "y"}
+	o := plot.Options{FlagKind: "kind", FlagX: "x", FlagY: "y"}
 	c := &cobra.Command{
 		Use:   "plot DIR --kind K --out FILE.png|FILE.svg|FILE.tex",
-		Short: "Plot a sweep: " + strings.Join(plotKinds, ", "),
+		Short: "Plot a sweep: " + strings.Join(plot.Kinds, ", "),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := checkPlotFlags("kind", o.kind, "out", out); err != nil {
+			if err := plot.CheckFile("kind", o.Kind, "out", out); err != nil {
 				return err
 			}
-			if err := o.check(); err != nil {
+			if err := o.Check(); err != nil {
 				return err
 			}
 			var notes []string
@@ -60,19 +37,19 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 			for _, gp := range sd.Manifest.Grid {
 				points = append(points, gp)
 			}
-			if err := o.checkGrid(points, &notes); err != nil {
+			if err := o.CheckGrid(points, &notes); err != nil {
 				return err
 			}
-			var series []plotSeries
+			var series []plot.Series
 			for i, rs := range sd.ByPoint() {
 				if len(rs) > 0 {
-					series = append(series, plotSeries{label: seriesLabel(sd.Manifest.Grid[i]), results: rs, point: sd.Manifest.Grid[i]})
+					series = append(series, plot.Series{Label: plot.SeriesLabel(sd.Manifest.Grid[i]), Results: rs, Point: sd.Manifest.Grid[i]})
 				}
 			}
 			if len(series) == 0 {
 				return fmt.Errorf("%s holds no results to plot", args[0])
 			}
-			fig, note, err := plotFigure(o, series, false)
+			fig, note, err := plot.Build(o, series, false)
 			if err != nil {
 				return err
 			}
@@ -91,216 +68,17 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.kind, "kind", "", strings.Join(plotKinds, ", ")+" (required)")
+	fl.StringVar(&o.Kind, "kind", "", strings.Join(plot.Kinds, ", ")+" (required)")
 	fl.StringVar(&out, "out", "", "the picture: .png or .svg, or .tex (a standalone pgfplots file) (required)")
-	fl.StringVar(&o.title, "title", "", "title (default: from the kind and the sweep)")
+	fl.StringVar(&o.Title, "title", "", "title (default: from the kind and the sweep)")
 	fl.BoolVar(&force, "force", false, forceHelp)
-	fl.BoolVar(&o.logX, "log-x", false, "logarithmic x axis (gap-vs-balls, gap-vs-param; gap-vs-bins always is)")
-	fl.BoolVar(&o.logY, "log-y", false, "logarithmic y axis (not for gap-distribution)")
-	fl.BoolVar(&o.bands, "bands", false, "shade the least to the largest trial around each line")
-	fl.BoolVar(&o.theory, "theory", false, "draw the fluid limit beside the simulation, where balloc has one")
-	fl.StringVar(&o.x, "x", "", "gap-vs-param: the parameter on the x axis, or bins or balls (default: the one the sweep varies)")
-	fl.StringVar(&o.y, "y", "gap", "gap-vs-param, gap-vs-bins: gap (final), max-gap (largest over the checkpoints) or mean-queue (the supermarket's time-averaged queue length)")
+	fl.BoolVar(&o.LogX, "log-x", false, "logarithmic x axis (gap-vs-balls, gap-vs-param; gap-vs-bins always is)")
+	fl.BoolVar(&o.LogY, "log-y", false, "logarithmic y axis (not for gap-distribution)")
+	fl.BoolVar(&o.Bands, "bands", false, "shade the least to the largest trial around each line")
+	fl.BoolVar(&o.Theory, "theory", false, "draw the fluid limit beside the simulation, where balloc has one")
+	fl.StringVar(&o.X, "x", "", "gap-vs-param: the parameter on the x axis, or bins or balls (default: the one the sweep varies)")
+	fl.StringVar(&o.Y, "y", "gap", "gap-vs-param, gap-vs-bins: gap (final), max-gap (largest over the checkpoints) or mean-queue (the supermarket's time-averaged queue length)")
 	return c
-}
-
-// checkPlotFlags checks a plot's kind and file, named as the flags that set them.
-func checkPlotFlags(kindFlag, kind, outFlag, out string) error {
-	if !slices.Contains(plotKinds, kind) {
-		return fmt.Errorf("--%s %q: want %s", kindFlag, kind, strings.Join(plotKinds, ", "))
-	}
-	switch strings.ToLower(filepath.Ext(out)) {
-	case ".png", ".svg", ".tex":
-	default:
-		return fmt.Errorf("--%s %q: want a .png, .svg or .tex file", outFlag, out)
-	}
-	return nil
-}
-
-// check refuses options that the kind cannot honour, before any data is
-// read or any trial run.
-func (o *plotOptions) check() error {
-	kindFlag := o.flagKind
-	switch o.kind {
-	case "gap-distribution":
-		if o.logX {
-			return fmt.Errorf("--log-x: --%s gap-distribution has one bar group per gap value, no numeric x axis; leave out --log-x", kindFlag)
-		}
-		if o.logY {
-			return fmt.Errorf("--log-y: --%s gap-distribution draws bars from 0; leave out --log-y", kindFlag)
-		}
-	case "load-histogram":
-		if o.logX {
-			return fmt.Errorf("--log-x: --%s load-histogram has load − m/n on x, which is negative below the mean; leave out --log-x", kindFlag)
-		}
-	}
-	if o.bands && (o.kind == "gap-distribution" || o.kind == "load-histogram") {
-		return fmt.Errorf("--bands: --%s %s draws no min–max band; leave out --bands", kindFlag, o.kind)
-	}
-	if o.x != "" && o.kind != "gap-vs-param" {
-		return fmt.Errorf("--%s %s: only --%s gap-vs-param takes a parameter for x", o.flagX, o.x, kindFlag)
-	}
-	switch o.y {
-	case "", "gap":
-	case "max-gap", "mean-queue":
-		if o.kind != "gap-vs-param" && o.kind != "gap-vs-bins" {
-			return fmt.Errorf("--%s %s: only gap-vs-param and gap-vs-bins plot it", o.flagY, o.y)
-		}
-		if o.y == "mean-queue" && o.theory {
-			return fmt.Errorf("--theory: no theory line for --%s mean-queue yet (balloc run --theory prints the fixed point); leave out --theory", o.flagY)
-		}
-	default:
-		return fmt.Errorf("--%s %q: want gap, max-gap or mean-queue", o.flagY, o.y)
-	}
-	return nil
-}
-
-// checkGrid checks what the grid points decide before any trial is read or
-// run: the x parameter of gap-vs-param (picked here when not named) and that
-// a log x axis has only positive x. Points without the x parameter are left
-// out of gap-vs-param, said in a note added to notes (printed once nothing
-// more can fail before the work, so that a refusal stays one line).
-func (o *plotOptions) checkGrid(points []sweep.Point, notes *[]string) error {
-	if o.kind != "gap-vs-param" {
-		return nil
-	}
-	if o.x == "" {
-		var varying []string
-		for _, name := range xCandidates(points) {
-			if distinctX(points, name) > 1 {
-				varying = append(varying, name)
-			}
-		}
-		// A parameter beats bins and balls; a single one is the pick.
-		var params []string
-		for _, v := range varying {
-			if v != "bins" && v != "balls" {
-				params = append(params, v)
-			}
-		}
-		switch {
-		case len(params) == 1:
-			o.x = params[0]
-		case len(params) == 0 && len(varying) == 1:
-			o.x = varying[0]
-		case len(varying) == 0:
-			return fmt.Errorf("--%s gap-vs-param needs a parameter with two values or more; the grid varies none", o.flagKind)
-		default:
-			if len(params) == 0 {
-				params = varying
-			}
-			return fmt.Errorf("--%s: the grid varies %s; name the one for the x axis", o.flagX, strings.Join(params, ", "))
-		}
-	}
-	var without []string
-	have := 0
-	for _, gp := range points {
-		v, ok, err := xValue(gp, o.x)
-		if err != nil {
-			return fmt.Errorf("%s: %v", o.xText(), err)
-		}
-		if !ok {
-			if l := gp.Process; !slices.Contains(without, l) {
-				without = append(without, l)
-			}
-			continue
-		}
-		have++
-		if o.logX && v <= 0 {
-			return fmt.Errorf("--log-x: %s = %s at %s, and a log axis needs x > 0; leave out --log-x", o.x, g(v), seriesLabel(gp))
-		}
-	}
-	if have == 0 {
-		return fmt.Errorf("%s: no grid point has it (it has %s)", o.xText(), strings.Join(xCandidates(points), ", "))
-	}
-	if len(without) > 0 {
-		*notes = append(*notes, fmt.Sprintf("balloc: plot: gap-vs-param leaves out %s (no %s)", strings.Join(without, ", "), o.x))
-	}
-	return nil
-}
-
-// xText names the x parameter as the user set it.
-func (o *plotOptions) xText() string {
-	return fmt.Sprintf("--%s %s", o.flagX, o.x)
-}
-
-// xCandidates is what gap-vs-param may put on x: the parameters of the
-// grid's points, then bins and balls.
-func xCandidates(points []sweep.Point) []string {
-	var names []string
-	for _, gp := range points {
-		for k := range gp.Params {
-			if !slices.Contains(names, k) {
-				names = append(names, k)
-			}
-		}
-	}
-	slices.Sort(names)
-	return append(names, "bins", "balls")
-}
-
-func distinctX(points []sweep.Point, name string) int {
-	var seen []string
-	for _, gp := range points {
-		var s string
-		switch name {
-		case "bins":
-			s = fmt.Sprint(gp.Bins)
-		case "balls":
-			s = fmt.Sprint(gp.Balls)
-		default:
-			v, ok := gp.Params[name]
-			if !ok {
-				continue
-			}
-			s = fmt.Sprint(v)
-		}
-		if !slices.Contains(seen, s) {
-			seen = append(seen, s)
-		}
-	}
-	return len(seen)
-}
-
-// xValue is the grid point's value of name as a number; ok is false when
-// the point has no such parameter.
-func xValue(gp sweep.Point, name string) (v float64, ok bool, err error) {
-	switch name {
-	case "bins":
-		return float64(gp.Bins), true, nil
-	case "balls":
-		return float64(gp.Balls), true, nil
-	}
-	raw, ok := gp.Params[name]
-	if !ok {
-		return 0, false, nil
-	}
-	if b, isBool := raw.(bool); isBool {
-		return map[bool]float64{false: 0, true: 1}[b], true, nil
-	}
-	text := fmt.Sprint(raw)
-	if f, err := strconv.ParseFloat(text, 64); err == nil {
-		return f, true, nil
-	}
-	if c, err := units.ParseCount(text); err == nil {
-		return float64(c), true, nil
-	}
-	return 0, true, fmt.Errorf("its value %v at %s is not a number", raw, gp.Process)
-}
-
-// plotSeries is one grid point's trials.
-type plotSeries struct {
-	label   string
-	results []*result.Result
-	point   sweep.Point
-}
-
-func seriesLabel(gp sweep.Point) string {
-	l := gp.Process
-	if p := paramsText(gp.Params); p != "" {
-		l += " " + p
-	}
-	return fmt.Sprintf("%s, n=%s, m=%s", l, units.FormatCount(gp.Bins), units.FormatCount(gp.Balls))
 }
 
 // drawPlot renders one kind of plot of the series into out: .png, .svg, or
@@ -308,50 +86,22 @@ func seriesLabel(gp sweep.Point) string {
 // take (a value ≤ 0) is an error, or, with linearFallback (run --plot,
 // whose table is already printed), drawn linear with a note returned to
 // say so.
-func drawPlot(o plotOptions, series []plotSeries, out *files.Output, linearFallback bool) (note string, err error) {
-	f, note, err := plotFigure(o, series, linearFallback)
+func drawPlot(o plot.Options, series []plot.Series, out *files.Output, linearFallback bool) (note string, err error) {
+	f, note, err := plot.Build(o, series, linearFallback)
 	if err != nil {
 		return "", err
 	}
 	return note, writeFigure(f, out)
 }
 
-// plotFigure builds the figure drawPlot draws and checks it can be drawn.
-func plotFigure(o plotOptions, series []plotSeries, linearFallback bool) (f *figure, note string, err error) {
-	f, err = buildFigure(o, series)
-	if err != nil {
-		return nil, "", err
-	}
-	if note, err = f.dropNonFinite(); err != nil {
-		return nil, "", err
-	}
-	for {
-		err := f.checkLog()
-		if err == nil {
-			break
-		}
-		var le *logAxisError
-		if !linearFallback || !errors.As(err, &le) {
-			return nil, "", err
-		}
-		if le.y {
-			f.logY = false
-			note += fmt.Sprintf(" (drawn with a linear y axis: %s)", le.why)
-		} else {
-			f.logX = false
-			note += fmt.Sprintf(" (drawn with a linear x axis: %s)", le.why)
-		}
-	}
-	return f, note, nil
-}
-
 // writeFigure writes f into out: .png, .svg or .tex by its name.
-func writeFigure(f *figure, out *files.Output) error {
-	var err error
-	if strings.ToLower(filepath.Ext(out.Path())) == ".tex" {
-		err = writeTex(f, out)
-	} else {
-		err = renderFigure(f, out)
+func writeFigure(f *plot.Figure, out *files.Output) error {
+	wt, err := f.WriterTo(strings.TrimPrefix(strings.ToLower(filepath.Ext(out.Path())), "."))
+	if err == nil {
+		err = out.Write(func(w io.Writer) error {
+			_, err := wt.WriteTo(w)
+			return err
+		})
 	}
 	if err != nil {
 		return failure{fmt.Errorf("writing %s: %v", out.Path(), err)}
@@ -365,361 +115,4 @@ func printNotes(w io.Writer, notes []string) {
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
 	}
-}
-
-func buildFigure(o plotOptions, series []plotSeries) (*figure, error) {
-	f := &figure{logX: o.logX, logY: o.logY, bands: o.bands}
-	var err error
-	switch o.kind {
-	case "gap-vs-balls":
-		err = figGapVsBalls(f, o, series)
-	case "gap-vs-bins":
-		f.logX = true
-		err = figGapVsX(f, o, series, "bins")
-	case "gap-vs-param":
-		err = figGapVsX(f, o, series, o.x)
-	case "gap-distribution":
-		err = figGapDistribution(f, series)
-	case "load-histogram":
-		err = figLoadHistogram(f, o, series)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if o.title != "" {
-		f.title = o.title
-	}
-	return f, nil
-}
-
-func meanMinMax(xs []float64) (mean, lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, x := range xs {
-		mean += x
-		lo, hi = min(lo, x), max(hi, x)
-	}
-	return mean / float64(len(xs)), lo, hi
-}
-
-// fluidSpec is the spec of a grid point at another number of balls, for
-// its fluid limit; ok is false where balloc has none.
-func fluidAt(gp sweep.Point, balls uint64) (theory.Profile, bool) {
-	for _, k := range []string{"arrival_rate", "delete_prob", "delete", "phases"} {
-		if _, ok := gp.Params[k]; ok {
-			return theory.Profile{}, false // balls leave: the static fluid limit is no reading of it
-		}
-	}
-	spec, err := core.NewSpec(gp.Process, stringParams(gp.Process, gp.Params), core.Common{Bins: gp.Bins, Balls: balls, Trials: 1, Alpha: 1})
-	if err != nil || spec.Dims() > 1 {
-		return theory.Profile{}, false
-	}
-	prof, err := core.FluidOf(spec)
-	return prof, err == nil
-}
-
-// fluidGap is the fluid limit's first-moment estimate of the gap after
-// balls balls: the largest load i with n·s_i ≥ 1, less balls/n.
-func fluidGap(gp sweep.Point, balls uint64) (float64, bool) {
-	prof, ok := fluidAt(gp, balls)
-	if !ok {
-		return 0, false
-	}
-	th := result.CompareTheory(prof, gp.Bins, nil)
-	return float64(th.FirstMomentMax) - float64(balls)/float64(gp.Bins), true
-}
-
-// maxTheoryCheckpoints bounds the fluid-limit solves of a gap-vs-balls curve.
-const maxTheoryCheckpoints = 64
-
-// gap-vs-balls: the mean gap over trials at each checkpoint, optionally a
-// band from the least to the largest trial, one line per grid point; time
-// in balls per bin, so that grid points of different n share the axis.
-func figGapVsBalls(f *figure, o plotOptions, series []plotSeries) error {
-	f.title = "Gap over time"
-	f.xLabel = "balls per bin, t = balls thrown / n"
-	f.yLabel = "gap = max load − balls/bins (balls)"
-	for k, s := range series {
-		cps := len(s.results[0].Checkpoints)
-		if cps == 0 {
-			return fmt.Errorf("--kind gap-vs-balls needs checkpoints: set checkpoints in the sweep (or --checkpoints)")
-		}
-		what := "mean"
-		if f.bands {
-			what = fmt.Sprintf("mean, band: min–max of %d", len(s.results))
-		}
-		fs := figSeries{label: fmt.Sprintf("%s (%s)", s.label, what), style: k}
-		for c := range cps {
-			var gaps []float64
-			for _, r := range s.results {
-				if c < len(r.Checkpoints) {
-					gaps = append(gaps, r.Checkpoints[c].Gap)
-				}
-			}
-			m, lo, hi := meanMinMax(gaps)
-			x := float64(s.results[0].Checkpoints[c].Balls) / float64(s.point.Bins)
-			fs.pts = append(fs.pts, figPoint{X: x, Y: m, Lo: lo, Hi: hi})
-		}
-		f.series = append(f.series, fs)
-		if o.theory {
-			th := figSeries{label: s.label + " fluid-limit estimate", style: k, theory: true}
-			stride := max(1, (cps+maxTheoryCheckpoints-1)/maxTheoryCheckpoints)
-			for c := 0; c < cps; c += stride {
-				if c+stride >= cps {
-					c = cps - 1
-				}
-				b := s.results[0].Checkpoints[c].Balls
-				gap, ok := fluidGap(s.point, b)
-				if !ok {
-					break
-				}
-				th.pts = append(th.pts, figPoint{X: float64(b) / float64(s.point.Bins), Y: gap})
-			}
-			if len(th.pts) > 0 {
-				f.series = append(f.series, th)
-			}
-		}
-	}
-	return nil
-}
-
-// gap-vs-bins and gap-vs-param: the mean (final or largest) gap with its
-// 95% interval against x, one line per family of grid points equal in all
-// but x, with the fluid limit's first-moment estimate dashed under --theory.
-func figGapVsX(f *figure, o plotOptions, series []plotSeries, x string) error {
-	ylabel := "gap at the end (balls)"
-	what := "Gap"
-	switch o.y {
-	case "max-gap":
-		ylabel = "largest gap over the run (balls)"
-	case "mean-queue":
-		ylabel, what = "mean queue length (time average after the warmup)", "Mean queue length"
-	}
-	f.yLabel = ylabel
-	if x == "bins" {
-		f.title = what + " against the number of bins"
-		f.xLabel = "bins n"
-	} else {
-		f.title = what + " against " + x
-		f.xLabel = x
-		if x == "balls" {
-			f.xLabel = "balls m"
-		}
-	}
-	type family struct {
-		parts  []string // process, other parameters, n, m or m/n
-		points []plotSeries
-		xs     []float64
-	}
-	var fams []*family
-	byKey := map[string]*family{}
-	for _, s := range series {
-		gp := s.point
-		xv, ok, err := xValue(gp, x)
-		if err != nil {
-			return fmt.Errorf("--x %s: %v", x, err)
-		}
-		if !ok {
-			continue
-		}
-		parts := []string{gp.Process}
-		rest := map[string]any{}
-		for k, v := range gp.Params {
-			if k != x {
-				rest[k] = v
-			}
-		}
-		parts = append(parts, paramsText(rest))
-		// A supermarket point's balls are its events, set by time (or
-		// events) and λ: its params say the length, and m/n would split a
-		// line against λ into points.
-		_, supermarket := gp.Params["arrival_rate"]
-		perBin := "m/n=" + g(float64(gp.Balls)/float64(gp.Bins))
-		if supermarket {
-			perBin = ""
-		}
-		switch x {
-		case "bins":
-			parts = append(parts, perBin)
-		case "balls":
-			parts = append(parts, "n="+units.FormatCount(gp.Bins))
-		default:
-			parts = append(parts, "n="+units.FormatCount(gp.Bins), perBin)
-		}
-		key := strings.Join(parts, "|")
-		fam := byKey[key]
-		if fam == nil {
-			fam = &family{parts: parts}
-			byKey[key] = fam
-			fams = append(fams, fam)
-		}
-		fam.points = append(fam.points, s)
-		fam.xs = append(fam.xs, xv)
-	}
-	if len(fams) == 0 {
-		return fmt.Errorf("--x %s: no grid point with results has it", x)
-	}
-	// A label names the process and whatever else tells families apart.
-	varies := make([]bool, len(fams[0].parts))
-	for _, fam := range fams {
-		for i := range fam.parts {
-			varies[i] = varies[i] || fam.parts[i] != fams[0].parts[i]
-		}
-	}
-	k := 0
-	for _, fam := range fams {
-		label := fam.parts[0]
-		for i := 1; i < len(fam.parts); i++ {
-			if varies[i] && fam.parts[i] != "" {
-				label += " " + fam.parts[i]
-			}
-		}
-		if len(fams) == 1 && len(fam.parts) > 1 {
-			label = strings.Join(slices.DeleteFunc(slices.Clone(fam.parts), func(s string) bool { return s == "" }), " ")
-		}
-		order := make([]int, len(fam.xs))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(fam.xs[a], fam.xs[b]) })
-		fs := figSeries{label: label + " (mean, 95% CI)", style: k, marks: true}
-		th := figSeries{label: label + " fluid-limit estimate", style: k, theory: true}
-		for _, i := range order {
-			s := fam.points[i]
-			var ys []float64
-			for _, r := range s.results {
-				switch {
-				case o.y == "max-gap":
-					ys = append(ys, r.MaxGap)
-				case o.y == "mean-queue" && (r.Dynamic == nil || r.Dynamic.Model != "supermarket"):
-					return fmt.Errorf("--%s mean-queue: %s is no supermarket run (no arrival_rate), so it has no queue length", o.flagY, s.label)
-				case o.y == "mean-queue":
-					ys = append(ys, r.Dynamic.MeanQueue)
-				default:
-					ys = append(ys, r.Gap)
-				}
-			}
-			m, half := meanCI(ys)
-			_, lo, hi := meanMinMax(ys)
-			fs.pts = append(fs.pts, figPoint{X: fam.xs[i], Y: m, Err: half, Lo: lo, Hi: hi})
-			if o.theory && (o.y == "" || o.y == "gap") {
-				if gap, ok := fluidGap(s.point, s.point.Balls); ok {
-					th.pts = append(th.pts, figPoint{X: fam.xs[i], Y: gap})
-				}
-			}
-		}
-		f.series = append(f.series, fs)
-		if len(th.pts) > 0 {
-			f.series = append(f.series, th)
-		}
-		k++
-	}
-	return nil
-}
-
-// stringParams turns a manifest's params back into the flag values the
-// process takes (an alias such as two-choice records a d it fixes itself).
-func stringParams(name string, m map[string]any) map[string]string {
-	out := map[string]string{}
-	proc, err := process.Lookup(name)
-	if err != nil {
-		return out
-	}
-	for k, v := range m {
-		if proc.Takes(k) {
-			out[k] = fmt.Sprint(v)
-		}
-	}
-	return out
-}
-
-// gap-distribution: for each grid point, the share of trials ending at each
-// gap, as grouped bars.
-func figGapDistribution(f *figure, series []plotSeries) error {
-	f.title = "Distribution of the final gap over trials"
-	f.xLabel = "gap (balls)"
-	f.yLabel = "trials (%)"
-	f.bars = true
-	var values []float64
-	for _, s := range series {
-		for _, r := range s.results {
-			v := math.Round(r.Gap*10) / 10
-			if !slices.Contains(values, v) {
-				values = append(values, v)
-			}
-		}
-	}
-	slices.Sort(values)
-	for k, s := range series {
-		share := make([]float64, len(values))
-		for _, r := range s.results {
-			share[slices.Index(values, math.Round(r.Gap*10)/10)] += 100 / float64(len(s.results))
-		}
-		fs := figSeries{label: s.label, style: k}
-		for i, v := range values {
-			fs.pts = append(fs.pts, figPoint{X: v, Y: share[i]})
-		}
-		f.series = append(f.series, fs)
-	}
-	return nil
-}
-
-// load-histogram: the mean fraction of bins at each load relative to the
-// average, at the end, one line per grid point; under --theory the fluid
-// limit's s_i − s_{i+1} at the same t beside it.
-func figLoadHistogram(f *figure, o plotOptions, series []plotSeries) error {
-	f.title = "Final load distribution"
-	f.xLabel = "load − balls/bins (balls)"
-	f.yLabel = "fraction of bins (mean over trials)"
-	for k, s := range series {
-		frac := map[float64]float64{}
-		for _, r := range s.results {
-			if len(r.Histogram) == 0 {
-				return fmt.Errorf("--kind load-histogram needs load histograms; %s has none (random weights)", s.label)
-			}
-			for _, l := range r.Histogram {
-				frac[l.Load-r.Average] += float64(l.Count) / float64(r.Bins) / float64(len(s.results))
-			}
-		}
-		var xs []float64
-		for x := range frac {
-			xs = append(xs, x)
-		}
-		slices.Sort(xs)
-		fs := figSeries{label: s.label, style: k, marks: true}
-		for _, x := range xs {
-			fs.pts = append(fs.pts, figPoint{X: x, Y: frac[x]})
-		}
-		f.series = append(f.series, fs)
-		if !o.theory {
-			continue
-		}
-		prof, ok := fluidAt(s.point, s.point.Balls)
-		if !ok {
-			continue
-		}
-		t := float64(s.point.Balls) / float64(s.point.Bins)
-		n := float64(s.point.Bins)
-		th := figSeries{label: s.label + " fluid limit", style: k, theory: true}
-		for i := max(0, prof.Base-1); i <= prof.Top(); i++ {
-			if p := prof.At(i) - prof.At(i+1); n*p >= 0.01 {
-				th.pts = append(th.pts, figPoint{X: float64(i) - t, Y: p})
-			}
-		}
-		if len(th.pts) > 0 {
-			f.series = append(f.series, th)
-		}
-	}
-	return nil
-}
-
-// cmpFloat orders a before b when a < b; NaN is equal to everything, so a
-// stable sort leaves it where it is.
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/plot"
 )
 
 // paramSweep: two processes taking g, two n, three g values.
@@ -48,21 +48,21 @@ func makeSweep(t *testing.T, toml string) string {
 	return sw
 }
 
-// sweepFigure builds the figure that plot draws for the sweep.
-func sweepFigure(t *testing.T, sw string, o plotOptions) *figure {
+// sweepFigure builds the plot.Figure that plot draws for the sweep.
+func sweepFigure(t *testing.T, sw string, o plot.Options) *plot.Figure {
 	t.Helper()
 	sd, err := sweep.ReadFolder(sw, "plot", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := o.checkGrid(sd.Manifest.Grid, new([]string)); err != nil {
+	if err := o.CheckGrid(sd.Manifest.Grid, new([]string)); err != nil {
 		t.Fatal(err)
 	}
-	var series []plotSeries
+	var series []plot.Series
 	for i, rs := range sd.ByPoint() {
-		series = append(series, plotSeries{label: seriesLabel(sd.Manifest.Grid[i]), results: rs, point: sd.Manifest.Grid[i]})
+		series = append(series, plot.Series{Label: plot.SeriesLabel(sd.Manifest.Grid[i]), Results: rs, Point: sd.Manifest.Grid[i]})
 	}
-	f, err := buildFigure(o, series)
+	f, err := plot.NewFigure(o, series)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func sweepFigure(t *testing.T, sw string, o plotOptions) *figure {
 var texCoord = regexp.MustCompile(`^  \(([^,]+),([^)]+)\)(?: \+- \(0,([^)]+)\))?$`)
 
 // texSeries reads back the \addplot coordinates and legend entries of a .tex.
-func texSeries(t *testing.T, path string) (labels []string, pts [][]figPoint) {
+func texSeries(t *testing.T, path string) (labels []string, pts [][]plot.Point) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -93,7 +93,7 @@ func texSeries(t *testing.T, path string) (labels []string, pts [][]figPoint) {
 			labels = append(labels, strings.TrimSuffix(strings.TrimPrefix(line, `\addlegendentry{`), "}"))
 		default:
 			if m := texCoord.FindStringSubmatch(line); m != nil {
-				p := figPoint{X: num(m[1]), Y: num(m[2])}
+				p := plot.Point{X: num(m[1]), Y: num(m[2])}
 				if m[3] != "" {
 					p.Err = num(m[3])
 				}
@@ -108,26 +108,26 @@ func texSeries(t *testing.T, path string) (labels []string, pts [][]figPoint) {
 // means of the trials in results.jsonl.
 func TestPlotTexCoordinatesEqualPlottedData(t *testing.T) {
 	sw := makeSweep(t, paramSweep)
-	for _, o := range []plotOptions{
-		{kind: "gap-vs-param", x: "g", theory: true},
-		{kind: "gap-vs-param", x: "bins", y: "max-gap"},
-		{kind: "gap-vs-balls", bands: true},
-		{kind: "gap-vs-bins"},
-		{kind: "gap-distribution"},
-		{kind: "load-histogram"},
+	for _, o := range []plot.Options{
+		{Kind: "gap-vs-param", X: "g", Theory: true},
+		{Kind: "gap-vs-param", X: "bins", Y: "max-gap"},
+		{Kind: "gap-vs-balls", Bands: true},
+		{Kind: "gap-vs-bins"},
+		{Kind: "gap-distribution"},
+		{Kind: "load-histogram"},
 	} {
 		out := filepath.Join(t.TempDir(), "f.tex")
-		args := []string{"plot", sw, "--kind", o.kind, "--out", out}
-		if o.x != "" {
-			args = append(args, "--x", o.x)
+		args := []string{"plot", sw, "--kind", o.Kind, "--out", out}
+		if o.X != "" {
+			args = append(args, "--x", o.X)
 		}
-		if o.y != "" {
-			args = append(args, "--y", o.y)
+		if o.Y != "" {
+			args = append(args, "--y", o.Y)
 		}
-		if o.theory {
+		if o.Theory {
 			args = append(args, "--theory")
 		}
-		if o.bands {
+		if o.Bands {
 			args = append(args, "--bands")
 		}
 		if code, _, errs := run(t, args...); code != 0 {
@@ -135,19 +135,19 @@ func TestPlotTexCoordinatesEqualPlottedData(t *testing.T) {
 		}
 		want := sweepFigure(t, sw, o)
 		labels, pts := texSeries(t, out)
-		if len(pts) != len(want.series) || len(labels) != len(want.series) {
-			t.Fatalf("%s: %d plots, %d legend entries in the .tex; the figure has %d series", o.kind, len(pts), len(labels), len(want.series))
+		if len(pts) != len(want.Lines) || len(labels) != len(want.Lines) {
+			t.Fatalf("%s: %d plots, %d legend entries in the .tex; the figure has %d series", o.Kind, len(pts), len(labels), len(want.Lines))
 		}
-		for i, s := range want.series {
-			if labels[i] != texText(s.label) {
-				t.Errorf("%s: legend %d %q, want %q", o.kind, i, labels[i], texText(s.label))
+		for i, s := range want.Lines {
+			if labels[i] != plot.TeXText(s.Label) {
+				t.Errorf("%s: legend %d %q, want %q", o.Kind, i, labels[i], plot.TeXText(s.Label))
 			}
-			if len(pts[i]) != len(s.pts) {
-				t.Fatalf("%s %s: %d coordinates in the .tex, %d plotted", o.kind, s.label, len(pts[i]), len(s.pts))
+			if len(pts[i]) != len(s.Points) {
+				t.Fatalf("%s %s: %d coordinates in the .tex, %d plotted", o.Kind, s.Label, len(pts[i]), len(s.Points))
 			}
-			for j, p := range s.pts {
+			for j, p := range s.Points {
 				if got := pts[i][j]; got.X != p.X || got.Y != p.Y || got.Err != p.Err {
-					t.Errorf("%s %s point %d: .tex (%v,%v ± %v), plotted (%v,%v ± %v)", o.kind, s.label, j, got.X, got.Y, got.Err, p.X, p.Y, p.Err)
+					t.Errorf("%s %s point %d: .tex (%v,%v ± %v), plotted (%v,%v ± %v)", o.Kind, s.Label, j, got.X, got.Y, got.Err, p.X, p.Y, p.Err)
 				}
 			}
 		}
@@ -186,28 +186,28 @@ func TestPlotTexCoordinatesEqualPlottedData(t *testing.T) {
 // line per process and n; --x bins makes one per process and g.
 func TestGapVsParamPicksXAndSeries(t *testing.T) {
 	sw := makeSweep(t, paramSweep)
-	o := plotOptions{kind: "gap-vs-param"}
+	o := plot.Options{Kind: "gap-vs-param"}
 	f := sweepFigure(t, sw, o)
 	var labels []string
-	for _, s := range f.series {
-		labels = append(labels, s.label)
-		if xs := []float64{s.pts[0].X, s.pts[1].X, s.pts[2].X}; len(s.pts) != 3 || !slices.Equal(xs, []float64{0, 1, 2}) {
-			t.Errorf("%s: x %v, want g = 0, 1, 2", s.label, xs)
+	for _, s := range f.Lines {
+		labels = append(labels, s.Label)
+		if xs := []float64{s.Points[0].X, s.Points[1].X, s.Points[2].X}; len(s.Points) != 3 || !slices.Equal(xs, []float64{0, 1, 2}) {
+			t.Errorf("%s: x %v, want g = 0, 1, 2", s.Label, xs)
 		}
 	}
 	want := []string{"g-adv-comp adversary=greedy-reverse n=20 (mean, 95% CI)", "g-adv-comp adversary=greedy-reverse n=40 (mean, 95% CI)",
 		"g-myopic-comp n=20 (mean, 95% CI)", "g-myopic-comp n=40 (mean, 95% CI)"}
-	if f.xLabel != "g" || !slices.Equal(labels, want) {
-		t.Errorf("x %q, series %q; want g and %q", f.xLabel, labels, want)
+	if f.XLabel != "g" || !slices.Equal(labels, want) {
+		t.Errorf("x %q, series %q; want g and %q", f.XLabel, labels, want)
 	}
 
-	f = sweepFigure(t, sw, plotOptions{kind: "gap-vs-param", x: "bins"})
-	if len(f.series) != 6 || f.xLabel != "bins n" {
-		t.Fatalf("--x bins: %d series, x %q; want 6 (2 processes × 3 g) and bins", len(f.series), f.xLabel)
+	f = sweepFigure(t, sw, plot.Options{Kind: "gap-vs-param", X: "bins"})
+	if len(f.Lines) != 6 || f.XLabel != "bins n" {
+		t.Fatalf("--x bins: %d series, x %q; want 6 (2 processes × 3 g) and bins", len(f.Lines), f.XLabel)
 	}
-	for _, s := range f.series {
-		if len(s.pts) != 2 || s.pts[0].X != 20 || s.pts[1].X != 40 || !strings.Contains(s.label, "g=") {
-			t.Errorf("--x bins: %s: %v", s.label, s.pts)
+	for _, s := range f.Lines {
+		if len(s.Points) != 2 || s.Points[0].X != 20 || s.Points[1].X != 40 || !strings.Contains(s.Label, "g=") {
+			t.Errorf("--x bins: %s: %v", s.Label, s.Points)
 		}
 	}
 
@@ -299,7 +299,7 @@ func TestRunPlotTitleTheoryAndParam(t *testing.T) {
 }
 
 // run --plot takes plot's axis flags: --log-y, --log-x, --bands, --x, --y
-// reach the figure, and a combination the kind cannot draw, or one without
+// reach the plot.Figure, and a combination the kind cannot draw, or one without
 // --plot, is refused in one line before any trial runs.
 func TestRunPlotLogAxesBandsAndX(t *testing.T) {
 	dir := t.TempDir()
@@ -336,62 +336,11 @@ func TestRunPlotLogAxesBandsAndX(t *testing.T) {
 	}
 }
 
-func TestRoundTicks(t *testing.T) {
-	labels := func(lo, hi float64, log bool) []string {
-		var out []string
-		for _, tk := range (roundTicks{log: log}).Ticks(lo, hi) {
-			if tk.Label != "" {
-				out = append(out, tk.Label)
-			}
-		}
-		return out
-	}
-	for _, c := range []struct {
-		lo, hi float64
-		log    bool
-		want   []string
-	}{
-		{0, 23, false, []string{"0", "5", "10", "15", "20"}},
-		{1.3, 2.9, false, []string{"1.4", "1.6", "1.8", "2.0", "2.2", "2.4", "2.6", "2.8"}},
-		{-3.2, 4.1, false, []string{"−3", "−2", "−1", "0", "1", "2", "3", "4"}},
-		{0, 2e6, false, []string{"0", "5e5", "1e6", "1.5e6", "2e6"}},
-		{200, 10000, true, []string{"200", "500", "1000", "2000", "5000", "10000"}},
-		{10, 1e8, true, []string{"10", "100", "1000", "10000", "1e5", "1e6", "1e7", "1e8"}},
-		{3, 8, true, []string{"3", "4", "5", "6", "7", "8"}},
-		{0.92, 17.4, true, []string{"1", "2", "5", "10"}},
-		{3, 13, true, []string{"3", "4", "5", "6", "7", "8", "9", "10"}},
-	} {
-		if got := labels(c.lo, c.hi, c.log); !slices.Equal(got, c.want) {
-			t.Errorf("ticks %v–%v (log %v): %q, want %q", c.lo, c.hi, c.log, got, c.want)
-		}
-	}
-}
-
-// 22 series get 22 colours; the 23rd repeats the first, dashed.
-func TestPaletteTwentyTwoColours(t *testing.T) {
-	seen := map[[3]uint8]bool{}
-	for k := range 22 {
-		c := seriesColor(k)
-		seen[[3]uint8{c.R, c.G, c.B}] = true
-		if len(seriesDashes(k)) != 0 {
-			t.Errorf("series %d is dashed", k)
-		}
-	}
-	if len(seen) != 22 || seriesColor(22) != seriesColor(0) || len(seriesDashes(22)) == 0 || texDash(22) == texDash(0) {
-		t.Errorf("%d colours; series 22 dashed %v", len(seen), seriesDashes(22))
-	}
-}
-
 // A log axis over one value (every bin at two loads, each half the bins)
 // draws instead of looping over ticks from 10^MinInt: the range gonum
-// widens by ±1 through 0 is kept positive, and logTicks refuses any range
-// a log axis cannot show.
+// widens by ±1 through 0 is kept positive (plot's TestLogTicksRefuseBadRanges
+// checks the ticks).
 func TestLogAxisOverOneValueDraws(t *testing.T) {
-	for _, r := range [][2]float64{{-0.5, 1.5}, {0, 1}, {math.NaN(), 1}, {1, math.Inf(1)}} {
-		if ticks := logTicks(r[0], r[1]); ticks != nil {
-			t.Errorf("logTicks(%g, %g) = %d ticks, want none", r[0], r[1], len(ticks))
-		}
-	}
 	out := filepath.Join(t.TempDir(), "r.png")
 	if code, _, errs := run(t, "run", "--process", "two-choice", "--bins", "4", "--balls", "8", "--plot", out, "--plot-kind", "load-histogram", "--log-y"); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

@@ -20,6 +20,7 @@ import (
 	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/internal/files"
+	"github.com/balloc/balloc/plot"
 )
 
 type runFlags struct {
@@ -87,7 +88,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.format, "format", "table", "table, json, jsonl or csv")
 	fl.BoolVar(&f.loads, "loads", false, "include every bin's final load (json and jsonl only)")
 	fl.StringVar(&f.plot, "plot", "", "also draw the results into this .png or .svg file, or .tex (a standalone pgfplots file)")
-	fl.StringVar(&f.plotKind, "plot-kind", "gap-vs-balls", "what --plot draws: "+strings.Join(plotKinds, ", "))
+	fl.StringVar(&f.plotKind, "plot-kind", "gap-vs-balls", "what --plot draws: "+strings.Join(plot.Kinds, ", "))
 	fl.StringVar(&f.plotTitle, "title", "", "the title of --plot (default: from the kind)")
 	fl.BoolVar(&f.logX, "log-x", false, "--plot: logarithmic x axis (gap-vs-balls, gap-vs-param; gap-vs-bins always is)")
 	fl.BoolVar(&f.logY, "log-y", false, "--plot: logarithmic y axis (not for gap-distribution)")
@@ -108,7 +109,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 type plan struct {
 	plot     string        // draw the results here, as plotOpts say
 	plotOut  *files.Output // checked before the work
-	plotOpts plotOptions
+	plotOpts plot.Options
 	notes    []string // said on stderr once every check has passed
 	specs    []*core.Spec
 	trials   int // per spec
@@ -216,17 +217,17 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	}
 	p := &plan{workers: concurrency.Workers(int(workers)), format: f.format, theory: f.theory}
 	if fl.Changed("plot") || fl.Changed("plot-kind") {
-		if err := checkPlotFlags("plot-kind", f.plotKind, "plot", f.plot); err != nil {
+		if err := plot.CheckFile("plot-kind", f.plotKind, "plot", f.plot); err != nil {
 			return nil, err
 		}
 		if f.plotKind == "gap-vs-balls" && com.Checkpoints == 0 {
 			return nil, fmt.Errorf("--plot-kind gap-vs-balls needs --checkpoints K")
 		}
 		p.plot = f.plot
-		p.plotOpts = plotOptions{kind: f.plotKind, title: f.plotTitle, theory: f.theory,
-			logX: f.logX, logY: f.logY, bands: f.bands, x: f.plotX, y: f.plotY,
-			flagKind: "plot-kind", flagX: "x", flagY: "y"}
-		if err := p.plotOpts.check(); err != nil {
+		p.plotOpts = plot.Options{Kind: f.plotKind, Title: f.plotTitle, Theory: f.theory,
+			LogX: f.logX, LogY: f.logY, Bands: f.bands, X: f.plotX, Y: f.plotY,
+			FlagKind: "plot-kind", FlagX: "x", FlagY: "y"}
+		if err := p.plotOpts.Check(); err != nil {
 			return nil, err
 		}
 	} else if fl.Changed("title") {
@@ -345,11 +346,11 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	}
 	p.trials = com.Trials
 	if p.plot != "" {
-		if err := p.plotOpts.checkGrid(p.gridPoints(), &p.notes); err != nil {
+		if err := p.plotOpts.CheckGrid(p.gridPoints(), &p.notes); err != nil {
 			return nil, err
 		}
 	}
-	if p.plot != "" && p.plotOpts.kind == "load-histogram" {
+	if p.plot != "" && p.plotOpts.Kind == "load-histogram" {
 		for _, s := range p.specs {
 			if !s.HasHistogram() {
 				return nil, fmt.Errorf("--plot-kind load-histogram needs load histograms; %s %s has none (random weights or --dims)", s.Process.Name, s.ParamsText())
@@ -404,7 +405,7 @@ func checkMemory(p *plan) error {
 		if p.plot != "" {
 			// A trimmed result and what the plot's kind keeps of it.
 			k := uint64(512)
-			switch p.plotOpts.kind {
+			switch p.plotOpts.Kind {
 			case "gap-vs-balls":
 				k = units.Add(k, units.Mul(s.Checkpoints, 56))
 			case "load-histogram":
@@ -516,11 +517,11 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 		return failure{err}
 	}
 	if p.plot != "" {
-		var series []plotSeries
+		var series []plot.Series
 		points := p.gridPoints()
 		for i, rs := range out.kept {
 			gp := points[i]
-			series = append(series, plotSeries{label: seriesLabel(gp), results: rs, point: gp})
+			series = append(series, plot.Series{Label: plot.SeriesLabel(gp), Results: rs, Point: gp})
 		}
 		// The table is out: a log axis the results cannot take is drawn
 		// linear, said beside the file's name, rather than refused now.

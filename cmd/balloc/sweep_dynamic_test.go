@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core/sweep"
+	"github.com/balloc/balloc/plot"
 )
 
 // A sweep over a list of arrival rates: every result carries its cell's
@@ -98,12 +99,12 @@ func TestSweepOverArrivalRates(t *testing.T) {
 	}
 
 	// plot: λ on x, the mean queue on y, one point per cell, increasing.
-	f := sweepFigure(t, sw, plotOptions{kind: "gap-vs-param", x: "arrival_rate", y: "mean-queue", flagX: "x", flagY: "y"})
-	if len(f.series) != 1 || len(f.series[0].pts) != 3 || f.yLabel == "" || !strings.Contains(f.title, "Mean queue") {
+	f := sweepFigure(t, sw, plot.Options{Kind: "gap-vs-param", X: "arrival_rate", Y: "mean-queue", FlagX: "x", FlagY: "y"})
+	if len(f.Lines) != 1 || len(f.Lines[0].Points) != 3 || f.YLabel == "" || !strings.Contains(f.Title, "Mean queue") {
 		t.Fatalf("figure %+v", f)
 	}
-	for i, p := range f.series[0].pts {
-		if p.X != lambdas[i] || (i > 0 && p.Y <= f.series[0].pts[i-1].Y) {
+	for i, p := range f.Lines[0].Points {
+		if p.X != lambdas[i] || (i > 0 && p.Y <= f.Lines[0].Points[i-1].Y) {
 			t.Errorf("point %d: %+v", i, p)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core/sweep"
+	"github.com/balloc/balloc/plot"
 )
 
 // TestMain lets tests run balloc as a real process: the test binary runs
@@ -238,7 +239,7 @@ func TestSummarizeAndPlot(t *testing.T) {
 			t.Errorf("summarize --format %s: exit %d %s\n%s", format, code, errs, out)
 		}
 	}
-	for _, kind := range plotKinds {
+	for _, kind := range plot.Kinds {
 		for _, ext := range []string{"png", "svg"} {
 			path := filepath.Join(dir, kind+"."+ext)
 			code, _, errs := run(t, "plot", sw, "--kind", kind, "--out", path)

@@ -1,4 +1,4 @@
-package main
+package plot
 
 import (
 	"bufio"
@@ -6,33 +6,46 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
-	"github.com/balloc/balloc/internal/files"
 )
 
-// writeTex writes f as a standalone pgfplots file: pdflatex compiles it as
-// it is, and the \addplot coordinates are the figure's numbers, for a
-// paper's own axis options.
-func writeTex(f *figure, out *files.Output) error {
-	return out.Write(func(w io.Writer) error {
-		b := bufio.NewWriter(w)
-		texFigure(b, f)
-		return b.Flush()
-	})
+// texWriter writes a Figure as a standalone pgfplots file: pdflatex
+// compiles it as it is, and the \addplot coordinates are the Figure's
+// numbers, for a paper's own axis options.
+type texWriter struct{ f *Figure }
+
+// WriteTo writes the .tex file into w.
+func (t texWriter) WriteTo(w io.Writer) (int64, error) {
+	cw := &countingWriter{w: w}
+	b := bufio.NewWriter(cw)
+	texFigure(b, t.f)
+	err := b.Flush()
+	return cw.n, err
+}
+
+// countingWriter counts the bytes written through it, for WriteTo.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // texNum writes a coordinate exactly enough to read back the same float64.
 func texNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-func texFigure(w *bufio.Writer, f *figure) {
+func texFigure(w *bufio.Writer, f *Figure) {
 	fmt.Fprintln(w, `% Written by balloc plot: a standalone pgfplots figure (pdflatex compiles it as it is).`)
 	fmt.Fprintln(w, `% Each \addplot lists the plotted coordinates; "+- (0,e)" is the half-width of a 95% CI.`)
 	fmt.Fprintln(w, `\documentclass[tikz]{standalone}`)
 	fmt.Fprintln(w, `\usepackage{pgfplots}`)
 	fmt.Fprintln(w, `\pgfplotsset{compat=1.14}`)
 	used := map[int]bool{}
-	for _, s := range f.series {
-		used[s.style%len(palette)] = true
+	for _, s := range f.Lines {
+		used[s.Style%len(palette)] = true
 	}
 	for k, c := range palette {
 		if used[k] {
@@ -43,57 +56,57 @@ func texFigure(w *bufio.Writer, f *figure) {
 	fmt.Fprintln(w, `\begin{tikzpicture}`)
 	opts := []string{
 		"width=14cm", "height=8.5cm", "grid=major",
-		"title={" + texText(f.title) + "}",
-		"xlabel={" + texText(f.xLabel) + "}",
-		"ylabel={" + texText(f.yLabel) + "}",
+		"title={" + TeXText(f.Title) + "}",
+		"xlabel={" + TeXText(f.XLabel) + "}",
+		"ylabel={" + TeXText(f.YLabel) + "}",
 		"legend pos=outer north east", "legend cell align=left", `legend style={font=\footnotesize}`,
 	}
-	if f.logX {
+	if f.LogX {
 		opts = append(opts, "xmode=log", "log basis x=10")
 	}
-	if f.logY {
+	if f.LogY {
 		opts = append(opts, "ymode=log", "log basis y=10")
 	}
-	if f.bars {
-		n := len(f.series)
+	if f.Bars {
+		n := len(f.Lines)
 		opts = append(opts, "ybar", fmt.Sprintf("bar width=%.2gpt", max(1.5, 30/float64(n))), "xtick=data", "ymin=0", "enlarge x limits=0.08")
 	}
 	fmt.Fprintf(w, "\\begin{axis}[\n  %s,\n]\n", strings.Join(opts, ",\n  "))
-	for _, s := range f.series {
-		color := fmt.Sprintf("balloc%c", 'A'+s.style%len(palette))
-		if f.bands && !s.theory && !f.bars {
+	for _, s := range f.Lines {
+		color := fmt.Sprintf("balloc%c", 'A'+s.Style%len(palette))
+		if f.Bands && !s.Theory && !f.Bars {
 			fmt.Fprintf(w, "\\addplot[draw=none, fill=%s, fill opacity=0.2, forget plot] coordinates {", color)
-			for _, p := range s.pts {
+			for _, p := range s.Points {
 				fmt.Fprintf(w, " (%s,%s)", texNum(p.X), texNum(p.Lo))
 			}
-			for i := len(s.pts) - 1; i >= 0; i-- {
-				fmt.Fprintf(w, " (%s,%s)", texNum(s.pts[i].X), texNum(s.pts[i].Hi))
+			for i := len(s.Points) - 1; i >= 0; i-- {
+				fmt.Fprintf(w, " (%s,%s)", texNum(s.Points[i].X), texNum(s.Points[i].Hi))
 			}
 			fmt.Fprintln(w, " };")
 		}
 		var style []string
 		switch {
-		case f.bars:
+		case f.Bars:
 			style = []string{"draw=none", "fill=" + color}
-		case s.theory:
+		case s.Theory:
 			style = []string{color, "thin", "dashed", "mark=none"}
 		default:
-			style = []string{color, "thick", texDash(s.style)}
-			if s.marks {
-				style = append(style, "mark="+texMark(s.style), "mark options={solid}")
+			style = []string{color, "thick", texDash(s.Style)}
+			if s.Marks {
+				style = append(style, "mark="+texMark(s.Style), "mark options={solid}")
 			} else {
 				style = append(style, "mark=none")
 			}
 		}
 		errs := false
-		for _, p := range s.pts {
+		for _, p := range s.Points {
 			errs = errs || p.Err > 0
 		}
 		if errs {
 			style = append(style, "error bars/.cd", "y dir=both", "y explicit", "error bar style={solid}")
 		}
 		fmt.Fprintf(w, "\\addplot[%s] coordinates {\n", strings.Join(style, ", "))
-		for _, p := range s.pts {
+		for _, p := range s.Points {
 			if errs {
 				fmt.Fprintf(w, "  (%s,%s) +- (0,%s)\n", texNum(p.X), texNum(p.Y), texNum(p.Err))
 			} else {
@@ -101,7 +114,7 @@ func texFigure(w *bufio.Writer, f *figure) {
 			}
 		}
 		fmt.Fprintln(w, "};")
-		fmt.Fprintf(w, "\\addlegendentry{%s}\n", texText(s.label))
+		fmt.Fprintf(w, "\\addlegendentry{%s}\n", TeXText(s.Label))
 	}
 	fmt.Fprintln(w, `\end{axis}`)
 	fmt.Fprintln(w, `\end{tikzpicture}`)
@@ -126,7 +139,10 @@ var texReplacer = strings.NewReplacer(
 	"σ", `$\sigma$`, "β", `$\beta$`, "α", `$\alpha$`, "Φ", `$\Phi$`, "²", `$^2$`, "√", `$\surd$`,
 )
 
-func texText(s string) string {
+// TeXText is s as LaTeX text, as the .tex figure writes its title, labels
+// and legend: special characters escaped, Greek letters as math, any other
+// non-ASCII rune a question mark.
+func TeXText(s string) string {
 	s = texReplacer.Replace(s)
 	// Any other non-ASCII rune would stop pdflatex: write it as a question mark.
 	return strings.Map(func(r rune) rune {

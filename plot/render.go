@@ -1,59 +1,61 @@
-package main
+package plot
 
 import (
 	"fmt"
 	"image/color"
 	"io"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
+	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"github.com/balloc/balloc/internal/files"
+	"github.com/balloc/balloc/report"
 )
 
-// figure is a plot as data: what the .png/.svg renderer draws and the .tex
+// Figure is a plot as data: what the .png/.svg renderer draws and the .tex
 // writer lists, so that both hold the same coordinates.
-type figure struct {
-	title, xLabel, yLabel string
-	logX, logY            bool
-	bands                 bool // shade Lo–Hi around lines
-	bars                  bool // grouped bars, one group per distinct X
-	series                []figSeries
+type Figure struct {
+	Title, XLabel, YLabel string
+	LogX, LogY            bool
+	Bands                 bool // shade Lo–Hi around lines
+	Bars                  bool // grouped bars, one group per distinct X
+	Lines                 []Line
 }
 
-type figSeries struct {
-	label  string
-	style  int  // colour (and dashes past the palette)
-	marks  bool // a mark at each point
-	theory bool // a prediction: a thin dashed line, no marks, bars or bands
-	pts    []figPoint
+// Line is one series of a figure: a line with its marks, intervals and
+// band, or a set of bars; Style picks its colour (and dashes past the
+// palette).
+type Line struct {
+	Label  string
+	Style  int  // colour (and dashes past the palette)
+	Marks  bool // a mark at each point
+	Theory bool // a prediction: a thin dashed line, no marks, bars or bands
+	Points []Point
 }
 
-// figPoint is one coordinate: Err is the half-width of a 95% interval
+// Point is one coordinate: Err is the half-width of a 95% interval
 // (0: none), Lo and Hi the least and the largest trial.
-type figPoint struct {
+type Point struct {
 	X, Y, Err, Lo, Hi float64
 }
 
-// dropNonFinite takes out of the figure the points that cannot be drawn (an
+// dropNonFinite takes out of the Figure the points that cannot be drawn (an
 // x or y that is infinite or NaN: gaps past the float range), and the
 // intervals and bands that are not finite, and says so in a note (""
-// when nothing was dropped). A figure left with no point is an error.
-func (f *figure) dropNonFinite() (note string, err error) {
+// when nothing was dropped). A Figure left with no point is an error.
+func (f *Figure) dropNonFinite() (note string, err error) {
 	finite := func(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
 	dropped, bars, left := 0, 0, 0
-	for i := range f.series {
-		s := &f.series[i]
-		kept := s.pts[:0]
-		for _, p := range s.pts {
+	for i := range f.Lines {
+		s := &f.Lines[i]
+		kept := s.Points[:0]
+		for _, p := range s.Points {
 			if !finite(p.X) || !finite(p.Y) {
 				dropped++
 				continue
@@ -69,7 +71,7 @@ func (f *figure) dropNonFinite() (note string, err error) {
 			}
 			kept = append(kept, p)
 		}
-		s.pts = kept
+		s.Points = kept
 		left += len(kept)
 	}
 	if dropped > 0 && left == 0 {
@@ -101,22 +103,22 @@ func (e *logAxisError) Error() string {
 
 // checkLog refuses a log axis for data that is not positive, naming the
 // first value that is not (a *logAxisError).
-func (f *figure) checkLog() error {
-	for _, s := range f.series {
-		for _, p := range s.pts {
-			if f.logX && p.X <= 0 {
-				return &logAxisError{false, fmt.Sprintf("%s has x = %s, and a log axis needs x > 0", s.label, g(p.X)), "leave out --log-x"}
+func (f *Figure) checkLog() error {
+	for _, s := range f.Lines {
+		for _, p := range s.Points {
+			if f.LogX && p.X <= 0 {
+				return &logAxisError{false, fmt.Sprintf("%s has x = %s, and a log axis needs x > 0", s.Label, report.Number(p.X)), "leave out --log-x"}
 			}
-			if !f.logY {
+			if !f.LogY {
 				continue
 			}
 			switch {
 			case p.Y <= 0:
-				return &logAxisError{true, fmt.Sprintf("%s has y = %s at x = %s, and a log axis needs y > 0", s.label, g(p.Y), g(p.X)), "leave out --log-y"}
+				return &logAxisError{true, fmt.Sprintf("%s has y = %s at x = %s, and a log axis needs y > 0", s.Label, report.Number(p.Y), report.Number(p.X)), "leave out --log-y"}
 			case p.Err > 0 && p.Y-p.Err <= 0:
-				return &logAxisError{true, fmt.Sprintf("the 95%% interval of %s at x = %s reaches %s, and a log axis needs y > 0", s.label, g(p.X), g(p.Y-p.Err)), "leave out --log-y"}
-			case f.bands && !s.theory && p.Lo <= 0:
-				return &logAxisError{true, fmt.Sprintf("the band of %s at x = %s reaches %s, and a log axis needs y > 0", s.label, g(p.X), g(p.Lo)), "leave out --log-y or --bands"}
+				return &logAxisError{true, fmt.Sprintf("the 95%% interval of %s at x = %s reaches %s, and a log axis needs y > 0", s.Label, report.Number(p.X), report.Number(p.Y-p.Err)), "leave out --log-y"}
+			case f.Bands && !s.Theory && p.Lo <= 0:
+				return &logAxisError{true, fmt.Sprintf("the band of %s at x = %s reaches %s, and a log axis needs y > 0", s.Label, report.Number(p.X), report.Number(p.Lo)), "leave out --log-y or --bands"}
 			}
 		}
 	}
@@ -141,42 +143,42 @@ func seriesDashes(k int) []vg.Length { return plotutil.Dashes(k / len(palette)) 
 
 var theoryDashes = []vg.Length{vg.Points(4), vg.Points(3)}
 
-// renderFigure draws f into out (.png or .svg).
-func renderFigure(f *figure, out *files.Output) error {
-	p := plot.New()
-	p.Title.Text = f.title
-	p.X.Label.Text = f.xLabel
-	p.Y.Label.Text = f.yLabel
+// imageWriter draws f as an image of the format "png" or "svg".
+func (f *Figure) imageWriter(format string) (io.WriterTo, error) {
+	p := gplot.New()
+	p.Title.Text = f.Title
+	p.X.Label.Text = f.XLabel
+	p.Y.Label.Text = f.YLabel
 	p.Legend.Top = true
 	p.Legend.TextStyle.Font.Size = vg.Points(8)
 	p.Add(plotter.NewGrid())
-	if f.logX {
-		p.X.Scale = plot.LogScale{}
+	if f.LogX {
+		p.X.Scale = gplot.LogScale{}
 	}
-	if f.logY {
-		p.Y.Scale = plot.LogScale{}
+	if f.LogY {
+		p.Y.Scale = gplot.LogScale{}
 	}
-	p.X.Tick.Marker = roundTicks{log: f.logX}
-	p.Y.Tick.Marker = roundTicks{log: f.logY}
-	if f.bars {
+	p.X.Tick.Marker = roundTicks{log: f.LogX}
+	p.Y.Tick.Marker = roundTicks{log: f.LogY}
+	if f.Bars {
 		if err := renderBars(p, f); err != nil {
-			return err
+			return nil, err
 		}
 	} else if err := renderLines(p, f); err != nil {
-		return err
+		return nil, err
 	}
 	// A log axis over one value: gonum would widen it by ±1, through 0.
 	for _, a := range []struct {
 		on   bool
-		axis *plot.Axis
-	}{{f.logX, &p.X}, {f.logY, &p.Y}} {
+		axis *gplot.Axis
+	}{{f.LogX, &p.X}, {f.LogY, &p.Y}} {
 		if a.on && a.axis.Min == a.axis.Max && a.axis.Min > 0 {
 			a.axis.Min, a.axis.Max = a.axis.Min/2, a.axis.Max*2
 		}
 	}
 	// Marks and error bars at the ends of the x range are drawn whole.
 	if hasMarks(f) && p.X.Max > p.X.Min {
-		if f.logX {
+		if f.LogX {
 			r := math.Pow(p.X.Max/p.X.Min, 0.03)
 			p.X.Min, p.X.Max = p.X.Min/r, p.X.Max*r
 		} else {
@@ -194,57 +196,49 @@ func renderFigure(f *figure, out *files.Output) error {
 		}
 		if area := height - 1.2*vg.Inch; p.Y.Max > p.Y.Min {
 			free := math.Max(1-float64(legend+4)/float64(area), 0.3)
-			if f.logY {
+			if f.LogY {
 				p.Y.Max = p.Y.Min * math.Pow(p.Y.Max/p.Y.Min, 1/free)
 			} else {
 				p.Y.Max = p.Y.Min + (p.Y.Max-p.Y.Min)/free
 			}
 		}
 	}
-	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(out.Path())), ".")
-	wt, err := p.WriterTo(width, height, format)
-	if err != nil {
-		return err
-	}
-	return out.Write(func(w io.Writer) error {
-		_, err := wt.WriteTo(w)
-		return err
-	})
+	return p.WriterTo(width, height, format)
 }
 
-func hasMarks(f *figure) bool {
-	for _, s := range f.series {
-		if s.marks && !f.bars {
+func hasMarks(f *Figure) bool {
+	for _, s := range f.Lines {
+		if s.Marks && !f.Bars {
 			return true
 		}
 	}
 	return false
 }
 
-func renderLines(p *plot.Plot, f *figure) error {
-	for _, s := range f.series {
-		xys := make(plotter.XYs, len(s.pts))
-		for i, q := range s.pts {
+func renderLines(p *gplot.Plot, f *Figure) error {
+	for _, s := range f.Lines {
+		xys := make(plotter.XYs, len(s.Points))
+		for i, q := range s.Points {
 			xys[i] = plotter.XY{X: q.X, Y: q.Y}
 		}
-		col := seriesColor(s.style)
-		if s.theory {
+		col := seriesColor(s.Style)
+		if s.Theory {
 			l, err := plotter.NewLine(xys)
 			if err != nil {
 				return err
 			}
 			l.Color, l.Width, l.Dashes = col, vg.Points(1), theoryDashes
 			p.Add(l)
-			p.Legend.Add(s.label, l)
+			p.Legend.Add(s.Label, l)
 			continue
 		}
-		if f.bands {
+		if f.Bands {
 			var poly plotter.XYs
-			for _, q := range s.pts {
+			for _, q := range s.Points {
 				poly = append(poly, plotter.XY{X: q.X, Y: q.Lo})
 			}
-			for i := len(s.pts) - 1; i >= 0; i-- {
-				poly = append(poly, plotter.XY{X: s.pts[i].X, Y: s.pts[i].Hi})
+			for i := len(s.Points) - 1; i >= 0; i-- {
+				poly = append(poly, plotter.XY{X: s.Points[i].X, Y: s.Points[i].Hi})
 			}
 			pg, err := plotter.NewPolygon(poly)
 			if err != nil {
@@ -258,22 +252,22 @@ func renderLines(p *plot.Plot, f *figure) error {
 		if err != nil {
 			return err
 		}
-		l.Color, l.Width, l.Dashes = col, vg.Points(1.5), seriesDashes(s.style)
+		l.Color, l.Width, l.Dashes = col, vg.Points(1.5), seriesDashes(s.Style)
 		p.Add(l)
-		thumbs := []plot.Thumbnailer{l}
-		if s.marks {
+		thumbs := []gplot.Thumbnailer{l}
+		if s.Marks {
 			pts, err := plotter.NewScatter(xys)
 			if err != nil {
 				return err
 			}
 			pts.Color = col
-			pts.Shape = plotutil.Shape(s.style / len(palette))
+			pts.Shape = plotutil.Shape(s.Style / len(palette))
 			p.Add(pts)
 			thumbs = append(thumbs, pts)
 		}
 		var errs plotter.YErrors
 		any := false
-		for _, q := range s.pts {
+		for _, q := range s.Points {
 			errs = append(errs, struct{ Low, High float64 }{q.Err, q.Err})
 			any = any || q.Err > 0
 		}
@@ -283,37 +277,37 @@ func renderLines(p *plot.Plot, f *figure) error {
 			eb.LineStyle.Width = vg.Points(1)
 			p.Add(eb)
 		}
-		p.Legend.Add(s.label, thumbs...)
+		p.Legend.Add(s.Label, thumbs...)
 	}
 	return nil
 }
 
-func renderBars(p *plot.Plot, f *figure) error {
+func renderBars(p *gplot.Plot, f *Figure) error {
 	var values []float64
-	if len(f.series) > 0 {
-		for _, q := range f.series[0].pts {
+	if len(f.Lines) > 0 {
+		for _, q := range f.Lines[0].Points {
 			values = append(values, q.X)
 		}
 	}
-	width := vg.Points(max(2, 40/float64(len(f.series))))
-	for k, s := range f.series {
-		share := make(plotter.Values, len(s.pts))
-		for i, q := range s.pts {
+	width := vg.Points(max(2, 40/float64(len(f.Lines))))
+	for k, s := range f.Lines {
+		share := make(plotter.Values, len(s.Points))
+		for i, q := range s.Points {
 			share[i] = q.Y
 		}
 		bars, err := plotter.NewBarChart(share, width)
 		if err != nil {
 			return err
 		}
-		bars.Color = seriesColor(s.style)
+		bars.Color = seriesColor(s.Style)
 		bars.LineStyle.Width = 0
-		bars.Offset = width * vg.Length(float64(k)-float64(len(f.series)-1)/2)
+		bars.Offset = width * vg.Length(float64(k)-float64(len(f.Lines)-1)/2)
 		p.Add(bars)
-		p.Legend.Add(s.label, bars)
+		p.Legend.Add(s.Label, bars)
 	}
 	labels := make([]string, len(values))
 	for i, v := range values {
-		labels[i] = g(v)
+		labels[i] = report.Number(v)
 	}
 	p.NominalX(labels...)
 	p.X.Min, p.X.Max = -0.7, float64(len(values))-0.3 // room for the outer bars of a group
@@ -326,12 +320,12 @@ func renderBars(p *plot.Plot, f *figure) error {
 // leaves fewer than three (at every integer × 10^k when that still does).
 type roundTicks struct{ log bool }
 
-func (t roundTicks) Ticks(lo, hi float64) []plot.Tick {
+func (t roundTicks) Ticks(lo, hi float64) []gplot.Tick {
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
-		return nil // no round values on an infinite axis (the figure drops such points)
+		return nil // no round values on an infinite axis (the Figure drops such points)
 	}
 	if hi <= lo {
-		return []plot.Tick{{Value: lo, Label: tickLabel(lo, 0)}}
+		return []gplot.Tick{{Value: lo, Label: tickLabel(lo, 0)}}
 	}
 	if t.log {
 		return logTicks(lo, hi)
@@ -346,14 +340,14 @@ func (t roundTicks) Ticks(lo, hi float64) []plot.Tick {
 			}
 		}
 	}
-	var ticks []plot.Tick
+	var ticks []gplot.Tick
 	minor := step / float64(minors)
 	for i := math.Ceil(lo / minor); i*minor <= hi*(1+1e-12)+1e-300; i++ {
 		v := i * minor
 		if math.Abs(v) < minor*1e-9 {
 			v = 0
 		}
-		tk := plot.Tick{Value: v}
+		tk := gplot.Tick{Value: v}
 		if int64(math.Round(i))%int64(minors) == 0 {
 			tk.Label = tickLabel(v, step)
 		}
@@ -362,9 +356,9 @@ func (t roundTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-func logTicks(lo, hi float64) []plot.Tick {
+func logTicks(lo, hi float64) []gplot.Tick {
 	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
-		return nil // no range a log axis can show (renderFigure keeps it from here)
+		return nil // no range a log axis can show (imageWriter keeps it from here)
 	}
 	kLo, kHi := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
 	in := func(v float64) bool { return v >= lo*(1-1e-9) && v <= hi*(1+1e-9) }
@@ -396,14 +390,14 @@ func logTicks(lo, hi float64) []plot.Tick {
 			break
 		}
 	}
-	var ticks []plot.Tick
+	var ticks []gplot.Tick
 	for k := kLo; k <= kHi; k++ {
 		for m := 1; m < 10; m++ {
 			v := float64(m) * math.Pow(10, float64(k))
 			if !in(v) {
 				continue
 			}
-			tk := plot.Tick{Value: v}
+			tk := gplot.Tick{Value: v}
 			if labelled(m) {
 				tk.Label = tickLabel(v, 0)
 			}

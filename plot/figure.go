@@ -1,0 +1,637 @@
+package plot
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/core/sweep"
+	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/report"
+)
+
+// Kinds are the plots balloc draws, by name.
+var Kinds = []string{"gap-vs-balls", "gap-vs-bins", "gap-vs-param", "gap-distribution", "load-histogram"}
+
+// Options is which figure to draw (Kind, one of Kinds) and how.
+type Options struct {
+	Kind, Title string
+	LogX, LogY  bool
+	Bands       bool   // shade min–max of the trials around each line
+	Theory      bool   // draw the fluid limit beside the simulation
+	X           string // gap-vs-param: the parameter on the x axis ("" picks the one that varies)
+	Y           string // gap, max-gap or mean-queue
+	// The flags that set the kind, x and y, for messages (plot and run
+	// --plot name the kind differently).
+	FlagKind, FlagX, FlagY string
+}
+
+// CheckFile checks a plot's kind and file, named as the flags that set them.
+func CheckFile(kindFlag, kind, outFlag, out string) error {
+	if !slices.Contains(Kinds, kind) {
+		return fmt.Errorf("--%s %q: want %s", kindFlag, kind, strings.Join(Kinds, ", "))
+	}
+	switch strings.ToLower(filepath.Ext(out)) {
+	case ".png", ".svg", ".tex":
+	default:
+		return fmt.Errorf("--%s %q: want a .png, .svg or .tex file", outFlag, out)
+	}
+	return nil
+}
+
+// check refuses options that the kind cannot honour, before any data is
+// read or any trial run.
+func (o *Options) Check() error {
+	kindFlag := o.FlagKind
+	switch o.Kind {
+	case "gap-distribution":
+		if o.LogX {
+			return fmt.Errorf("--log-x: --%s gap-distribution has one bar group per gap value, no numeric x axis; leave out --log-x", kindFlag)
+		}
+		if o.LogY {
+			return fmt.Errorf("--log-y: --%s gap-distribution draws bars from 0; leave out --log-y", kindFlag)
+		}
+	case "load-histogram":
+		if o.LogX {
+			return fmt.Errorf("--log-x: --%s load-histogram has load − m/n on x, which is negative below the mean; leave out --log-x", kindFlag)
+		}
+	}
+	if o.Bands && (o.Kind == "gap-distribution" || o.Kind == "load-histogram") {
+		return fmt.Errorf("--bands: --%s %s draws no min–max band; leave out --bands", kindFlag, o.Kind)
+	}
+	if o.X != "" && o.Kind != "gap-vs-param" {
+		return fmt.Errorf("--%s %s: only --%s gap-vs-param takes a parameter for x", o.FlagX, o.X, kindFlag)
+	}
+	switch o.Y {
+	case "", "gap":
+	case "max-gap", "mean-queue":
+		if o.Kind != "gap-vs-param" && o.Kind != "gap-vs-bins" {
+			return fmt.Errorf("--%s %s: only gap-vs-param and gap-vs-bins plot it", o.FlagY, o.Y)
+		}
+		if o.Y == "mean-queue" && o.Theory {
+			return fmt.Errorf("--theory: no theory line for --%s mean-queue yet (balloc run --theory prints the fixed point); leave out --theory", o.FlagY)
+		}
+	default:
+		return fmt.Errorf("--%s %q: want gap, max-gap or mean-queue", o.FlagY, o.Y)
+	}
+	return nil
+}
+
+// checkGrid checks what the grid points decide before any trial is read or
+// run: the x parameter of gap-vs-param (picked here when not named) and that
+// a log x axis has only positive x. Points without the x parameter are left
+// out of gap-vs-param, said in a note added to notes (printed once nothing
+// more can fail before the work, so that a refusal stays one line).
+func (o *Options) CheckGrid(points []sweep.Point, notes *[]string) error {
+	if o.Kind != "gap-vs-param" {
+		return nil
+	}
+	if o.X == "" {
+		var varying []string
+		for _, name := range xCandidates(points) {
+			if distinctX(points, name) > 1 {
+				varying = append(varying, name)
+			}
+		}
+		// A parameter beats bins and balls; a single one is the pick.
+		var params []string
+		for _, v := range varying {
+			if v != "bins" && v != "balls" {
+				params = append(params, v)
+			}
+		}
+		switch {
+		case len(params) == 1:
+			o.X = params[0]
+		case len(params) == 0 && len(varying) == 1:
+			o.X = varying[0]
+		case len(varying) == 0:
+			return fmt.Errorf("--%s gap-vs-param needs a parameter with two values or more; the grid varies none", o.FlagKind)
+		default:
+			if len(params) == 0 {
+				params = varying
+			}
+			return fmt.Errorf("--%s: the grid varies %s; name the one for the x axis", o.FlagX, strings.Join(params, ", "))
+		}
+	}
+	var without []string
+	have := 0
+	for _, gp := range points {
+		v, ok, err := xValue(gp, o.X)
+		if err != nil {
+			return fmt.Errorf("%s: %v", o.xText(), err)
+		}
+		if !ok {
+			if l := gp.Process; !slices.Contains(without, l) {
+				without = append(without, l)
+			}
+			continue
+		}
+		have++
+		if o.LogX && v <= 0 {
+			return fmt.Errorf("--log-x: %s = %s at %s, and a log axis needs x > 0; leave out --log-x", o.X, report.Number(v), SeriesLabel(gp))
+		}
+	}
+	if have == 0 {
+		return fmt.Errorf("%s: no grid point has it (it has %s)", o.xText(), strings.Join(xCandidates(points), ", "))
+	}
+	if len(without) > 0 {
+		*notes = append(*notes, fmt.Sprintf("balloc: plot: gap-vs-param leaves out %s (no %s)", strings.Join(without, ", "), o.X))
+	}
+	return nil
+}
+
+// xText names the x parameter as the user set it.
+func (o *Options) xText() string {
+	return fmt.Sprintf("--%s %s", o.FlagX, o.X)
+}
+
+// xCandidates is what gap-vs-param may put on x: the parameters of the
+// grid's points, then bins and balls.
+func xCandidates(points []sweep.Point) []string {
+	var names []string
+	for _, gp := range points {
+		for k := range gp.Params {
+			if !slices.Contains(names, k) {
+				names = append(names, k)
+			}
+		}
+	}
+	slices.Sort(names)
+	return append(names, "bins", "balls")
+}
+
+func distinctX(points []sweep.Point, name string) int {
+	var seen []string
+	for _, gp := range points {
+		var s string
+		switch name {
+		case "bins":
+			s = fmt.Sprint(gp.Bins)
+		case "balls":
+			s = fmt.Sprint(gp.Balls)
+		default:
+			v, ok := gp.Params[name]
+			if !ok {
+				continue
+			}
+			s = fmt.Sprint(v)
+		}
+		if !slices.Contains(seen, s) {
+			seen = append(seen, s)
+		}
+	}
+	return len(seen)
+}
+
+// xValue is the grid point's value of name as a number; ok is false when
+// the point has no such parameter.
+func xValue(gp sweep.Point, name string) (v float64, ok bool, err error) {
+	switch name {
+	case "bins":
+		return float64(gp.Bins), true, nil
+	case "balls":
+		return float64(gp.Balls), true, nil
+	}
+	raw, ok := gp.Params[name]
+	if !ok {
+		return 0, false, nil
+	}
+	if b, isBool := raw.(bool); isBool {
+		return map[bool]float64{false: 0, true: 1}[b], true, nil
+	}
+	text := fmt.Sprint(raw)
+	if f, err := strconv.ParseFloat(text, 64); err == nil {
+		return f, true, nil
+	}
+	if c, err := units.ParseCount(text); err == nil {
+		return float64(c), true, nil
+	}
+	return 0, true, fmt.Errorf("its value %v at %s is not a number", raw, gp.Process)
+}
+
+// Series is one grid point's trials.
+type Series struct {
+	Label   string
+	Results []*result.Result
+	Point   sweep.Point
+}
+
+// SeriesLabel names a grid point in a legend: process, parameters, n and m.
+func SeriesLabel(gp sweep.Point) string {
+	l := gp.Process
+	if p := sweep.ParamsText(gp.Params); p != "" {
+		l += " " + p
+	}
+	return fmt.Sprintf("%s, n=%s, m=%s", l, units.FormatCount(gp.Bins), units.FormatCount(gp.Balls))
+}
+
+// Build builds the figure of o.Kind from the series and checks it can be
+// drawn: points that are not finite are dropped (said in note), and a log
+// axis the data cannot take (a value ≤ 0) is an error, or, with
+// linearFallback, drawn linear with note saying so.
+func Build(o Options, series []Series, linearFallback bool) (f *Figure, note string, err error) {
+	f, err = NewFigure(o, series)
+	if err != nil {
+		return nil, "", err
+	}
+	if note, err = f.dropNonFinite(); err != nil {
+		return nil, "", err
+	}
+	for {
+		err := f.checkLog()
+		if err == nil {
+			break
+		}
+		var le *logAxisError
+		if !linearFallback || !errors.As(err, &le) {
+			return nil, "", err
+		}
+		if le.y {
+			f.LogY = false
+			note += fmt.Sprintf(" (drawn with a linear y axis: %s)", le.why)
+		} else {
+			f.LogX = false
+			note += fmt.Sprintf(" (drawn with a linear x axis: %s)", le.why)
+		}
+	}
+	return f, note, nil
+}
+
+// WriterTo is the Figure written in format: "png" or "svg" (an image drawn
+// by gonum/plot), or "tex" (a standalone pgfplots file listing the same
+// coordinates).
+func (f *Figure) WriterTo(format string) (io.WriterTo, error) {
+	if format == "tex" {
+		return texWriter{f}, nil
+	}
+	return f.imageWriter(format)
+}
+
+// NewFigure builds the figure of o.Kind from the series, unchecked (Build
+// checks it can be drawn).
+func NewFigure(o Options, series []Series) (*Figure, error) {
+	f := &Figure{LogX: o.LogX, LogY: o.LogY, Bands: o.Bands}
+	var err error
+	switch o.Kind {
+	case "gap-vs-balls":
+		err = figGapVsBalls(f, o, series)
+	case "gap-vs-bins":
+		f.LogX = true
+		err = figGapVsX(f, o, series, "bins")
+	case "gap-vs-param":
+		err = figGapVsX(f, o, series, o.X)
+	case "gap-distribution":
+		err = figGapDistribution(f, series)
+	case "load-histogram":
+		err = figLoadHistogram(f, o, series)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if o.Title != "" {
+		f.Title = o.Title
+	}
+	return f, nil
+}
+
+func meanMinMax(xs []float64) (mean, lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, x := range xs {
+		mean += x
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return mean / float64(len(xs)), lo, hi
+}
+
+// fluidSpec is the spec of a grid point at another number of balls, for
+// its fluid limit; ok is false where balloc has none.
+func fluidAt(gp sweep.Point, balls uint64) (theory.Profile, bool) {
+	for _, k := range []string{"arrival_rate", "delete_prob", "delete", "phases"} {
+		if _, ok := gp.Params[k]; ok {
+			return theory.Profile{}, false // balls leave: the static fluid limit is no reading of it
+		}
+	}
+	spec, err := core.NewSpec(gp.Process, stringParams(gp.Process, gp.Params), core.Common{Bins: gp.Bins, Balls: balls, Trials: 1, Alpha: 1})
+	if err != nil || spec.Dims() > 1 {
+		return theory.Profile{}, false
+	}
+	prof, err := core.FluidOf(spec)
+	return prof, err == nil
+}
+
+// fluidGap is the fluid limit's first-moment estimate of the gap after
+// balls balls: the largest load i with n·s_i ≥ 1, less balls/n.
+func fluidGap(gp sweep.Point, balls uint64) (float64, bool) {
+	prof, ok := fluidAt(gp, balls)
+	if !ok {
+		return 0, false
+	}
+	th := result.CompareTheory(prof, gp.Bins, nil)
+	return float64(th.FirstMomentMax) - float64(balls)/float64(gp.Bins), true
+}
+
+// maxTheoryCheckpoints bounds the fluid-limit solves of a gap-vs-balls curve.
+const maxTheoryCheckpoints = 64
+
+// gap-vs-balls: the mean gap over trials at each checkpoint, optionally a
+// band from the least to the largest trial, one line per grid point; time
+// in balls per bin, so that grid points of different n share the axis.
+func figGapVsBalls(f *Figure, o Options, series []Series) error {
+	f.Title = "Gap over time"
+	f.XLabel = "balls per bin, t = balls thrown / n"
+	f.YLabel = "gap = max load − balls/bins (balls)"
+	for k, s := range series {
+		cps := len(s.Results[0].Checkpoints)
+		if cps == 0 {
+			return fmt.Errorf("--kind gap-vs-balls needs checkpoints: set checkpoints in the sweep (or --checkpoints)")
+		}
+		what := "mean"
+		if f.Bands {
+			what = fmt.Sprintf("mean, band: min–max of %d", len(s.Results))
+		}
+		fs := Line{Label: fmt.Sprintf("%s (%s)", s.Label, what), Style: k}
+		for c := range cps {
+			var gaps []float64
+			for _, r := range s.Results {
+				if c < len(r.Checkpoints) {
+					gaps = append(gaps, r.Checkpoints[c].Gap)
+				}
+			}
+			m, lo, hi := meanMinMax(gaps)
+			x := float64(s.Results[0].Checkpoints[c].Balls) / float64(s.Point.Bins)
+			fs.Points = append(fs.Points, Point{X: x, Y: m, Lo: lo, Hi: hi})
+		}
+		f.Lines = append(f.Lines, fs)
+		if o.Theory {
+			th := Line{Label: s.Label + " fluid-limit estimate", Style: k, Theory: true}
+			stride := max(1, (cps+maxTheoryCheckpoints-1)/maxTheoryCheckpoints)
+			for c := 0; c < cps; c += stride {
+				if c+stride >= cps {
+					c = cps - 1
+				}
+				b := s.Results[0].Checkpoints[c].Balls
+				gap, ok := fluidGap(s.Point, b)
+				if !ok {
+					break
+				}
+				th.Points = append(th.Points, Point{X: float64(b) / float64(s.Point.Bins), Y: gap})
+			}
+			if len(th.Points) > 0 {
+				f.Lines = append(f.Lines, th)
+			}
+		}
+	}
+	return nil
+}
+
+// gap-vs-bins and gap-vs-param: the mean (final or largest) gap with its
+// 95% interval against x, one line per family of grid points equal in all
+// but x, with the fluid limit's first-moment estimate dashed under --theory.
+func figGapVsX(f *Figure, o Options, series []Series, x string) error {
+	ylabel := "gap at the end (balls)"
+	what := "Gap"
+	switch o.Y {
+	case "max-gap":
+		ylabel = "largest gap over the run (balls)"
+	case "mean-queue":
+		ylabel, what = "mean queue length (time average after the warmup)", "Mean queue length"
+	}
+	f.YLabel = ylabel
+	if x == "bins" {
+		f.Title = what + " against the number of bins"
+		f.XLabel = "bins n"
+	} else {
+		f.Title = what + " against " + x
+		f.XLabel = x
+		if x == "balls" {
+			f.XLabel = "balls m"
+		}
+	}
+	type family struct {
+		parts  []string // process, other parameters, n, m or m/n
+		points []Series
+		xs     []float64
+	}
+	var fams []*family
+	byKey := map[string]*family{}
+	for _, s := range series {
+		gp := s.Point
+		xv, ok, err := xValue(gp, x)
+		if err != nil {
+			return fmt.Errorf("--x %s: %v", x, err)
+		}
+		if !ok {
+			continue
+		}
+		parts := []string{gp.Process}
+		rest := map[string]any{}
+		for k, v := range gp.Params {
+			if k != x {
+				rest[k] = v
+			}
+		}
+		parts = append(parts, sweep.ParamsText(rest))
+		// A supermarket point's balls are its events, set by time (or
+		// events) and λ: its params say the length, and m/n would split a
+		// line against λ into points.
+		_, supermarket := gp.Params["arrival_rate"]
+		perBin := "m/n=" + report.Number(float64(gp.Balls)/float64(gp.Bins))
+		if supermarket {
+			perBin = ""
+		}
+		switch x {
+		case "bins":
+			parts = append(parts, perBin)
+		case "balls":
+			parts = append(parts, "n="+units.FormatCount(gp.Bins))
+		default:
+			parts = append(parts, "n="+units.FormatCount(gp.Bins), perBin)
+		}
+		key := strings.Join(parts, "|")
+		fam := byKey[key]
+		if fam == nil {
+			fam = &family{parts: parts}
+			byKey[key] = fam
+			fams = append(fams, fam)
+		}
+		fam.points = append(fam.points, s)
+		fam.xs = append(fam.xs, xv)
+	}
+	if len(fams) == 0 {
+		return fmt.Errorf("--x %s: no grid point with results has it", x)
+	}
+	// A label names the process and whatever else tells families apart.
+	varies := make([]bool, len(fams[0].parts))
+	for _, fam := range fams {
+		for i := range fam.parts {
+			varies[i] = varies[i] || fam.parts[i] != fams[0].parts[i]
+		}
+	}
+	k := 0
+	for _, fam := range fams {
+		label := fam.parts[0]
+		for i := 1; i < len(fam.parts); i++ {
+			if varies[i] && fam.parts[i] != "" {
+				label += " " + fam.parts[i]
+			}
+		}
+		if len(fams) == 1 && len(fam.parts) > 1 {
+			label = strings.Join(slices.DeleteFunc(slices.Clone(fam.parts), func(s string) bool { return s == "" }), " ")
+		}
+		order := make([]int, len(fam.xs))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(fam.xs[a], fam.xs[b]) })
+		fs := Line{Label: label + " (mean, 95% CI)", Style: k, Marks: true}
+		th := Line{Label: label + " fluid-limit estimate", Style: k, Theory: true}
+		for _, i := range order {
+			s := fam.points[i]
+			var ys []float64
+			for _, r := range s.Results {
+				switch {
+				case o.Y == "max-gap":
+					ys = append(ys, r.MaxGap)
+				case o.Y == "mean-queue" && (r.Dynamic == nil || r.Dynamic.Model != "supermarket"):
+					return fmt.Errorf("--%s mean-queue: %s is no supermarket run (no arrival_rate), so it has no queue length", o.FlagY, s.Label)
+				case o.Y == "mean-queue":
+					ys = append(ys, r.Dynamic.MeanQueue)
+				default:
+					ys = append(ys, r.Gap)
+				}
+			}
+			m, half := report.MeanCI(ys)
+			_, lo, hi := meanMinMax(ys)
+			fs.Points = append(fs.Points, Point{X: fam.xs[i], Y: m, Err: half, Lo: lo, Hi: hi})
+			if o.Theory && (o.Y == "" || o.Y == "gap") {
+				if gap, ok := fluidGap(s.Point, s.Point.Balls); ok {
+					th.Points = append(th.Points, Point{X: fam.xs[i], Y: gap})
+				}
+			}
+		}
+		f.Lines = append(f.Lines, fs)
+		if len(th.Points) > 0 {
+			f.Lines = append(f.Lines, th)
+		}
+		k++
+	}
+	return nil
+}
+
+// stringParams turns a manifest's params back into the flag values the
+// process takes (an alias such as two-choice records a d it fixes itself).
+func stringParams(name string, m map[string]any) map[string]string {
+	out := map[string]string{}
+	proc, err := process.Lookup(name)
+	if err != nil {
+		return out
+	}
+	for k, v := range m {
+		if proc.Takes(k) {
+			out[k] = fmt.Sprint(v)
+		}
+	}
+	return out
+}
+
+// gap-distribution: for each grid point, the share of trials ending at each
+// gap, as grouped bars.
+func figGapDistribution(f *Figure, series []Series) error {
+	f.Title = "Distribution of the final gap over trials"
+	f.XLabel = "gap (balls)"
+	f.YLabel = "trials (%)"
+	f.Bars = true
+	var values []float64
+	for _, s := range series {
+		for _, r := range s.Results {
+			v := math.Round(r.Gap*10) / 10
+			if !slices.Contains(values, v) {
+				values = append(values, v)
+			}
+		}
+	}
+	slices.Sort(values)
+	for k, s := range series {
+		share := make([]float64, len(values))
+		for _, r := range s.Results {
+			share[slices.Index(values, math.Round(r.Gap*10)/10)] += 100 / float64(len(s.Results))
+		}
+		fs := Line{Label: s.Label, Style: k}
+		for i, v := range values {
+			fs.Points = append(fs.Points, Point{X: v, Y: share[i]})
+		}
+		f.Lines = append(f.Lines, fs)
+	}
+	return nil
+}
+
+// load-histogram: the mean fraction of bins at each load relative to the
+// average, at the end, one line per grid point; under --theory the fluid
+// limit's s_i − s_{i+1} at the same t beside it.
+func figLoadHistogram(f *Figure, o Options, series []Series) error {
+	f.Title = "Final load distribution"
+	f.XLabel = "load − balls/bins (balls)"
+	f.YLabel = "fraction of bins (mean over trials)"
+	for k, s := range series {
+		frac := map[float64]float64{}
+		for _, r := range s.Results {
+			if len(r.Histogram) == 0 {
+				return fmt.Errorf("--kind load-histogram needs load histograms; %s has none (random weights)", s.Label)
+			}
+			for _, l := range r.Histogram {
+				frac[l.Load-r.Average] += float64(l.Count) / float64(r.Bins) / float64(len(s.Results))
+			}
+		}
+		var xs []float64
+		for x := range frac {
+			xs = append(xs, x)
+		}
+		slices.Sort(xs)
+		fs := Line{Label: s.Label, Style: k, Marks: true}
+		for _, x := range xs {
+			fs.Points = append(fs.Points, Point{X: x, Y: frac[x]})
+		}
+		f.Lines = append(f.Lines, fs)
+		if !o.Theory {
+			continue
+		}
+		prof, ok := fluidAt(s.Point, s.Point.Balls)
+		if !ok {
+			continue
+		}
+		t := float64(s.Point.Balls) / float64(s.Point.Bins)
+		n := float64(s.Point.Bins)
+		th := Line{Label: s.Label + " fluid limit", Style: k, Theory: true}
+		for i := max(0, prof.Base-1); i <= prof.Top(); i++ {
+			if p := prof.At(i) - prof.At(i+1); n*p >= 0.01 {
+				th.Points = append(th.Points, Point{X: float64(i) - t, Y: p})
+			}
+		}
+		if len(th.Points) > 0 {
+			f.Lines = append(f.Lines, th)
+		}
+	}
+	return nil
+}
+
+// cmpFloat orders a before b when a < b; NaN is equal to everything, so a
+// stable sort leaves it where it is.
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
