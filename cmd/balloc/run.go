@@ -11,6 +11,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
@@ -137,77 +138,10 @@ func parseCountFlag(name, v string) (uint64, error) {
 // validate turns the flags into a plan, or the first error a user must fix.
 func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	fl := c.Flags()
-	if !fl.Changed("process") {
-		return nil, fmt.Errorf("--process is required (see balloc run --help)")
-	}
-	// A graph fixes the bins, and so does a file of hyperedges, of initial
-	// loads or of sampling weights.
-	fileBins := strings.HasPrefix(*f.params["hyperedges"], "file:") || strings.HasPrefix(*f.params["initial"], "file:") ||
-		strings.HasPrefix(*f.params["sampling"], "file:")
-	if !fl.Changed("bins") && !fl.Changed("graph") && !fileBins {
-		return nil, fmt.Errorf("--bins is required (see balloc run --help)")
-	}
-	var com core.Common
-	if err := parseDynamic(fl, &f.dyn, &com); err != nil {
-		return nil, err
-	}
-	switch {
-	case fl.Changed("balls") && fl.Changed("balls-per-bin"):
-		return nil, fmt.Errorf("--balls-per-bin: give --balls or --balls-per-bin, not both")
-	case com.Dynamic.Supermarket():
-		if fl.Changed("balls") || fl.Changed("balls-per-bin") {
-			return nil, fmt.Errorf("--balls: a supermarket run (--arrival-rate) is as long as --time T or --events E, not a number of balls")
-		}
-	case len(com.Dynamic.Phases) > 0 && fl.Changed("balls-per-bin"):
-		return nil, fmt.Errorf("--balls-per-bin: with --phases the run is the phases' steps (--balls may give their total)")
-	case len(com.Dynamic.Phases) > 0 && !fl.Changed("balls"):
-		// the phases' total steps (core.Spec.checkDynamic)
-	case !fl.Changed("balls") && !fl.Changed("balls-per-bin"):
-		return nil, fmt.Errorf("--balls is required (or --balls-per-bin; see balloc run --help)")
-	}
-	var err error
-	if fl.Changed("bins") {
-		if com.Bins, err = parseCountFlag("bins", f.bins); err != nil {
-			return nil, err
-		}
-		if com.Bins == 0 {
-			return nil, fmt.Errorf("--bins 0: want at least 1 bin")
-		}
-	}
-	if fl.Changed("balls") {
-		if com.Balls, err = parseCountFlag("balls", f.balls); err != nil {
-			return nil, err
-		}
-	} else if !com.Dynamic.Supermarket() && len(com.Dynamic.Phases) == 0 {
-		if com.BallsPerBin, err = parseCountFlag("balls-per-bin", f.ballsPerBin); err != nil {
-			return nil, err
-		}
-		if com.BallsPerBin == 0 {
-			return nil, fmt.Errorf("--balls-per-bin 0: want at least 1 (or --balls 0)")
-		}
-	}
-	trials, err := parseCountFlag("trials", f.trials)
+	com, err := runCommon(fl, f)
 	if err != nil {
 		return nil, err
 	}
-	if why := core.TrialsRule(trials); why != "" {
-		return nil, fmt.Errorf("--trials %d: %s", trials, why)
-	}
-	com.Trials = int(trials)
-	if com.Seed, err = parseCountFlag("seed", f.seed); err != nil {
-		return nil, err
-	}
-	if com.Checkpoints, com.CheckpointsLog, err = core.ParseCheckpoints(f.checkpoints); err != nil {
-		return nil, fmt.Errorf("--checkpoints %v", err)
-	}
-	if com.Alpha, err = core.ParseAlpha(f.alpha); err != nil {
-		return nil, fmt.Errorf("--alpha %q: want a real number", f.alpha)
-	}
-	if why := core.AlphaRule(com.Alpha); why != "" {
-		return nil, fmt.Errorf("--alpha %v: %s", com.Alpha, why)
-	}
-	com.Engine = core.Engine(f.engine)
-	com.KeepLoads = f.loads
 	workers, err := parseCountFlag("workers", f.workers)
 	if err != nil {
 		return nil, err
@@ -216,57 +150,188 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		return nil, fmt.Errorf("--workers %d: want at most 65536", workers)
 	}
 	p := &plan{workers: concurrency.Workers(int(workers)), format: f.format, theory: f.theory}
-	if fl.Changed("plot") || fl.Changed("plot-kind") {
-		if err := plot.CheckFile("plot-kind", f.plotKind, "plot", f.plot); err != nil {
-			return nil, err
-		}
-		if f.plotKind == "gap-vs-balls" && com.Checkpoints == 0 {
-			return nil, fmt.Errorf("--plot-kind gap-vs-balls needs --checkpoints K")
-		}
-		p.plot = f.plot
-		p.plotOpts = plot.Options{Kind: f.plotKind, Title: f.plotTitle, Theory: f.theory,
-			LogX: f.logX, LogY: f.logY, Bands: f.bands, X: f.plotX, Y: f.plotY,
-			FlagKind: "plot-kind", FlagX: "x", FlagY: "y"}
-		if err := p.plotOpts.Check(); err != nil {
-			return nil, err
-		}
-	} else if fl.Changed("title") {
-		return nil, fmt.Errorf("--title %q: it titles --plot; add --plot FILE or leave out --title", f.plotTitle)
-	} else {
-		for _, name := range []string{"log-x", "log-y", "bands", "x", "y"} {
-			if fl.Changed(name) {
-				return nil, fmt.Errorf("--%s: it shapes --plot; add --plot FILE or leave out --%s", name, name)
-			}
-		}
+	if err := p.setPlot(fl, f, com); err != nil {
+		return nil, err
 	}
-	switch f.format {
-	case "table", "json", "jsonl", "csv":
-	default:
-		return nil, fmt.Errorf("--format %q: want table, json, jsonl or csv", f.format)
-	}
-	if f.loads && (f.format == "table" || f.format == "csv") {
-		return nil, fmt.Errorf("--loads needs --format json or jsonl (a table or CSV row has no room for n loads)")
-	}
-	if f.theory && f.format == "csv" {
-		return nil, fmt.Errorf("--theory needs --format table, json or jsonl")
+	if err := checkFormat(f); err != nil {
+		return nil, err
 	}
 	if p.bar, err = wantBar(f.progress, c.ErrOrStderr()); err != nil {
 		return nil, err
 	}
+	names, err := processNames(f.process)
+	if err != nil {
+		return nil, err
+	}
+	set, err := paramLists(fl, f)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expand(names, set, com); err != nil {
+		return nil, err
+	}
+	p.trials = com.Trials
+	if err := p.checkPlot(); err != nil {
+		return nil, err
+	}
+	if err := checkMemory(p); err != nil {
+		return nil, err
+	}
+	if p.plot != "" {
+		if p.plotOut, err = newOutput("--plot", p.plot, f.force); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
 
-	names := strings.Split(f.process, ",")
+// runCommon reads the settings every spec of the run shares.
+func runCommon(fl *pflag.FlagSet, f *runFlags) (core.Common, error) {
+	var com core.Common
+	if !fl.Changed("process") {
+		return com, fmt.Errorf("--process is required (see balloc run --help)")
+	}
+	// A graph fixes the bins, and so does a file of hyperedges, of initial
+	// loads or of sampling weights.
+	fileBins := strings.HasPrefix(*f.params["hyperedges"], "file:") || strings.HasPrefix(*f.params["initial"], "file:") ||
+		strings.HasPrefix(*f.params["sampling"], "file:")
+	if !fl.Changed("bins") && !fl.Changed("graph") && !fileBins {
+		return com, fmt.Errorf("--bins is required (see balloc run --help)")
+	}
+	if err := parseDynamic(fl, &f.dyn, &com); err != nil {
+		return com, err
+	}
+	if err := runSize(fl, f, &com); err != nil {
+		return com, err
+	}
+	trials, err := parseCountFlag("trials", f.trials)
+	if err != nil {
+		return com, err
+	}
+	if why := core.TrialsRule(trials); why != "" {
+		return com, fmt.Errorf("--trials %d: %s", trials, why)
+	}
+	com.Trials = int(trials)
+	if com.Seed, err = parseCountFlag("seed", f.seed); err != nil {
+		return com, err
+	}
+	if com.Checkpoints, com.CheckpointsLog, err = core.ParseCheckpoints(f.checkpoints); err != nil {
+		return com, fmt.Errorf("--checkpoints %v", err)
+	}
+	if com.Alpha, err = core.ParseAlpha(f.alpha); err != nil {
+		return com, fmt.Errorf("--alpha %q: want a real number", f.alpha)
+	}
+	if why := core.AlphaRule(com.Alpha); why != "" {
+		return com, fmt.Errorf("--alpha %v: %s", com.Alpha, why)
+	}
+	com.Engine = core.Engine(f.engine)
+	com.KeepLoads = f.loads
+	return com, nil
+}
+
+// runSize reads --bins and --balls or --balls-per-bin: a supermarket run is
+// as long as --time or --events, and one in --phases as its phases' steps.
+func runSize(fl *pflag.FlagSet, f *runFlags, com *core.Common) error {
+	switch {
+	case fl.Changed("balls") && fl.Changed("balls-per-bin"):
+		return fmt.Errorf("--balls-per-bin: give --balls or --balls-per-bin, not both")
+	case com.Dynamic.Supermarket():
+		if fl.Changed("balls") || fl.Changed("balls-per-bin") {
+			return fmt.Errorf("--balls: a supermarket run (--arrival-rate) is as long as --time T or --events E, not a number of balls")
+		}
+	case len(com.Dynamic.Phases) > 0 && fl.Changed("balls-per-bin"):
+		return fmt.Errorf("--balls-per-bin: with --phases the run is the phases' steps (--balls may give their total)")
+	case len(com.Dynamic.Phases) > 0 && !fl.Changed("balls"):
+		// the phases' total steps (core.Spec.checkDynamic)
+	case !fl.Changed("balls") && !fl.Changed("balls-per-bin"):
+		return fmt.Errorf("--balls is required (or --balls-per-bin; see balloc run --help)")
+	}
+	var err error
+	if fl.Changed("bins") {
+		if com.Bins, err = parseCountFlag("bins", f.bins); err != nil {
+			return err
+		}
+		if com.Bins == 0 {
+			return fmt.Errorf("--bins 0: want at least 1 bin")
+		}
+	}
+	if fl.Changed("balls") {
+		com.Balls, err = parseCountFlag("balls", f.balls)
+		return err
+	}
+	if !com.Dynamic.Supermarket() && len(com.Dynamic.Phases) == 0 {
+		if com.BallsPerBin, err = parseCountFlag("balls-per-bin", f.ballsPerBin); err != nil {
+			return err
+		}
+		if com.BallsPerBin == 0 {
+			return fmt.Errorf("--balls-per-bin 0: want at least 1 (or --balls 0)")
+		}
+	}
+	return nil
+}
+
+// setPlot reads --plot and the flags that shape it, which need --plot.
+func (p *plan) setPlot(fl *pflag.FlagSet, f *runFlags, com core.Common) error {
+	if !fl.Changed("plot") && !fl.Changed("plot-kind") {
+		if fl.Changed("title") {
+			return fmt.Errorf("--title %q: it titles --plot; add --plot FILE or leave out --title", f.plotTitle)
+		}
+		for _, name := range []string{"log-x", "log-y", "bands", "x", "y"} {
+			if fl.Changed(name) {
+				return fmt.Errorf("--%s: it shapes --plot; add --plot FILE or leave out --%s", name, name)
+			}
+		}
+		return nil
+	}
+	if err := plot.CheckFile("plot-kind", f.plotKind, "plot", f.plot); err != nil {
+		return err
+	}
+	if f.plotKind == "gap-vs-balls" && com.Checkpoints == 0 {
+		return fmt.Errorf("--plot-kind gap-vs-balls needs --checkpoints K")
+	}
+	p.plot = f.plot
+	p.plotOpts = plot.Options{Kind: f.plotKind, Title: f.plotTitle, Theory: f.theory,
+		LogX: f.logX, LogY: f.logY, Bands: f.bands, X: f.plotX, Y: f.plotY,
+		FlagKind: "plot-kind", FlagX: "x", FlagY: "y"}
+	return p.plotOpts.Check()
+}
+
+// checkFormat refuses a --format the run cannot write, or one that cannot
+// hold --loads or --theory.
+func checkFormat(f *runFlags) error {
+	switch f.format {
+	case "table", "json", "jsonl", "csv":
+	default:
+		return fmt.Errorf("--format %q: want table, json, jsonl or csv", f.format)
+	}
+	if f.loads && (f.format == "table" || f.format == "csv") {
+		return fmt.Errorf("--loads needs --format json or jsonl (a table or CSV row has no room for n loads)")
+	}
+	if f.theory && f.format == "csv" {
+		return fmt.Errorf("--theory needs --format table, json or jsonl")
+	}
+	return nil
+}
+
+// processNames splits --process into names, none empty or twice.
+func processNames(v string) ([]string, error) {
+	names := strings.Split(v, ",")
 	for i, name := range names {
 		names[i] = strings.TrimSpace(name)
 		if names[i] == "" {
-			return nil, fmt.Errorf("--process %q: empty name in the list", f.process)
+			return nil, fmt.Errorf("--process %q: empty name in the list", v)
 		}
 		if slices.Contains(names[:i], names[i]) {
 			return nil, fmt.Errorf("--process lists %s twice", names[i])
 		}
 	}
-	// Process parameters, each a value or, where the parameter allows it, a
-	// comma-separated list of values: every listed process runs once per
-	// combination of the values of the parameters it takes.
+	return names, nil
+}
+
+// paramLists reads the process parameters given, each a value or, where
+// the parameter allows it, a comma-separated list of values, none empty
+// or twice.
+func paramLists(fl *pflag.FlagSet, f *runFlags) (map[string][]string, error) {
 	set := map[string][]string{}
 	for _, def := range process.Flags() {
 		if !fl.Changed(def.Name) {
@@ -288,84 +353,103 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 		}
 		set[def.Name] = vals
 	}
-	used := map[string]bool{}
-	// Two combinations that make one spec are one experiment listed twice
-	// under two spellings (--beta 0.5,0.50): refused, as a sweep file's are.
-	byHash := map[string]map[string]string{}
-	var anyTheory bool
-	var noTheory error // the first spec without a fluid limit
-	for _, name := range names {
-		proc, err := process.Lookup(name)
-		if err != nil {
-			return nil, err
-		}
-		combos, kept := proc.Combos(set)
-		for k := range kept {
-			used[k] = true
-		}
-		for _, combo := range combos {
-			s, err := core.NewSpec(name, combo, com)
-			if err != nil {
-				return nil, err
-			}
-			if prev, ok := byHash[s.Hash()]; ok {
-				for _, k := range slices.Sorted(maps.Keys(combo)) {
-					if prev[k] != combo[k] {
-						return nil, fmt.Errorf("--%s lists %s twice (%q and %q are one value)", k, combo[k], prev[k], combo[k])
-					}
-				}
-			}
-			byHash[s.Hash()] = combo
-			if f.theory && s.Dims() > 1 {
-				return nil, fmt.Errorf("--theory: no fluid limit for balls of --dims 2 or more")
-			}
-			switch {
-			case f.theory && s.Dynamic.Supermarket():
-				anyTheory = true // its fixed point (core.SupermarketTheory)
-			case f.theory && s.Dynamic.Deletions():
-				noTheory = cmp.Or(noTheory, fmt.Errorf("no fluid limit with deletions (--delete-prob, --phases)"))
-			case f.theory:
-				// A mixed list shows "–" for a process without a fluid
-				// limit; only a list where none has one is refused.
-				if _, err := core.FluidOf(s); err != nil {
-					noTheory = cmp.Or(noTheory, err)
-				} else {
-					anyTheory = true
-				}
-			}
-			p.specs = append(p.specs, s)
-		}
+	return set, nil
+}
+
+// expand makes the run's specs (sweep.Expand, as a sweep file's grid):
+// every listed process once per combination of the values of the
+// parameters it takes. Two combinations that make one spec are one
+// experiment listed twice under two spellings (--beta 0.5,0.50): refused,
+// as a sweep file's are.
+func (p *plan) expand(names []string, set map[string][]string, com core.Common) error {
+	a := sweep.Axes{Processes: names, Bins: []uint64{com.Bins}, Balls: []uint64{com.Balls}, Params: set,
+		Dynamic: []sweep.DynamicCell{{Settings: com.Dynamic}}, Common: com}
+	if com.BallsPerBin != 0 {
+		a.PerBin = []uint64{com.BallsPerBin}
 	}
-	if f.theory && !anyTheory {
-		return nil, fmt.Errorf("--theory: %v (balloc has fluid limits for unit-weight %s)", noTheory, fluidNames())
+	var th theoryCheck
+	e, err := sweep.Expand(a, sweep.Expansion{
+		Lookup:    func(_ int, err error) error { return err },
+		Spec:      func(_ sweep.Origin, err error) error { return err },
+		Duplicate: sameSpec,
+		Each: func(s *core.Spec) error {
+			if !p.theory {
+				return nil
+			}
+			return th.add(s)
+		},
+	})
+	if err != nil {
+		return err
+	}
+	p.specs = e.Specs
+	if p.theory && !th.any {
+		return fmt.Errorf("--theory: %v (balloc has fluid limits for unit-weight %s)", th.none, fluidNames())
 	}
 	for _, def := range process.Flags() {
-		if _, ok := set[def.Name]; ok && !used[def.Name] {
-			return nil, fmt.Errorf("%s", process.UnusedParamError(def.Name, names))
+		if _, ok := set[def.Name]; ok && !e.Used[def.Name] {
+			return fmt.Errorf("%s", process.UnusedParamError(def.Name, names))
 		}
 	}
-	p.trials = com.Trials
-	if p.plot != "" {
-		if err := p.plotOpts.CheckGrid(p.gridPoints(), &p.notes); err != nil {
-			return nil, err
+	return nil
+}
+
+// sameSpec refuses a spec made twice by two values of one parameter list;
+// one made by two processes (an alias and its process) runs twice.
+func sameSpec(prev, here sweep.Origin) error {
+	for _, k := range slices.Sorted(maps.Keys(here.Combo)) {
+		if prev.Combo[k] != here.Combo[k] {
+			return fmt.Errorf("--%s lists %s twice (%q and %q are one value)", k, here.Combo[k], prev.Combo[k], here.Combo[k])
 		}
 	}
-	if p.plot != "" && p.plotOpts.Kind == "load-histogram" {
+	return nil
+}
+
+// theoryCheck follows --theory over the specs: balls of --dims 2 or more
+// are refused; a mixed list shows "–" for a spec without a fluid limit,
+// and only a list where none has one is refused.
+type theoryCheck struct {
+	any  bool  // some spec has a fluid limit (or the supermarket's fixed point)
+	none error // the first spec without one
+}
+
+// add checks one spec.
+func (th *theoryCheck) add(s *core.Spec) error {
+	if s.Dims() > 1 {
+		return fmt.Errorf("--theory: no fluid limit for balls of --dims 2 or more")
+	}
+	switch {
+	case s.Dynamic.Supermarket():
+		th.any = true // its fixed point (core.SupermarketTheory)
+	case s.Dynamic.Deletions():
+		th.none = cmp.Or(th.none, fmt.Errorf("no fluid limit with deletions (--delete-prob, --phases)"))
+	default:
+		if _, err := core.FluidOf(s); err != nil {
+			th.none = cmp.Or(th.none, err)
+		} else {
+			th.any = true
+		}
+	}
+	return nil
+}
+
+// checkPlot checks what --plot needs of the specs: gap-vs-param's x, and
+// load histograms for load-histogram.
+func (p *plan) checkPlot() error {
+	if p.plot == "" {
+		return nil
+	}
+	if err := p.plotOpts.CheckGrid(p.gridPoints(), &p.notes); err != nil {
+		return err
+	}
+	if p.plotOpts.Kind == "load-histogram" {
 		for _, s := range p.specs {
 			if !s.HasHistogram() {
-				return nil, fmt.Errorf("--plot-kind load-histogram needs load histograms; %s %s has none (random weights or --dims)", s.Process.Name, s.ParamsText())
+				return fmt.Errorf("--plot-kind load-histogram needs load histograms; %s %s has none (random weights or --dims)", s.Process.Name, s.ParamsText())
 			}
 		}
 	}
-	if err := checkMemory(p); err != nil {
-		return nil, err
-	}
-	if p.plot != "" {
-		if p.plotOut, err = newOutput("--plot", p.plot, f.force); err != nil {
-			return nil, err
-		}
-	}
-	return p, nil
+	return nil
 }
 
 // Bytes per checkpoint and per load of a result as JSON while it is

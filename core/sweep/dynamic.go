@@ -30,18 +30,11 @@ import (
 // (on the engine auto picks for it, unless engine is named).
 var dynamicKeys = []string{"arrival_rate", "time", "events", "warmup", "update_period", "update_delay", "update_individual", "delete_prob", "delete", "phases"}
 
-// dynCell is one combination of the dynamic keys' values: the settings and
-// each key's value as written (for a message naming two that coincide).
-type dynCell struct {
-	d    core.Dynamic
-	vals map[string]string
-}
-
 // readDynamic reads the file's dynamic keys: list reads a key's values (a
 // value or a list, refusing a value listed twice), bad names the key. Each
 // value is checked alone here, every combination by core.NewSpec; with no
 // dynamic key it returns one cell of no settings.
-func readDynamic(raw map[string]any, list func(key string, v any) ([]string, error), bad func(key, format string, a ...any) error) ([]dynCell, error) {
+func readDynamic(raw map[string]any, list func(key string, v any) ([]string, error), bad func(key, format string, a ...any) error) ([]DynamicCell, error) {
 	type setter func(d *core.Dynamic, v string) error
 	real := func(key string, dst func(*core.Dynamic) *float64, rule func(float64) string) setter {
 		return func(d *core.Dynamic, v string) error {
@@ -84,7 +77,7 @@ func readDynamic(raw map[string]any, list func(key string, v any) ([]string, err
 			return nil
 		},
 	}
-	cells := []dynCell{{vals: map[string]string{}}}
+	cells := []DynamicCell{{Values: map[string]string{}}}
 	for _, key := range dynamicKeys {
 		if raw[key] == nil {
 			continue
@@ -100,14 +93,14 @@ func readDynamic(raw map[string]any, list func(key string, v any) ([]string, err
 				return nil, err
 			}
 		}
-		var next []dynCell
+		var next []DynamicCell
 		for _, c := range cells {
 			for _, v := range vals {
-				n := dynCell{d: c.d, vals: map[string]string{key: v}}
-				for k, x := range c.vals {
-					n.vals[k] = x
+				n := DynamicCell{Settings: c.Settings, Values: map[string]string{key: v}}
+				for k, x := range c.Values {
+					n.Values[k] = x
 				}
-				_ = set[key](&n.d, v)
+				_ = set[key](&n.Settings, v)
 				next = append(next, n)
 			}
 		}

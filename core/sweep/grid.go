@@ -145,138 +145,224 @@ type points struct {
 	used   map[string]bool // the parameters some point kept
 }
 
-// readPoints makes the grid points of one grid: raw its keys, lines the
-// line each key's literal is on (for numbers taken as written), at the line
-// a message names for a key (lines, but for a parameter in an inline table
-// its table's line). blk is nil for a file without blocks; for a [[grid]]
-// block it is the block, and a message about a key the block leaves to the
-// top level says which block it is about.
+// gridReader reads the keys of one grid: raw its keys, lines the line each
+// key's literal is on (for numbers taken as written), at the line a message
+// names for a key (lines, but for a parameter in an inline table its
+// table's line). blk is nil for a file without blocks; for a [[grid]] block
+// it is the block, and a message about a key the block leaves to the top
+// level says which block it is about.
+type gridReader struct {
+	path      string
+	src       *source
+	raw       map[string]any
+	lines, at map[string]int
+	blk       *gridBlock
+	raws      map[string][]string // the values of bins, balls and balls_per_bin as written
+}
+
+// readPoints makes the grid points of one grid (gridReader says what its
+// arguments are): it reads the keys into Axes and expands them (Expand).
 func readPoints(path string, src *source, raw map[string]any, lines, at map[string]int, blk *gridBlock) (*points, error) {
-	bad := func(key, format string, a ...any) error {
-		line := at[key]
-		if line == 0 && strings.HasPrefix(key, "params.") {
-			line = at["params"] // params = { g = 1 }: the inline table's line
-		}
-		err := fmt.Errorf("%s:%d: %s: %s", path, line, key, fmt.Sprintf(format, a...))
-		if blk != nil && !blk.sets(key) {
-			err = fmt.Errorf("%v (in the [[grid]] block of line %d)", err, blk.line)
-		}
-		return err
+	r := &gridReader{path: path, src: src, raw: raw, lines: lines, at: at, blk: blk, raws: map[string][]string{}}
+	a, err := r.axes()
+	if err != nil {
+		return nil, err
 	}
-	// noKey is an error no one key is to blame for (a key left out).
-	noKey := func(format string, a ...any) error {
-		if blk != nil {
-			return fmt.Errorf("%s:%d: [[grid]]: %s", path, blk.line, fmt.Sprintf(format, a...))
+	e, err := Expand(a, Expansion{
+		Lookup: func(_ int, err error) error { return r.bad(r.processKey(), "%v", err) },
+		Spec:   func(o Origin, err error) error { return r.specError(o, err, a.PerBin != nil) },
+		Duplicate: func(prev, here Origin) error {
+			return r.collide(prev, here, a.Processes, a.PerBin != nil)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	for k := range a.Params {
+		// A block answers for the parameters it lists; readBlocks for the
+		// top level's, which need a use in some block only.
+		if !e.Used[k] && (blk == nil || blk.sets("params."+k)) {
+			if msg := process.UnusedParamError(k, a.Processes); strings.Contains(msg, " only") || strings.Contains(msg, " or more") {
+				return nil, r.bad("params."+k, "%s", msg)
+			}
+			return nil, r.bad("params."+k, "applies to none of %s", strings.Join(a.Processes, ", "))
 		}
-		return fmt.Errorf("%s: %s", path, fmt.Sprintf(format, a...))
+	}
+	return &points{specs: e.Specs, hashes: e.Hashes, procs: a.Processes, used: e.Used}, nil
+}
+
+// axes reads every key of the grid into Axes, each value checked alone;
+// the first error is the one a message names.
+func (r *gridReader) axes() (Axes, error) {
+	var a Axes
+	for k := range r.raw {
+		if !slices.Contains(gridKeys, k) {
+			return a, r.bad(k, "not a sweep setting (known: %s)", strings.Join(gridKeys, ", "))
+		}
 	}
 	var err error
-	for k := range raw {
-		if !slices.Contains(gridKeys, k) {
-			return nil, bad(k, "not a sweep setting (known: %s)", strings.Join(gridKeys, ", "))
-		}
+	if a.Processes, err = r.processes(); err != nil {
+		return a, err
 	}
-	// Values as strings, one or a list. A number is taken as written (see
-	// numberText); an empty string is refused, not read as the default; a
-	// list naming a value twice is refused, as on the command line.
-	list := func(key string, v any) ([]string, error) {
-		var items []any
-		switch x := v.(type) {
-		case []any:
-			items = x
-		case []map[string]any:
-			return nil, bad(key, "want a value or a list of values, not tables")
-		default:
-			items = []any{x}
-		}
-		if len(items) == 0 {
-			return nil, bad(key, "empty list: the grid would be empty")
-		}
-		tokens := valueTokens(src, lines[key])
-		if len(tokens) != len(items) {
-			tokens = nil
-		}
-		var out []string
-		for i, it := range items {
-			switch y := it.(type) {
-			case string:
-				if strings.TrimSpace(y) == "" {
-					return nil, bad(key, "empty value %q: leave the key out for its default", y)
-				}
-				out = append(out, y)
-			case int64:
-				out = append(out, strconv.FormatInt(y, 10))
-			case float64:
-				tok := ""
-				if tokens != nil {
-					tok = tokens[i]
-				}
-				t, err := numberText(tok, y)
-				if err != nil {
-					return nil, bad(key, "%v", err)
-				}
-				out = append(out, t)
-			case bool:
-				out = append(out, strconv.FormatBool(y))
-			default:
-				return nil, bad(key, "unsupported value %v", it)
-			}
-			if slices.Contains(out[:i], out[i]) {
-				return nil, bad(key, "lists %s twice", out[i])
-			}
-		}
-		return out, nil
+	if a.Bins, err = r.bins(); err != nil {
+		return a, err
 	}
-	one := func(key string, def string) (string, error) {
-		v, ok := raw[key]
-		if !ok {
-			return def, nil
-		}
-		vals, err := list(key, v)
-		if err != nil {
-			return "", err
-		}
-		if len(vals) != 1 {
-			return "", bad(key, "want one value, not a list")
-		}
-		return vals[0], nil
+	if a.Balls, a.PerBin, err = r.balls(); err != nil {
+		return a, err
 	}
-	raws := map[string][]string{} // the values of bins, balls and balls_per_bin as written
-	counts := func(key string) ([]uint64, error) {
-		vals, err := list(key, raw[key])
-		if err != nil {
-			return nil, err
-		}
-		raws[key] = vals
-		var out []uint64
-		for _, v := range vals {
-			x, err := units.ParseCount(v)
-			if err != nil {
-				return nil, bad(key, "%v", err)
-			}
-			out = append(out, x)
-		}
-		return out, nil
+	if a.Common, err = r.common(); err != nil {
+		return a, err
 	}
+	if a.Dynamic, err = readDynamic(r.raw, r.list, r.bad); err != nil {
+		return a, err
+	}
+	a.Params, err = r.params()
+	return a, err
+}
 
-	var procs []string
-	switch {
-	case raw["process"] != nil && raw["processes"] != nil:
-		return nil, bad("processes", "give process or processes, not both")
-	case raw["process"] != nil:
-		if procs, err = list("process", raw["process"]); err != nil {
-			return nil, err
-		}
-	case raw["processes"] != nil:
-		if procs, err = list("processes", raw["processes"]); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, noKey("no processes: set processes = [\"two-choice\", ...]")
+// bad is an error about key, at its line.
+func (r *gridReader) bad(key, format string, a ...any) error {
+	line := r.at[key]
+	if line == 0 && strings.HasPrefix(key, "params.") {
+		line = r.at["params"] // params = { g = 1 }: the inline table's line
 	}
-	// A graph fixes the bins (its vertices), and so does a hyperedge file.
+	err := fmt.Errorf("%s:%d: %s: %s", r.path, line, key, fmt.Sprintf(format, a...))
+	if r.blk != nil && !r.blk.sets(key) {
+		err = fmt.Errorf("%v (in the [[grid]] block of line %d)", err, r.blk.line)
+	}
+	return err
+}
+
+// noKey is an error no one key is to blame for (a key left out).
+func (r *gridReader) noKey(format string, a ...any) error {
+	if r.blk != nil {
+		return fmt.Errorf("%s:%d: [[grid]]: %s", r.path, r.blk.line, fmt.Sprintf(format, a...))
+	}
+	return fmt.Errorf("%s: %s", r.path, fmt.Sprintf(format, a...))
+}
+
+// list reads a key's values as strings, one or a list. A number is taken
+// as written (see numberText); an empty string is refused, not read as the
+// default; a list naming a value twice is refused, as on the command line.
+func (r *gridReader) list(key string, v any) ([]string, error) {
+	var items []any
+	switch x := v.(type) {
+	case []any:
+		items = x
+	case []map[string]any:
+		return nil, r.bad(key, "want a value or a list of values, not tables")
+	default:
+		items = []any{x}
+	}
+	if len(items) == 0 {
+		return nil, r.bad(key, "empty list: the grid would be empty")
+	}
+	tokens := valueTokens(r.src, r.lines[key])
+	if len(tokens) != len(items) {
+		tokens = nil
+	}
+	var out []string
+	for i, it := range items {
+		tok := ""
+		if tokens != nil {
+			tok = tokens[i]
+		}
+		v, err := r.value(key, it, tok)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+		if slices.Contains(out[:i], out[i]) {
+			return nil, r.bad(key, "lists %s twice", out[i])
+		}
+	}
+	return out, nil
+}
+
+// value is one TOML value of key as a string; tok is its literal as
+// written, "" when unknown.
+func (r *gridReader) value(key string, it any, tok string) (string, error) {
+	switch y := it.(type) {
+	case string:
+		if strings.TrimSpace(y) == "" {
+			return "", r.bad(key, "empty value %q: leave the key out for its default", y)
+		}
+		return y, nil
+	case int64:
+		return strconv.FormatInt(y, 10), nil
+	case float64:
+		t, err := numberText(tok, y)
+		if err != nil {
+			return "", r.bad(key, "%v", err)
+		}
+		return t, nil
+	case bool:
+		return strconv.FormatBool(y), nil
+	}
+	return "", r.bad(key, "unsupported value %v", it)
+}
+
+// one reads a key that takes one value, or def when it is left out.
+func (r *gridReader) one(key string, def string) (string, error) {
+	v, ok := r.raw[key]
+	if !ok {
+		return def, nil
+	}
+	vals, err := r.list(key, v)
+	if err != nil {
+		return "", err
+	}
+	if len(vals) != 1 {
+		return "", r.bad(key, "want one value, not a list")
+	}
+	return vals[0], nil
+}
+
+// counts reads a list of counts (bins, balls, balls_per_bin), keeping the
+// values as written for messages.
+func (r *gridReader) counts(key string) ([]uint64, error) {
+	vals, err := r.list(key, r.raw[key])
+	if err != nil {
+		return nil, err
+	}
+	r.raws[key] = vals
+	var out []uint64
+	for _, v := range vals {
+		x, err := units.ParseCount(v)
+		if err != nil {
+			return nil, r.bad(key, "%v", err)
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// processKey is the key that names the processes: process or processes.
+func (r *gridReader) processKey() string {
+	if r.raw["processes"] != nil {
+		return "processes"
+	}
+	return "process"
+}
+
+// processes reads process or processes.
+func (r *gridReader) processes() ([]string, error) {
+	switch {
+	case r.raw["process"] != nil && r.raw["processes"] != nil:
+		return nil, r.bad("processes", "give process or processes, not both")
+	case r.raw["process"] != nil:
+		return r.list("process", r.raw["process"])
+	case r.raw["processes"] != nil:
+		return r.list("processes", r.raw["processes"])
+	}
+	return nil, r.noKey("no processes: set processes = [\"two-choice\", ...]")
+}
+
+// bins reads bins: {0} where a graph (its vertices), a hyperedge file or a
+// file of initial loads fixes them and bins is left out.
+func (r *gridReader) bins() ([]uint64, error) {
 	fixed := false
-	if p, ok := raw["params"].(map[string]any); ok {
+	if p, ok := r.raw["params"].(map[string]any); ok {
 		_, fixed = p["graph"]
 		if h, ok := p["hyperedges"].(string); ok && strings.HasPrefix(h, "file:") {
 			fixed = true
@@ -285,46 +371,54 @@ func readPoints(path string, src *source, raw map[string]any, lines, at map[stri
 			fixed = true // n from the file (core/process/initial.go)
 		}
 	}
-	bins := []uint64{0}
-	if raw["bins"] != nil {
-		if bins, err = counts("bins"); err != nil {
-			return nil, err
+	if r.raw["bins"] == nil {
+		if !fixed {
+			return nil, r.noKey("no bins: set bins = [...]")
 		}
-		for _, n := range bins {
-			if n == 0 {
-				return nil, bad("bins", "want at least 1 bin")
-			}
-		}
-	} else if !fixed {
-		return nil, noKey("no bins: set bins = [...]")
+		return []uint64{0}, nil
 	}
-	var balls, perBin []uint64
+	bins, err := r.counts("bins")
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range bins {
+		if n == 0 {
+			return nil, r.bad("bins", "want at least 1 bin")
+		}
+	}
+	return bins, nil
+}
+
+// balls reads balls or balls_per_bin; a supermarket run (as long as time or
+// events) and one in phases (their total steps, core.Spec.checkDynamic)
+// may leave both out.
+func (r *gridReader) balls() (balls, perBin []uint64, err error) {
 	switch {
-	case raw["balls"] != nil && raw["balls_per_bin"] != nil:
-		return nil, bad("balls_per_bin", "give balls or balls_per_bin, not both")
-	case raw["balls"] != nil:
-		if balls, err = counts("balls"); err != nil {
-			return nil, err
-		}
-	case raw["balls_per_bin"] != nil:
-		if perBin, err = counts("balls_per_bin"); err != nil {
-			return nil, err
-		}
-	case raw["arrival_rate"] != nil:
-		balls = []uint64{0} // a supermarket run is as long as time or events
-	case raw["phases"] != nil:
-		balls = []uint64{0} // the phases' total steps (core.Spec.checkDynamic)
-	default:
-		return nil, noKey("no balls: set balls = [...] or balls_per_bin = [...]")
+	case r.raw["balls"] != nil && r.raw["balls_per_bin"] != nil:
+		return nil, nil, r.bad("balls_per_bin", "give balls or balls_per_bin, not both")
+	case r.raw["balls"] != nil:
+		balls, err = r.counts("balls")
+		return balls, nil, err
+	case r.raw["balls_per_bin"] != nil:
+		perBin, err = r.counts("balls_per_bin")
+		return nil, perBin, err
+	case r.raw["arrival_rate"] != nil, r.raw["phases"] != nil:
+		return []uint64{0}, nil, nil
 	}
+	return nil, nil, r.noKey("no balls: set balls = [...] or balls_per_bin = [...]")
+}
+
+// common reads the settings every point shares: trials, seed, checkpoints,
+// engine and alpha.
+func (r *gridReader) common() (core.Common, error) {
 	var com core.Common
 	for _, s := range []struct {
 		key, def string
 		dst      *uint64
 	}{{"trials", "1", nil}, {"seed", "1", &com.Seed}, {"checkpoints", "0", &com.Checkpoints}} {
-		v, err := one(s.key, s.def)
+		v, err := r.one(s.key, s.def)
 		if err != nil {
-			return nil, err
+			return com, err
 		}
 		var x uint64
 		if s.key == "checkpoints" {
@@ -333,181 +427,127 @@ func readPoints(path string, src *source, raw map[string]any, lines, at map[stri
 			x, err = units.ParseCount(v)
 		}
 		if err != nil {
-			return nil, bad(s.key, "%v", err)
+			return com, r.bad(s.key, "%v", err)
 		}
 		if s.dst != nil {
 			*s.dst = x
 		} else {
 			if why := core.TrialsRule(x); why != "" {
-				return nil, bad(s.key, "%s", why)
+				return com, r.bad(s.key, "%s", why)
 			}
 			com.Trials = int(x)
 		}
 	}
-	engine, err := one("engine", "auto")
+	engine, err := r.one("engine", "auto")
 	if err != nil {
-		return nil, err
+		return com, err
 	}
 	com.Engine = core.Engine(engine)
-	alpha, err := one("alpha", "1")
+	alpha, err := r.one("alpha", "1")
 	if err != nil {
-		return nil, err
+		return com, err
 	}
 	if com.Alpha, err = core.ParseAlpha(alpha); err != nil {
-		return nil, bad("alpha", "want a real number")
+		return com, r.bad("alpha", "want a real number")
 	}
 	if why := core.AlphaRule(com.Alpha); why != "" {
-		return nil, bad("alpha", "%s", why)
+		return com, r.bad("alpha", "%s", why)
 	}
-	dyn, err := readDynamic(raw, list, bad)
-	if err != nil {
-		return nil, err
-	}
+	return com, nil
+}
 
+// params reads the [params] table: each a value or a list; a relative
+// file: path is taken from the sweep file's folder.
+func (r *gridReader) params() (map[string][]string, error) {
 	params := map[string][]string{}
-	if p, ok := raw["params"]; ok {
-		table, ok := p.(map[string]any)
-		if !ok {
-			return nil, bad("params", "want a table [params]")
-		}
-		for k, v := range table {
-			key := "params." + k
-			if process.FlagOf(k) == nil {
-				return nil, bad(key, "not a process parameter")
-			}
-			vals, err := list(key, v)
-			if err != nil {
-				return nil, err
-			}
-			for i, val := range vals {
-				vals[i] = besideFile(path, k, val)
-			}
-			params[k] = vals
-		}
+	p, ok := r.raw["params"]
+	if !ok {
+		return params, nil
 	}
-
-	g := &points{procs: procs}
-	used := map[string]bool{}
-	// Where each grid point came from, to name the key of two that coincide.
-	type origin struct {
-		proc, bin, ball int
-		combo           map[string]string
-		dyn             map[string]string // the dynamic keys' values
+	table, ok := p.(map[string]any)
+	if !ok {
+		return nil, r.bad("params", "want a table [params]")
 	}
-	byHash := map[string]origin{}
-	// Two grid points with one hash are one experiment listed twice, under
-	// two spellings ("1e2" and 100, 2 and 2.0): refused, like a value a
-	// command-line list repeats, naming the key whose values coincide.
-	collide := func(a, b origin) error {
-		twice := func(key, x, y string) error {
-			return bad(key, "lists %s twice (%q and %q are one value)", y, x, y)
+	for k, v := range table {
+		key := "params." + k
+		if process.FlagOf(k) == nil {
+			return nil, r.bad(key, "not a process parameter")
 		}
-		switch {
-		case a.proc != b.proc:
-			return bad(map[bool]string{true: "processes", false: "process"}[raw["processes"] != nil], "lists %s twice", procs[b.proc])
-		case a.bin != b.bin:
-			return twice("bins", raws["bins"][a.bin], raws["bins"][b.bin])
-		case a.ball != b.ball:
-			key := "balls"
-			if perBin != nil {
-				key = "balls_per_bin"
-			}
-			return twice(key, raws[key][a.ball], raws[key][b.ball])
-		}
-		for _, k := range dynamicKeys {
-			if a.dyn[k] != b.dyn[k] {
-				return twice(k, a.dyn[k], b.dyn[k])
-			}
-		}
-		keys := slices.Sorted(maps.Keys(b.combo))
-		for k := range a.combo {
-			if _, ok := b.combo[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		for _, k := range keys {
-			if a.combo[k] != b.combo[k] {
-				if a.combo[k] == "" || b.combo[k] == "" { // one leaves k at its default
-					return bad("params."+k, "lists %s, which is the default of %s; leave it out or list another value", a.combo[k]+b.combo[k], procs[b.proc])
-				}
-				return twice("params."+k, a.combo[k], b.combo[k])
-			}
-		}
-		return bad(map[bool]string{true: "processes", false: "process"}[raw["processes"] != nil], "%s: two grid points are one experiment", procs[b.proc])
-	}
-	for pi, name := range procs {
-		proc, err := process.Lookup(name)
+		vals, err := r.list(key, v)
 		if err != nil {
-			return nil, bad(map[bool]string{true: "processes", false: "process"}[raw["processes"] != nil], "%v", err)
+			return nil, err
 		}
-		combos, kept := proc.Combos(params)
-		for k := range kept {
-			used[k] = true
+		for i, val := range vals {
+			vals[i] = besideFile(r.path, k, val)
 		}
-		for bi, n := range bins {
-			ms, per := balls, perBin
-			if perBin != nil {
-				ms = make([]uint64, len(perBin)) // Balls = 0: NewSpec multiplies
-			}
-			for mi, m := range ms {
-				for _, combo := range combos {
-					for _, dc := range dyn {
-						c := com
-						c.Bins, c.Balls = n, m
-						if per != nil {
-							c.BallsPerBin = per[mi]
-						}
-						c.Dynamic = dc.d
-						c.Dynamic.Phases = slices.Clone(dc.d.Phases)
-						s, err := core.NewSpec(name, combo, c)
-						if err != nil {
-							// Blame the key of the first flag the error names.
-							key, at := "bins", len(err.Error())
-							candidates := []string{"bins", "balls", "checkpoints", "engine", "alpha", "trials"}
-							for k := range combo {
-								candidates = append(candidates, k)
-							}
-							for _, k := range candidates {
-								if i := strings.Index(err.Error(), "--"+k+" "); i >= 0 && i < at {
-									key, at = k, i
-									if _, ok := combo[k]; ok {
-										key = "params." + k
-									}
-								}
-							}
-							if k := dynamicKey(err.Error()); k != "" {
-								key = k
-							}
-							if (key == "balls" || strings.Contains(err.Error(), "--balls-per-bin")) && perBin != nil {
-								key = "balls_per_bin"
-							}
-							return nil, bad(key, "%v", err)
-						}
-						h := s.Hash()
-						here := origin{pi, bi, mi, combo, dc.vals}
-						if prev, ok := byHash[h]; ok {
-							return nil, collide(prev, here)
-						}
-						byHash[h] = here
-						g.specs = append(g.specs, s)
-						g.hashes = append(g.hashes, h)
-					}
-				}
+		params[k] = vals
+	}
+	return params, nil
+}
+
+// specError blames the key of the first flag a NewSpec error names.
+func (r *gridReader) specError(o Origin, err error, perBin bool) error {
+	key, at := "bins", len(err.Error())
+	candidates := []string{"bins", "balls", "checkpoints", "engine", "alpha", "trials"}
+	for k := range o.Combo {
+		candidates = append(candidates, k)
+	}
+	for _, k := range candidates {
+		if i := strings.Index(err.Error(), "--"+k+" "); i >= 0 && i < at {
+			key, at = k, i
+			if _, ok := o.Combo[k]; ok {
+				key = "params." + k
 			}
 		}
 	}
-	g.used = used
-	for k := range params {
-		// A block answers for the parameters it lists; readBlocks for the
-		// top level's, which need a use in some block only.
-		if !used[k] && (blk == nil || blk.sets("params."+k)) {
-			if msg := process.UnusedParamError(k, procs); strings.Contains(msg, " only") || strings.Contains(msg, " or more") {
-				return nil, bad("params."+k, "%s", msg)
-			}
-			return nil, bad("params."+k, "applies to none of %s", strings.Join(procs, ", "))
+	if k := dynamicKey(err.Error()); k != "" {
+		key = k
+	}
+	if (key == "balls" || strings.Contains(err.Error(), "--balls-per-bin")) && perBin {
+		key = "balls_per_bin"
+	}
+	return r.bad(key, "%v", err)
+}
+
+// collide refuses two grid points with one hash: one experiment listed
+// twice, under two spellings ("1e2" and 100, 2 and 2.0), like a value a
+// command-line list repeats, naming the key whose values coincide.
+func (r *gridReader) collide(a, b Origin, procs []string, perBin bool) error {
+	twice := func(key, x, y string) error {
+		return r.bad(key, "lists %s twice (%q and %q are one value)", y, x, y)
+	}
+	switch {
+	case a.Proc != b.Proc:
+		return r.bad(r.processKey(), "lists %s twice", procs[b.Proc])
+	case a.Bin != b.Bin:
+		return twice("bins", r.raws["bins"][a.Bin], r.raws["bins"][b.Bin])
+	case a.Ball != b.Ball:
+		key := "balls"
+		if perBin {
+			key = "balls_per_bin"
+		}
+		return twice(key, r.raws[key][a.Ball], r.raws[key][b.Ball])
+	}
+	for _, k := range dynamicKeys {
+		if a.Dynamic[k] != b.Dynamic[k] {
+			return twice(k, a.Dynamic[k], b.Dynamic[k])
 		}
 	}
-	return g, nil
+	keys := slices.Sorted(maps.Keys(b.Combo))
+	for k := range a.Combo {
+		if _, ok := b.Combo[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		if a.Combo[k] != b.Combo[k] {
+			if a.Combo[k] == "" || b.Combo[k] == "" { // one leaves k at its default
+				return r.bad("params."+k, "lists %s, which is the default of %s; leave it out or list another value", a.Combo[k]+b.Combo[k], procs[b.Proc])
+			}
+			return twice("params."+k, a.Combo[k], b.Combo[k])
+		}
+	}
+	return r.bad(r.processKey(), "%s: two grid points are one experiment", procs[b.Proc])
 }
 
 // numberText is a TOML float as balloc reads it: tok is its literal as
