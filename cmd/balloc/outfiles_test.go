@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/balloc/balloc/core/sweep"
 )
 
 // Special files given as outputs are written in place: a FIFO stays a
@@ -184,7 +186,7 @@ func TestSlurmManyTasksMergeLine(t *testing.T) {
 			t.Fatal(errs)
 		}
 	}
-	code, stdout, errs := run(t, "merge", globEscape(out)+"/shard-*", "--out", filepath.Join(out, "merged"))
+	code, stdout, errs := run(t, "merge", sweep.GlobEscape(out)+"/shard-*", "--out", filepath.Join(out, "merged"))
 	if code != 0 || !strings.Contains(stdout, "3 of 3 trials from 3 folders") {
 		t.Errorf("merge over the pattern: exit %d %q %q", code, stdout, errs)
 	}

@@ -5,9 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -35,161 +33,94 @@ func newSlurmCommand(stdout io.Writer) *cobra.Command {
 	return c
 }
 
-// Everything balloc slurm writes into a script is either checked against
-// what Slurm accepts (partition, time, counts) or quoted (paths), so that no
-// value can add a line or a command to a job.
-var (
-	// Slurm's partition names, one or a comma-separated list of them.
-	slurmPartition = regexp.MustCompile(`^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$`)
-	// sbatch --time: minutes, minutes:seconds, hours:minutes:seconds,
-	// days-hours, days-hours:minutes, days-hours:minutes:seconds.
-	slurmTime = regexp.MustCompile(`^(\d{1,9}(:\d{1,9}){0,2}|\d{1,9}-\d{1,9}(:\d{1,9}){0,2})$`)
-)
-
-// maxSlurmCPUs is the most --cpus-per-task a Slurm job can ask for (a
-// 16-bit field of its job description).
-const maxSlurmCPUs = 65535
-
-func checkSlurmTime(v string) error {
-	if slurmTime.MatchString(v) || strings.EqualFold(v, "infinite") || strings.EqualFold(v, "unlimited") {
-		return nil
-	}
-	return fmt.Errorf("--time %q: want minutes, minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes or days-hours:minutes:seconds (e.g. 02:00:00)", v)
-}
-
-// scriptPath refuses a path a job script cannot hold: #SBATCH options end
-// at the line, so a control character (a newline above all) would start a
-// line of its own.
-func scriptPath(what, p string) error {
-	if i := strings.IndexFunc(p, unicode.IsControl); i >= 0 {
-		return fmt.Errorf("%s %q: a path with a control character cannot be written into a Slurm script; rename it", what, p)
-	}
-	return nil
-}
-
-// shellQuote is s as one word of a POSIX shell.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// sbatchQuote is s as one argument of an #SBATCH line. sbatch splits those
-// lines itself: a backslash escapes the next character, double (or, since
-// Slurm 17.11, single) quotes group, and an unescaped # ends the line (in
-// older versions even inside quotes), so \, " and # are escaped inside
-// double quotes.
-func sbatchQuote(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, `#`, `\#`).Replace(s) + `"`
-}
-
-// sbatchFilePattern is a path as sbatch's --output reads it: % starts a
-// replacement (%a, %j, ...), and %% is a %.
-func sbatchFilePattern(p string) string { return strings.ReplaceAll(p, "%", "%%") }
-
-// globEscape is p as a filepath.Match pattern matching p alone.
-func globEscape(p string) string {
-	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`).Replace(p)
-}
-
+// runSlurm checks the flags and the sweep file, then writes the job's
+// scripts (sweep.SlurmJob) into OUT/slurm.
 func runSlurm(file, tasksFlag, out, partition, timeLimit, cpusFlag string, force bool, stdout io.Writer) error {
-	if tasksFlag == "" {
-		return fmt.Errorf("--tasks is required")
-	}
-	tasks, err := parseCountFlag("tasks", tasksFlag)
+	job, err := slurmJob(file, tasksFlag, out, partition, timeLimit, cpusFlag)
 	if err != nil {
 		return err
-	}
-	if tasks < 1 || tasks > 100000 {
-		return fmt.Errorf("--tasks %d: want 1 to 100000", tasks)
-	}
-	cpus, err := parseCountFlag("cpus", cpusFlag)
-	if err != nil {
-		return err
-	}
-	if cpus < 1 || cpus > maxSlurmCPUs {
-		return fmt.Errorf("--cpus %d: want 1 to %d", cpus, maxSlurmCPUs)
-	}
-	if partition != "" && !slurmPartition.MatchString(partition) {
-		return fmt.Errorf("--partition %q: want a Slurm partition name (letters, digits, _ . -), or a comma-separated list of them", partition)
-	}
-	if timeLimit != "" {
-		if err := checkSlurmTime(timeLimit); err != nil {
-			return err
-		}
-	}
-	if err := scriptPath("FILE", file); err != nil {
-		return err
-	}
-	if out != "" {
-		if err := scriptPath("--out", out); err != nil {
-			return err
-		}
-	}
-	if _, err := sweep.ReadGrid(file); err != nil {
-		return err
-	}
-	if out == "" {
-		out = strings.TrimSuffix(file, filepath.Ext(file))
-		if out == file {
-			return fmt.Errorf("%s has no extension, so the output folder would be the file itself; give --out", file)
-		}
 	}
 	bin, err := os.Executable()
 	if err != nil {
 		return failure{err}
 	}
-	if err := scriptPath("balloc's own executable", bin); err != nil {
+	if err := sweep.ScriptPath("balloc's own executable", bin); err != nil {
 		return failure{err}
 	}
 	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
-	file, out = abs(file), abs(out)
-	jobs := filepath.Join(out, "slurm")
+	job.Bin, job.File, job.Out = bin, abs(job.File), abs(job.Out)
+	jobs := job.Folder()
 	if err := os.MkdirAll(jobs, 0o755); err != nil {
-		return fmt.Errorf("--out %s: %v", out, err)
+		return fmt.Errorf("--out %s: %v", job.Out, err)
 	}
-	header := func(name, log string) string {
-		h := "#!/bin/bash\n#SBATCH --job-name=" + sbatchQuote(name) + "\n"
-		if partition != "" {
-			h += "#SBATCH --partition=" + partition + "\n"
-		}
-		if timeLimit != "" {
-			h += "#SBATCH --time=" + timeLimit + "\n"
-		}
-		return h + "#SBATCH --output=" + sbatchQuote(log) + "\n"
-	}
-	q := shellQuote
-	name := "balloc-" + strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
-	array := header(name, sbatchFilePattern(jobs)+"/shard-%a.log") +
-		fmt.Sprintf("#SBATCH --array=0-%d\n#SBATCH --cpus-per-task=%d\n", tasks-1, cpus) +
-		"# One shard of the sweep per task; the shard comes from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT.\n" +
-		fmt.Sprintf("exec %s sweep %s --out %s/shard-\"$SLURM_ARRAY_TASK_ID\" --workers %d --progress never\n", q(bin), q(file), q(out), cpus)
-	// The shard folders as one pattern that merge expands itself: listed,
-	// 100000 of them would pass the system's limit on a command line.
-	merge := header(name+"-merge", sbatchFilePattern(filepath.Join(jobs, "merge.log"))) +
-		fmt.Sprintf("exec %s merge %s --out %s\n", q(bin), q(globEscape(out)+"/shard-*"), q(filepath.Join(out, "merged")))
-	submit := "#!/bin/sh\n# Submit the array, then the merge to run once every task has succeeded.\nset -e\n" +
-		fmt.Sprintf("jid=$(sbatch --parsable %s)\n", q(filepath.Join(jobs, "array.sbatch"))) +
-		fmt.Sprintf("mid=$(sbatch --parsable --dependency=afterok:\"${jid%%%%;*}\" %s)\n", q(filepath.Join(jobs, "merge.sbatch"))) +
-		"echo \"$jid $mid\"\n"
 	// Every script is checked before any is written: an existing one is
 	// replaced only with --force, and then all three are, together.
-	scripts := []struct {
-		name, body string
-		out        *files.Output
-	}{{name: "array.sbatch", body: array}, {name: "merge.sbatch", body: merge}, {name: "submit.sh", body: submit}}
-	for i, s := range scripts {
-		if scripts[i].out, err = files.NewOutput("--out", filepath.Join(jobs, s.name), force); err != nil {
+	names, bodies := job.Scripts()
+	outs := make([]*files.Output, len(names))
+	for i, name := range names {
+		if outs[i], err = files.NewOutput("--out", filepath.Join(jobs, name), force); err != nil {
 			return err
 		}
-		scripts[i].out.SetPerm(0o755)
+		outs[i].SetPerm(0o755)
 	}
-	for _, s := range scripts {
-		if err := s.out.WriteFile([]byte(s.body)); err != nil {
+	for i, o := range outs {
+		if err := o.WriteFile([]byte(bodies[i])); err != nil {
 			return failure{err}
 		}
 		note := ""
-		if s.out.Replaces() {
+		if o.Replaces() {
 			note = "   (replaced)"
 		}
-		fmt.Fprintf(stdout, "%s%s\n", filepath.Join(jobs, s.name), note)
+		fmt.Fprintf(stdout, "%s%s\n", filepath.Join(jobs, names[i]), note)
 	}
-	fmt.Fprintf(stdout, "submit with: sh %s   (results: %s)\n", shellQuote(filepath.Join(jobs, "submit.sh")), filepath.Join(out, "merged"))
+	fmt.Fprintf(stdout, "submit with: sh %s   (results: %s)\n", sweep.ShellQuote(filepath.Join(jobs, "submit.sh")), filepath.Join(job.Out, "merged"))
 	return nil
+}
+
+// slurmJob checks balloc slurm's flags and the sweep file, before anything
+// is written.
+func slurmJob(file, tasksFlag, out, partition, timeLimit, cpusFlag string) (sweep.SlurmJob, error) {
+	job := sweep.SlurmJob{File: file, Out: out, Partition: partition, Time: timeLimit}
+	if tasksFlag == "" {
+		return job, fmt.Errorf("--tasks is required")
+	}
+	var err error
+	if job.Tasks, err = parseCountFlag("tasks", tasksFlag); err != nil {
+		return job, err
+	}
+	if job.Tasks < 1 || job.Tasks > 100000 {
+		return job, fmt.Errorf("--tasks %d: want 1 to 100000", job.Tasks)
+	}
+	if job.CPUs, err = parseCountFlag("cpus", cpusFlag); err != nil {
+		return job, err
+	}
+	if job.CPUs < 1 || job.CPUs > sweep.MaxSlurmCPUs {
+		return job, fmt.Errorf("--cpus %d: want 1 to %d", job.CPUs, sweep.MaxSlurmCPUs)
+	}
+	if partition != "" && !sweep.SlurmPartition.MatchString(partition) {
+		return job, fmt.Errorf("--partition %q: want a Slurm partition name (letters, digits, _ . -), or a comma-separated list of them", partition)
+	}
+	if timeLimit != "" {
+		if err := sweep.CheckSlurmTime(timeLimit); err != nil {
+			return job, err
+		}
+	}
+	if err := sweep.ScriptPath("FILE", file); err != nil {
+		return job, err
+	}
+	if out != "" {
+		if err := sweep.ScriptPath("--out", out); err != nil {
+			return job, err
+		}
+	}
+	if _, err := sweep.ReadGrid(file); err != nil {
+		return job, err
+	}
+	if out == "" {
+		job.Out = strings.TrimSuffix(file, filepath.Ext(file))
+		if job.Out == file {
+			return job, fmt.Errorf("%s has no extension, so the output folder would be the file itself; give --out", file)
+		}
+	}
+	return job, nil
 }

@@ -62,15 +62,6 @@ func TestSlurmRefusesInjection(t *testing.T) {
 	}
 }
 
-// Every Slurm time format is taken as it is.
-func TestSlurmTimeFormats(t *testing.T) {
-	for _, v := range []string{"30", "30:00", "02:00:00", "1-12", "1-12:30", "1-12:30:00", "0", "INFINITE", "unlimited"} {
-		if err := checkSlurmTime(v); err != nil {
-			t.Errorf("--time %q refused: %v", v, err)
-		}
-	}
-}
-
 // parseSbatchLine splits the options of an #SBATCH line as sbatch does
 // (src/sbatch/opt.c, _get_argument): a backslash escapes, quotes group, an
 // unescaped # outside quotes ends the line.
@@ -148,7 +139,7 @@ func TestSlurmQuotesPaths(t *testing.T) {
 			[]string{"sweep", file, "--out", out + "/shard-2", "--workers", "1", "--progress", "never"},
 			map[string]string{"--output": strings.ReplaceAll(jobs, "%", "%%") + "/shard-%a.log", "--job-name": "balloc-my grid", "--partition": "debug,gpu", "--time": "1-00:30", "--array": "0-2"}},
 		{"merge.sbatch",
-			[]string{"merge", globEscape(out) + "/shard-*", "--out", out + "/merged"},
+			[]string{"merge", sweep.GlobEscape(out) + "/shard-*", "--out", out + "/merged"},
 			map[string]string{"--output": strings.ReplaceAll(jobs, "%", "%%") + "/merge.log", "--job-name": "balloc-my grid-merge"}},
 	} {
 		body, err := os.ReadFile(filepath.Join(jobs, c.script))
@@ -195,7 +186,7 @@ func TestSlurmQuotesPaths(t *testing.T) {
 		}
 		shards = append(shards, d)
 	}
-	got, err := sweep.ExpandFolders([]string{globEscape(out) + "/shard-*"})
+	got, err := sweep.ExpandFolders([]string{sweep.GlobEscape(out) + "/shard-*"})
 	if want := []string{shards[0], shards[3], shards[1], shards[2]}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("merge expands the pattern to %q (%v), want %q", got, err, want)
 	}
