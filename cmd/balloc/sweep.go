@@ -81,15 +81,25 @@ type sweepDeps struct {
 	trial func(s *core.Spec, trial uint64) *result.Result
 }
 
-// shardOf is the shard trial t of the grid point with hash h runs in:
-// consecutive trials of a point go to consecutive shards, from an offset
-// the hash fixes, so that raising trials or adding grid points later moves
-// no trial that already ran to another shard.
-func shardOf(h string, t, n uint64) uint64 {
-	off, _ := strconv.ParseUint(h[:min(len(h), 16)], 16, 64)
-	return (off%n + t%n) % n
+// sweepRun is a sweep checked and ready to run: its folder locked, its
+// manifest made, the trials already done read.
+type sweepRun struct {
+	g           *sweep.Grid
+	man         *sweep.Manifest
+	out         string
+	resultsPath string
+	lock        *sweep.Lock
+	jobs        *sweep.Jobs
+	workers     int
+	bar         bool
+	before      int   // trials already there
+	valid       int64 // the results file's length without a torn last line
+	notes       []string
 }
 
+// runSweep runs the trials of a sweep file that its folder does not hold
+// yet, appending each result as one synced line; interrupted, the same
+// command resumes.
 func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDeps) error {
 	if deps.open == nil {
 		deps.open = func(path string, valid int64) (resultAppender, error) { return sweep.AppendResults(path, valid) }
@@ -97,33 +107,75 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	if deps.trial == nil {
 		deps.trial = func(s *core.Spec, t uint64) *result.Result { return engine.RunTrial(s, t, nil) }
 	}
-	g, err := sweep.ReadGrid(file)
+	sr, err := openSweep(file, fl, stderr)
+	if sr != nil && sr.lock != nil {
+		defer sr.lock.Release()
+	}
 	if err != nil {
 		return err
+	}
+	if err := sr.checkMemory(); err != nil {
+		return err
+	}
+	if sr.jobs.Total() > math.MaxInt {
+		return fmt.Errorf("the sweep has %d trials to run; at most %d in one run (use --shard)", sr.jobs.Total(), math.MaxInt)
+	}
+	printNotes(stderr, sr.notes)
+	if err := sr.man.Write(sr.out); err != nil {
+		return failure{err}
+	}
+	rw, err := deps.open(sr.resultsPath, sr.valid)
+	if err != nil {
+		return failure{err}
+	}
+	defer rw.Close()
+	written, err := sr.run(rw, deps, stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d trials run, %d were already there; %d grid points\n", sr.resultsPath, written, sr.before, len(sr.g.Specs))
+	return nil
+}
+
+// openSweep reads the sweep file and the flags, takes the output folder's
+// lock and reads the trials it already holds. The lock, once taken, is
+// returned with any error, for the caller to release.
+func openSweep(file string, fl sweepFlags, stderr io.Writer) (*sweepRun, error) {
+	g, err := sweep.ReadGrid(file)
+	if err != nil {
+		return nil, err
 	}
 	si, sn, err := parseShard(fl.shard)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	w, err := parseCountFlag("workers", fl.workers)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	out := fl.out
-	if out == "" {
-		out = strings.TrimSuffix(file, filepath.Ext(file))
+	sr := &sweepRun{g: g, out: fl.out, workers: concurrency.Workers(int(w))}
+	if sr.out == "" {
+		sr.out = strings.TrimSuffix(file, filepath.Ext(file))
 	}
 	shardText := ""
 	if sn > 1 {
 		shardText = fmt.Sprintf("%d/%d", si, sn)
 	}
-	bar, err := wantBar(fl.progress, stderr)
-	if err != nil {
-		return err
+	if sr.bar, err = wantBar(fl.progress, stderr); err != nil {
+		return nil, err
 	}
-	man := sweep.NewManifest(g, shardText, Version, buildCommit())
-	// A folder that is not balloc's is left as it is: nothing is made,
-	// locked or written there.
+	sr.man = sweep.NewManifest(g, shardText, Version, buildCommit())
+	if err := sr.lockFolder(); err != nil {
+		return sr, err
+	}
+	return sr, sr.readDone(si, sn)
+}
+
+// lockFolder makes and locks the output folder and checks that what it
+// holds is an earlier run of this sweep, or nothing. A folder that is not
+// balloc's is left as it is: nothing is made, locked or written there.
+func (sr *sweepRun) lockFolder() error {
+	out := sr.out
 	if _, err := sweep.CheckFolder("--out", out); err != nil {
 		return err
 	}
@@ -132,86 +184,87 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	}
 	// The lock comes before the manifest is read or written and is held to
 	// the end: two runs on one folder would interleave their lines.
-	lock, err := sweep.LockFolder(out, "sweep")
-	if err != nil {
+	var err error
+	if sr.lock, err = sweep.LockFolder(out, "sweep"); err != nil {
 		return err
 	}
-	defer lock.Release()
 	if old, err := sweep.ReadManifest(out); err == nil {
-		if err := sweep.CheckExtends(out, old, man); err != nil {
+		if err := sweep.CheckExtends(out, old, sr.man); err != nil {
 			return err
 		}
-		if old.Shard != man.Shard {
-			return fmt.Errorf("--out %s holds shard %q, not %q", out, old.Shard, man.Shard)
+		if old.Shard != sr.man.Shard {
+			return fmt.Errorf("--out %s holds shard %q, not %q", out, old.Shard, sr.man.Shard)
 		}
 	} else if !os.IsNotExist(err) {
 		return err
 	}
-	resultsPath := filepath.Join(out, "results.jsonl")
-	// The trials already done, read one line at a time: what is kept grows
-	// with the trials, not the file (resultsindex.go).
-	done := make([][]uint64, len(g.Specs))
-	before := 0 // trials already there
-	_, foreign, valid, torn, err := sweep.NewTrialIndex(man.Grid).Scan(resultsPath, func(p int, r *result.Result) error {
+	return nil
+}
+
+// readDone reads the trials already done, one line at a time (what is
+// kept grows with the trials, not the file: sweep.TrialIndex), and lists
+// this shard's trials still to run, lazily (sweep.Jobs).
+func (sr *sweepRun) readDone(si, sn uint64) error {
+	sr.resultsPath = filepath.Join(sr.out, "results.jsonl")
+	done := make([][]uint64, len(sr.g.Specs))
+	_, foreign, valid, torn, err := sweep.NewTrialIndex(sr.man.Grid).Scan(sr.resultsPath, func(p int, r *result.Result) error {
 		done[p] = append(done[p], r.Trial)
-		before++
+		sr.before++
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	sr.valid = valid
 	// Said once every check has passed, so that a refusal stays one line.
-	var notes []string
 	if torn {
-		notes = append(notes, fmt.Sprintf("balloc sweep: %s ended in a torn line (a run was killed); it is dropped and its trial run again", resultsPath))
+		sr.notes = append(sr.notes, fmt.Sprintf("balloc sweep: %s ended in a torn line (a run was killed); it is dropped and its trial run again", sr.resultsPath))
 	}
-	sweep.AddNote(&notes, sweep.ForeignNote("sweep", resultsPath, foreign))
-	// Every trial of the grid in canonical order; this shard's share; not
-	// done. Listed lazily: nothing here grows with the number of trials.
-	jobs := newSweepJobs(g, si, sn, done)
-	done = nil
+	sweep.AddNote(&sr.notes, sweep.ForeignNote("sweep", sr.resultsPath, foreign))
+	sr.jobs = sweep.NewJobs(sr.g, si, sn, done)
+	return nil
+}
+
+// checkMemory refuses a sweep whose largest trial, times the workers,
+// would not fit, naming what drives its size.
+func (sr *sweepRun) checkMemory() error {
 	var per units.Footprint
 	perPoint := 0
-	for p, s := range g.Specs {
+	for p, s := range sr.g.Specs {
 		if f := engine.Footprint(s); f.Bytes > per.Bytes || p == 0 {
 			per, perPoint = f, p
 		}
 	}
-	workers := concurrency.Workers(int(w))
-	if mem := units.MemoryLimit(); mem.Bytes > 0 && jobs.total > 0 {
-		avail := mem.Bytes
-		at := min(uint64(workers), jobs.total)
-		s := g.Specs[perPoint]
-		what := fmt.Sprintf("the sweep's largest trial (%s %s) needs %s, mostly for %s", s.Process.Name, s.ParamsText(), units.FormatBytes(float64(per.Bytes)), per.Culprit)
-		switch {
-		case per.Bytes > avail:
-			return fmt.Errorf("%s, more than the %v: %s", what, mem, per.Hint)
-		case units.Mul(per.Bytes, at) > avail:
-			return fmt.Errorf("%s; %d at once exceed the %v: use --workers %d (or %s)", what, at, mem, avail/per.Bytes, per.Hint)
-		}
+	mem := units.MemoryLimit()
+	if mem.Bytes == 0 || sr.jobs.Total() == 0 {
+		return nil
 	}
-	if jobs.total > math.MaxInt {
-		return fmt.Errorf("the sweep has %d trials to run; at most %d in one run (use --shard)", jobs.total, math.MaxInt)
+	avail := mem.Bytes
+	at := min(uint64(sr.workers), sr.jobs.Total())
+	s := sr.g.Specs[perPoint]
+	what := fmt.Sprintf("the sweep's largest trial (%s %s) needs %s, mostly for %s", s.Process.Name, s.ParamsText(), units.FormatBytes(float64(per.Bytes)), per.Culprit)
+	switch {
+	case per.Bytes > avail:
+		return fmt.Errorf("%s, more than the %v: %s", what, mem, per.Hint)
+	case units.Mul(per.Bytes, at) > avail:
+		return fmt.Errorf("%s; %d at once exceed the %v: use --workers %d (or %s)", what, at, mem, avail/per.Bytes, per.Hint)
 	}
-	njobs := int(jobs.total)
-	printNotes(stderr, notes)
-	if err := man.Write(out); err != nil {
-		return failure{err}
-	}
-	rw, err := deps.open(resultsPath, valid)
-	if err != nil {
-		return failure{err}
-	}
-	defer rw.Close()
+	return nil
+}
+
+// run runs the jobs on the workers and appends each result, in order, to
+// rw; it returns the number of trials run. The first failed write (a full
+// disk) stops the sweep: trials not yet started are not run, and the lines
+// written so far stay whole.
+func (sr *sweepRun) run(rw resultAppender, deps sweepDeps, stderr io.Writer) (int, error) {
+	njobs := int(sr.jobs.Total())
 	var pb *progressbar.ProgressBar
-	if bar {
+	if sr.bar {
 		pb = progressbar.NewOptions(njobs, progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription("trials"), progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionClearOnFinish(), progressbar.OptionFullWidth())
 	}
-	// The first failed write (a full disk) stops the sweep: trials not yet
-	// started are not run, and the lines written so far stay whole.
 	var writeErr error
 	written := 0
 	// Ctrl-C: every trial written is a whole synced line, so say how many
@@ -221,12 +274,12 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 			_ = pb.Clear()
 		}
 		return fmt.Sprintf("balloc sweep: interrupted: %d of %d trials saved in %s (%d were there before); run the same command to resume",
-			written, njobs, resultsPath, before)
+			written, njobs, sr.resultsPath, sr.before)
 	})
-	concurrency.Ordered(njobs, workers, func(i int) *result.Result {
-		p, trial := jobs.at(uint64(i))
-		r := deps.trial(g.Specs[p], trial)
-		r.SpecHash = g.Hashes[p]
+	concurrency.Ordered(njobs, sr.workers, func(i int) *result.Result {
+		p, trial := sr.jobs.At(uint64(i))
+		r := deps.trial(sr.g.Specs[p], trial)
+		r.SpecHash = sr.g.Hashes[p]
 		return r
 	}, func(i int, r *result.Result) bool {
 		intr.mu.Lock()
@@ -245,8 +298,7 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		_ = pb.Finish()
 	}
 	if writeErr != nil {
-		return failure{fmt.Errorf("%v; stopped after %d of %d trials (those are kept): make room and run the same command to resume", writeErr, written, njobs)}
+		return written, failure{fmt.Errorf("%v; stopped after %d of %d trials (those are kept): make room and run the same command to resume", writeErr, written, njobs)}
 	}
-	fmt.Fprintf(stdout, "%s: %d trials run, %d were already there; %d grid points\n", resultsPath, njobs, before, len(g.Specs))
-	return nil
+	return njobs, nil
 }

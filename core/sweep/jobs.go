@@ -1,20 +1,19 @@
-package main
+package sweep
 
 import (
 	"sort"
-
-	"github.com/balloc/balloc/core/sweep"
+	"strconv"
 )
 
-// sweepJobs lists the trials a sweep still runs, in canonical order (grid
+// Jobs lists the trials a sweep still runs, in canonical order (grid
 // point by grid point, trials increasing) without holding one entry per
 // trial: a grid point's trials in shard i of N are an arithmetic
 // progression, and only the trials already done are stored, so a sweep of
 // 2^31 trials costs its grid, not 2^31 entries.
-type sweepJobs struct {
+type Jobs struct {
 	points []pointJobs
 	cum    []uint64 // cum[p]: jobs of the points before p
-	total  uint64
+	total  uint64   // jobs in all
 }
 
 // pointJobs is one grid point's share: trials first, first+step, … (count
@@ -24,14 +23,14 @@ type pointJobs struct {
 	done               []uint64
 }
 
-// newSweepJobs is the jobs of shard si of sn: trial t of point p is in it
-// when shardOf(hashes[p], t, sn) == si, and runs unless done[p] lists it.
-func newSweepJobs(g *sweep.Grid, si, sn uint64, done [][]uint64) *sweepJobs {
-	js := &sweepJobs{}
+// NewJobs is the jobs of shard si of sn: trial t of point p is in it
+// when ShardOf(hashes[p], t, sn) == si, and runs unless done[p] lists it.
+func NewJobs(g *Grid, si, sn uint64, done [][]uint64) *Jobs {
+	js := &Jobs{}
 	for p, spec := range g.Specs {
 		trials := uint64(spec.Trials)
-		// shardOf(h, t, sn) = (off + t) mod sn: the first t with value si.
-		first := (si + sn - shardOf(g.Hashes[p], 0, sn)) % sn
+		// ShardOf(h, t, sn) = (off + t) mod sn: the first t with value si.
+		first := (si + sn - ShardOf(g.Hashes[p], 0, sn)) % sn
 		var count uint64
 		if first < trials {
 			count = (trials-first-1)/sn + 1
@@ -51,6 +50,7 @@ func newSweepJobs(g *sweep.Grid, si, sn uint64, done [][]uint64) *sweepJobs {
 	return js
 }
 
+// compactSorted drops repeats from sorted xs, in place.
 func compactSorted(xs []uint64) []uint64 {
 	out := xs[:0]
 	for i, x := range xs {
@@ -61,8 +61,8 @@ func compactSorted(xs []uint64) []uint64 {
 	return out
 }
 
-// at is job j: its grid point and trial.
-func (js *sweepJobs) at(j uint64) (p int, trial uint64) {
+// At is job j: its grid point and trial.
+func (js *Jobs) At(j uint64) (p int, trial uint64) {
 	// The last point with cum ≤ j: it has jobs, since a point without any
 	// shares its cum with the point after it.
 	p = sort.Search(len(js.cum), func(i int) bool { return js.cum[i] > j }) - 1
@@ -74,3 +74,15 @@ func (js *sweepJobs) at(j uint64) (p int, trial uint64) {
 	k := r + uint64(c)
 	return p, pj.first + k*pj.step
 }
+
+// ShardOf is the shard trial t of the grid point with hash h runs in:
+// consecutive trials of a point go to consecutive shards, from an offset
+// the hash fixes, so that raising trials or adding grid points later moves
+// no trial that already ran to another shard.
+func ShardOf(h string, t, n uint64) uint64 {
+	off, _ := strconv.ParseUint(h[:min(len(h), 16)], 16, 64)
+	return (off%n + t%n) % n
+}
+
+// Total is the number of jobs.
+func (js *Jobs) Total() uint64 { return js.total }
