@@ -41,32 +41,59 @@ func addDynamicFlags(fl *pflag.FlagSet, f *dynamicFlags) {
 // against the process and the bins).
 func parseDynamic(fl *pflag.FlagSet, f *dynamicFlags, com *core.Common) error {
 	d := &com.Dynamic
-	real := func(name, v string, dst *float64, rule func(float64) string) error {
-		x, err := process.ParseReal(v)
-		if err != nil {
-			return fmt.Errorf("--%s %q: %v", name, v, err)
+	if err := parseSupermarket(fl, f, d); err != nil {
+		return err
+	}
+	if err := parseDeletions(fl, f, d); err != nil {
+		return err
+	}
+	if !d.Supermarket() {
+		for _, name := range []string{"time", "events", "warmup", "update-period", "update-delay", "update-individual"} {
+			if fl.Changed(name) {
+				what := "it sets the length of a supermarket run"
+				if strings.HasPrefix(name, "update-") {
+					what = "stale loads are a setting of the supermarket model"
+				}
+				return fmt.Errorf("--%s: %s; add --arrival-rate λ", name, what)
+			}
 		}
-		if why := rule(x); why != "" {
-			return fmt.Errorf("--%s %v: %s", name, x, why)
-		}
-		*dst = x
+	}
+	return nil
+}
+
+// realFlag reads a real-valued flag that was given into dst, checked by
+// rule.
+func realFlag(fl *pflag.FlagSet, name, v string, dst *float64, rule func(float64) string) error {
+	if !fl.Changed(name) {
 		return nil
 	}
-	positive := func(x float64) string {
-		if why := core.TimeRule(x); why != "" || x == 0 {
-			return "want a time T with 0 < T ≤ 1e15"
-		}
-		return ""
+	x, err := process.ParseReal(v)
+	if err != nil {
+		return fmt.Errorf("--%s %q: %v", name, v, err)
 	}
-	if fl.Changed("arrival-rate") {
-		if err := real("arrival-rate", f.arrivalRate, &d.ArrivalRate, core.ArrivalRateRule); err != nil {
-			return err
-		}
+	if why := rule(x); why != "" {
+		return fmt.Errorf("--%s %v: %s", name, x, why)
 	}
-	if fl.Changed("time") {
-		if err := real("time", f.time, &d.Time, positive); err != nil {
-			return err
-		}
+	*dst = x
+	return nil
+}
+
+// positiveTime is --time's rule: 0 < T ≤ 1e15.
+func positiveTime(x float64) string {
+	if why := core.TimeRule(x); why != "" || x == 0 {
+		return "want a time T with 0 < T ≤ 1e15"
+	}
+	return ""
+}
+
+// parseSupermarket reads the supermarket model's flags: its rate, length,
+// warm-up and stale loads.
+func parseSupermarket(fl *pflag.FlagSet, f *dynamicFlags, d *core.Dynamic) error {
+	if err := realFlag(fl, "arrival-rate", f.arrivalRate, &d.ArrivalRate, core.ArrivalRateRule); err != nil {
+		return err
+	}
+	if err := realFlag(fl, "time", f.time, &d.Time, positiveTime); err != nil {
+		return err
 	}
 	if fl.Changed("events") {
 		e, err := parseCountFlag("events", f.events)
@@ -78,34 +105,26 @@ func parseDynamic(fl *pflag.FlagSet, f *dynamicFlags, com *core.Common) error {
 		}
 		d.Events = e
 	}
-	if fl.Changed("warmup") {
-		if err := real("warmup", f.warmup, &d.Warmup, core.TimeRule); err != nil {
-			return err
-		}
-	}
 	// The stale-load settings take 0 as a sweep file does (core/sweep,
 	// dynamic.go): loads 0 time units old are fresh, the model without a
 	// board, as if the flag were not given.
-	if fl.Changed("update-period") {
-		if err := real("update-period", f.updatePeriod, &d.UpdatePeriod, core.TimeRule); err != nil {
-			return err
-		}
-	}
 	for _, c := range []struct {
 		name string
-		v    *string
+		v    string
 		dst  *float64
-	}{{"update-delay", &f.updateDelay, &d.UpdateDelay}, {"update-individual", &f.updateIndividual, &d.UpdateIndividual}} {
-		if fl.Changed(c.name) {
-			if err := real(c.name, *c.v, c.dst, core.TimeRule); err != nil {
-				return err
-			}
-		}
-	}
-	if fl.Changed("delete-prob") {
-		if err := real("delete-prob", f.deleteProb, &d.DeleteProb, core.DeleteProbRule); err != nil {
+	}{{"warmup", f.warmup, &d.Warmup}, {"update-period", f.updatePeriod, &d.UpdatePeriod},
+		{"update-delay", f.updateDelay, &d.UpdateDelay}, {"update-individual", f.updateIndividual, &d.UpdateIndividual}} {
+		if err := realFlag(fl, c.name, c.v, c.dst, core.TimeRule); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// parseDeletions reads the deletions model's flags.
+func parseDeletions(fl *pflag.FlagSet, f *dynamicFlags, d *core.Dynamic) error {
+	if err := realFlag(fl, "delete-prob", f.deleteProb, &d.DeleteProb, core.DeleteProbRule); err != nil {
+		return err
 	}
 	if fl.Changed("phases") {
 		ph, err := core.ParsePhases(f.phases)
@@ -122,17 +141,6 @@ func parseDynamic(fl *pflag.FlagSet, f *dynamicFlags, com *core.Common) error {
 			return fmt.Errorf("--delete: it says which ball a deletion removes; add --delete-prob p or --phases")
 		}
 		d.Delete = f.delete
-	}
-	if !d.Supermarket() {
-		for _, name := range []string{"time", "events", "warmup", "update-period", "update-delay", "update-individual"} {
-			if fl.Changed(name) {
-				what := "it sets the length of a supermarket run"
-				if strings.HasPrefix(name, "update-") {
-					what = "stale loads are a setting of the supermarket model"
-				}
-				return fmt.Errorf("--%s: %s; add --arrival-rate λ", name, what)
-			}
-		}
 	}
 	return nil
 }

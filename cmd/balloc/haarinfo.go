@@ -79,16 +79,7 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 					l.Depth, l.Nodes, l.Min, l.Mean, l.Max, in.DifferenceScale(l.Min))
 			}
 			if bpb > 0 {
-				start := time.Now()
-				levels := p.MeasureDifferences(bpb*g.N, measureSamples, sd)
-				fmt.Fprintf(stdout, "measured     mean |L̄(S_l) − L̄(S_r)| per level over %d balls per bin (the first half burn-in, then %d snapshots; 95%% interval from 20 batch means,\n",
-					bpb, measureSamples)
-				fmt.Fprintf(stdout, "             honest only where a batch, %.3g·n balls, spans several of the level's relaxation time), %.3g s:\n",
-					float64(bpb)/2/20, time.Since(start).Seconds())
-				for _, l := range levels {
-					fmt.Fprintf(stdout, "  depth %2d   %7d nodes   predicted %8.4g   measured %8.4g ± %-8.3g   relaxation %.3g·n balls\n",
-						l.Depth, l.Nodes, l.Predicted, l.Measured, l.HalfWidth, l.Relax/float64(g.N))
-				}
+				printHaarMeasured(stdout, p, g.N, bpb, sd)
 			}
 			fmt.Fprintf(stdout, "time         %.3g s to build the graph and the plan (the plan alone: %.3g s)\n", took.Seconds(), in.Build.Seconds())
 			fmt.Fprintf(stdout, "memory       tables the loop reads %s; plan %s; allocated while building %s; heap now %s\n",
@@ -105,6 +96,22 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&measure, "measure", "0", "also simulate M balls per bin from the plan and print, per level, the mean sibling difference measured beside the predicted (0: do not)")
 	fl.StringVar(&route, "haar-route", "set", "where each node's flow runs: inside its set G[S_i] (set) or in all of G (graph)")
 	return c
+}
+
+// printHaarMeasured simulates bpb balls per bin from the plan (haar-info
+// --measure) and prints, per level, the mean sibling difference measured
+// beside the predicted.
+func printHaarMeasured(stdout io.Writer, p *haar.Plan, n, bpb, seed uint64) {
+	start := time.Now()
+	levels := p.MeasureDifferences(bpb*n, measureSamples, seed)
+	fmt.Fprintf(stdout, "measured     mean |L̄(S_l) − L̄(S_r)| per level over %d balls per bin (the first half burn-in, then %d snapshots; 95%% interval from 20 batch means,\n",
+		bpb, measureSamples)
+	fmt.Fprintf(stdout, "             honest only where a batch, %.3g·n balls, spans several of the level's relaxation time), %.3g s:\n",
+		float64(bpb)/2/20, time.Since(start).Seconds())
+	for _, l := range levels {
+		fmt.Fprintf(stdout, "  depth %2d   %7d nodes   predicted %8.4g   measured %8.4g ± %-8.3g   relaxation %.3g·n balls\n",
+			l.Depth, l.Nodes, l.Predicted, l.Measured, l.HalfWidth, l.Relax/float64(n))
+	}
 }
 
 // haar-info --measure: at most measureMax balls per bin and
