@@ -15,7 +15,7 @@ import (
 )
 
 // versionLine is what `balloc version`, `balloc --version` and `info` print:
-// the release (Version, manifest.go) and the commit it was built from.
+// the release (Version) and the commit it was built from.
 func versionLine() string {
 	return fmt.Sprintf("balloc %s (commit %s, %s)", Version, buildCommit(), runtime.Version())
 }
