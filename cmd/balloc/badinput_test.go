@@ -598,7 +598,7 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 		{"no processes", "bins = [4]\nballs = [8]\n", "processes"},
 		{"empty file", "", "processes"},
 	} {
-		p := filepath.Join(f.dir, "s.toml")
+		var p string
 		if c.name != "syntax" {
 			p = filepath.Join(f.dir, "bad-"+strings.ReplaceAll(c.name, " ", "_")+".toml")
 		} else {

@@ -33,11 +33,7 @@ func newPlotCommand(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var points []sweep.Point
-			for _, gp := range sd.Manifest.Grid {
-				points = append(points, gp)
-			}
-			if err := o.CheckGrid(points, &notes); err != nil {
+			if err := o.CheckGrid(sd.Manifest.Grid, &notes); err != nil {
 				return err
 			}
 			var series []plot.Series

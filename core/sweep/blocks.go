@@ -137,53 +137,14 @@ func readBlocks(path string, src *source, raw map[string]any, lines map[string]i
 
 	g := &Grid{Path: path, Source: text}
 	mem := units.MemoryLimit()
-	type from struct{ block, line int }
-	byHash := map[string]from{}
+	byHash := map[string]int{}     // the line of the block each point is in
 	inherited := map[string]bool{} // top-level params some block leaves to the top
 	usedTop := map[string]bool{}   // ... and that such a block used
 	var inheritors []string        // the processes of those blocks
 	for bi := range decoded {
 		blk := &blocks[bi]
 		blk.raw = decoded[bi]
-		m, lit, at := maps.Clone(top), maps.Clone(lines), maps.Clone(topAt)
-		for k := range blk.raw {
-			for _, group := range alternatives {
-				if slices.Contains(group, k) {
-					for _, alt := range group {
-						delete(m, alt)
-					}
-				}
-			}
-		}
-		for k, v := range blk.raw {
-			if k != "params" {
-				m[k] = v
-				lit[k], at[k] = blk.lines[k], blk.lines[k]
-			}
-		}
-		if bp, ok := blk.raw["params"]; ok {
-			bt, isMap := bp.(map[string]any)
-			switch _, topSet := top["params"]; {
-			case topSet && topParams == nil: // not a table: readPoints refuses it at its line
-			case !isMap:
-				m["params"], lit["params"], at["params"] = bp, blk.lines["params"], blk.lines["params"]
-			default:
-				merged := maps.Clone(topParams)
-				if merged == nil {
-					merged = map[string]any{}
-				}
-				for k, v := range bt {
-					merged[k] = v
-					line := blk.lines["params."+k]
-					lit["params."+k] = line // 0: its literal is unknown, and never the top level's
-					if line == 0 {
-						line = blk.lines["params"]
-					}
-					at["params."+k] = line
-				}
-				m["params"] = merged
-			}
-		}
+		m, lit, at := blockKeys(blk, top, lines, topAt)
 		if err := checkGridSize(fmt.Sprintf("%s:%d: [[grid]]", path, blk.line), "the blocks' lists make", units.Add(uint64(len(g.Specs)), gridSize(m)), mem); err != nil {
 			return nil, err
 		}
@@ -205,34 +166,101 @@ func readBlocks(path string, src *source, raw map[string]any, lines map[string]i
 				}
 			}
 		}
-		for i, h := range pts.hashes {
-			if prev, ok := byHash[h]; ok {
-				s := pts.specs[i]
-				what := s.Process.Name
-				if p := s.ParamsText(); p != "" {
-					what += " " + p
-				}
-				return nil, fmt.Errorf("%s:%d: [[grid]]: its grid point %s n=%d m=%d (spec %s) is also a point of the [[grid]] block of line %d; a point runs once: list it in one block",
-					path, blk.line, what, s.Bins, s.Balls, h, prev.line)
-			}
-			byHash[h] = from{bi, blk.line}
+		if err := oncePerFile(path, blk.line, pts, byHash); err != nil {
+			return nil, err
 		}
 		g.Specs = append(g.Specs, pts.specs...)
 		g.Hashes = append(g.Hashes, pts.hashes...)
 	}
+	if err := checkInherited(path, topAt, inherited, usedTop, inheritors); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// oncePerFile refuses a point of the block of line line that an earlier
+// block has too (byHash: the line of the block each point is in).
+func oncePerFile(path string, line int, pts *points, byHash map[string]int) error {
+	for i, h := range pts.hashes {
+		if prev, ok := byHash[h]; ok {
+			s := pts.specs[i]
+			what := s.Process.Name
+			if p := s.ParamsText(); p != "" {
+				what += " " + p
+			}
+			return fmt.Errorf("%s:%d: [[grid]]: its grid point %s n=%d m=%d (spec %s) is also a point of the [[grid]] block of line %d; a point runs once: list it in one block",
+				path, line, what, s.Bins, s.Balls, h, prev)
+		}
+		byHash[h] = line
+	}
+	return nil
+}
+
+// blockKeys are a [[grid]] block's keys over the top level's: m the keys
+// (a key of the block replaces the top level's and its alternatives, its
+// params join the top level's), lit the line of each key's literal, at the
+// line a message names for it.
+func blockKeys(blk *gridBlock, top map[string]any, lines, topAt map[string]int) (m map[string]any, lit, at map[string]int) {
+	topParams, _ := top["params"].(map[string]any)
+	m, lit, at = maps.Clone(top), maps.Clone(lines), maps.Clone(topAt)
+	for k := range blk.raw {
+		for _, group := range alternatives {
+			if slices.Contains(group, k) {
+				for _, alt := range group {
+					delete(m, alt)
+				}
+			}
+		}
+	}
+	for k, v := range blk.raw {
+		if k != "params" {
+			m[k] = v
+			lit[k], at[k] = blk.lines[k], blk.lines[k]
+		}
+	}
+	if bp, ok := blk.raw["params"]; ok {
+		bt, isMap := bp.(map[string]any)
+		switch _, topSet := top["params"]; {
+		case topSet && topParams == nil: // not a table: readPoints refuses it at its line
+		case !isMap:
+			m["params"], lit["params"], at["params"] = bp, blk.lines["params"], blk.lines["params"]
+		default:
+			merged := maps.Clone(topParams)
+			if merged == nil {
+				merged = map[string]any{}
+			}
+			for k, v := range bt {
+				merged[k] = v
+				line := blk.lines["params."+k]
+				lit["params."+k] = line // 0: its literal is unknown, and never the top level's
+				if line == 0 {
+					line = blk.lines["params"]
+				}
+				at["params."+k] = line
+			}
+			m["params"] = merged
+		}
+	}
+	return m, lit, at
+}
+
+// checkInherited refuses a top-level parameter that the blocks leaving it
+// to the top level never use.
+func checkInherited(path string, topAt map[string]int, inherited, usedTop map[string]bool, inheritors []string) error {
 	for _, k := range slices.Sorted(maps.Keys(inherited)) {
 		if usedTop[k] {
 			continue
 		}
 		at := topAt["params."+k]
 		if msg := process.UnusedParamError(k, inheritors); strings.Contains(msg, " only") || strings.Contains(msg, " or more") {
-			return nil, fmt.Errorf("%s:%d: params.%s: %s", path, at, k, msg)
+			return fmt.Errorf("%s:%d: params.%s: %s", path, at, k, msg)
 		}
-		return nil, fmt.Errorf("%s:%d: params.%s: applies to none of %s (the processes of the blocks that leave it to the top level)", path, at, k, strings.Join(inheritors, ", "))
+		return fmt.Errorf("%s:%d: params.%s: applies to none of %s (the processes of the blocks that leave it to the top level)", path, at, k, strings.Join(inheritors, ", "))
 	}
-	return g, nil
+	return nil
 }
 
+// isTable reports whether v is a TOML table.
 func isTable(v any) bool {
 	_, ok := v.(map[string]any)
 	return ok
