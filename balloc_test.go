@@ -196,7 +196,7 @@ func TestCancelBeforeStart(t *testing.T) {
 
 // Cancelling a parallel run in its third trial keeps the trials finished
 // before, in order, and runs no more than the workers hold.
-func TestRunParallelCancelledKeepsTheTrialsBefore(t *testing.T) {
+func TestCancelledRunKeepsOrderedTrialsBefore(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var mu sync.Mutex
