@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -355,5 +356,27 @@ func TestFluidOneChoiceIsPoisson(t *testing.T) {
 		if _, err := spec.Fluid(); err == nil {
 			t.Errorf("%+v: a fluid limit, want none", c)
 		}
+	}
+}
+
+// Processes lists the catalogue with each process's parameters, defaults
+// and engines, and a listed parameter runs.
+func TestProcessesListsTheCatalogue(t *testing.T) {
+	ps := balloc.Processes()
+	names := map[string]balloc.Process{}
+	for _, p := range ps {
+		names[p.Name] = p
+	}
+	for _, want := range []string{"one-choice", "two-choice", "d-choice", "one-plus-beta", "memory", "rbb"} {
+		if _, ok := names[want]; !ok {
+			t.Errorf("Processes lacks %s", want)
+		}
+	}
+	dc := names["d-choice"]
+	if !dc.Histogram || !dc.Fluid || !slices.ContainsFunc(dc.Params, func(p balloc.Param) bool { return p.Name == "d" && p.Default == "2" }) {
+		t.Errorf("d-choice: %+v; want the histogram engine, a fluid limit and d (default 2)", dc)
+	}
+	if _, err := balloc.NewSpec(balloc.Config{Process: "d-choice", Params: balloc.Params{"d": 3}, Bins: 10, Balls: 10}); err != nil {
+		t.Error(err)
 	}
 }
