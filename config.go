@@ -1,6 +1,7 @@
 package balloc
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -66,8 +67,9 @@ type Config struct {
 
 	// Progress, if set, is called after each chunk of a trial's balls (a
 	// few milliseconds of work, never per ball) with the trial and the
-	// balls it has placed so far. With RunParallel it is called from
-	// several goroutines at once, one trial each.
+	// balls (steps, events) it has run so far, up to Spec.Balls. With
+	// RunParallel it is called from several goroutines at once, one trial
+	// each.
 	Progress func(trial int, balls uint64)
 }
 
@@ -174,8 +176,11 @@ func (p Params) strings() (map[string]string, error) {
 	out := make(map[string]string, len(p))
 	for name, v := range p {
 		f := process.FlagOf(name)
-		if f == nil || name == "initial" {
-			return nil, fmt.Errorf("balloc: parameter %q: no process takes it (Processes lists each one's; Config.Initial is the start)", name)
+		switch {
+		case name == "initial":
+			return nil, errors.New("balloc: parameter initial: the start is Config.Initial")
+		case f == nil:
+			return nil, fmt.Errorf("balloc: parameter %q: no process takes it (Processes lists each one's)", name)
 		}
 		s, err := paramText(v, f.Bool)
 		if err != nil {
