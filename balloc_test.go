@@ -380,3 +380,22 @@ func TestProcessesListsTheCatalogue(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A panic of the user's Progress is the user's: it reaches the caller as
+// it was raised, not mistaken for a cancellation.
+func TestProgressPanicPropagates(t *testing.T) {
+	spec, err := balloc.NewSpec(balloc.Config{Process: "two-choice", Bins: 100, Balls: 1000,
+		Progress: func(int, uint64) { panic("the user's") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	defer func() {
+		if r := recover(); r != "the user's" {
+			t.Errorf("recovered %v, want the user's panic", r)
+		}
+	}()
+	spec.Trial(ctx, 0)
+	t.Error("Trial returned after its progress callback panicked")
+}
