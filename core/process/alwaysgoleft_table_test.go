@@ -8,17 +8,18 @@ func init() {
 	table = append(table,
 		proctable.Row{Process: "always-go-left", Params: map[string]string{"d": "2"}, Slow: slowAlwaysGoLeft(2), Law: alwaysGoLeftLaw(4, 2), N: 4, M: 5},
 		proctable.Row{Process: "always-go-left", Params: map[string]string{"d": "3"}, Slow: slowAlwaysGoLeft(3), Law: alwaysGoLeftLaw(6, 3), N: 6, M: 4},
+		proctable.Row{Process: "always-go-left", Params: map[string]string{"d": "3"}, Law: alwaysGoLeftLaw(3, 3), N: 3, M: 5},
 	)
 }
 
 // slowAlwaysGoLeft: one uniform bin in each of d equal groups, in group
 // order; the least loaded, ties to the leftmost group.
-func slowAlwaysGoLeft(d int) func([]uint64, proctable.Streams, uint64) {
-	return func(loads []uint64, s proctable.Streams, _ uint64) {
+func slowAlwaysGoLeft(d int) func([]uint64, proctable.Trial, uint64) {
+	return func(loads []uint64, tr proctable.Trial, _ uint64) {
 		g := uint32(len(loads) / d)
 		best := -1
 		for k := range d {
-			j := k*int(g) + int(s.Choices.Bounded(g))
+			j := k*int(g) + int(tr.Choices.Bounded(g))
 			if best < 0 || loads[j] < loads[best] {
 				best = j
 			}

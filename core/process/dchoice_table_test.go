@@ -16,11 +16,11 @@ func init() {
 // slowDChoice: d uniform samples drawn first, the first of the least
 // loaded taken (ties to the earlier sample: random ties in law, the
 // samples being exchangeable).
-func slowDChoice(d int) func([]uint64, proctable.Streams, uint64) {
-	return func(loads []uint64, s proctable.Streams, _ uint64) {
+func slowDChoice(d int) func([]uint64, proctable.Trial, uint64) {
+	return func(loads []uint64, tr proctable.Trial, _ uint64) {
 		samples := make([]uint32, d)
 		for k := range samples {
-			samples[k] = s.Choices.Bounded(uint32(len(loads)))
+			samples[k] = tr.Choices.Bounded(uint32(len(loads)))
 		}
 		best := samples[0]
 		for _, j := range samples[1:] {

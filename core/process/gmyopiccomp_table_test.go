@@ -15,11 +15,11 @@ func init() {
 // 32-bit output of the noise stream, every ball; loads within g: the
 // second if the coin's top bit is set, else the lighter (the first on a
 // tie, which is within any g ≥ 0).
-func slowGMyopic(g uint64) func([]uint64, proctable.Streams, uint64) {
-	return func(loads []uint64, s proctable.Streams, _ uint64) {
+func slowGMyopic(g uint64) func([]uint64, proctable.Trial, uint64) {
+	return func(loads []uint64, tr proctable.Trial, _ uint64) {
 		n := uint32(len(loads))
-		i, j := s.Choices.Bounded(n), s.Choices.Bounded(n)
-		coin := s.Noise.Uint32()
+		i, j := tr.Choices.Bounded(n), tr.Choices.Bounded(n)
+		coin := tr.Noise.Uint32()
 		li, lj := loads[i], loads[j]
 		diff := max(li, lj) - min(li, lj)
 		pickJ := lj < li

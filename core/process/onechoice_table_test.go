@@ -7,6 +7,6 @@ func init() {
 }
 
 // slowOneChoice: one uniform bin.
-func slowOneChoice(loads []uint64, s proctable.Streams, _ uint64) {
-	loads[s.Choices.Bounded(uint32(len(loads)))]++
+func slowOneChoice(loads []uint64, tr proctable.Trial, _ uint64) {
+	loads[tr.Choices.Bounded(uint32(len(loads)))]++
 }

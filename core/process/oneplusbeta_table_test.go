@@ -17,15 +17,15 @@ func init() {
 // slowOnePlusBeta: the β coin first, then two uniform samples, both drawn
 // every ball; the second taken if the coin says two-choice and it is
 // lighter.
-func slowOnePlusBeta(beta float64) func([]uint64, proctable.Streams, uint64) {
+func slowOnePlusBeta(beta float64) func([]uint64, proctable.Trial, uint64) {
 	coin, err := kernels.NewBernoulli(beta)
 	if err != nil {
 		panic(err)
 	}
-	return func(loads []uint64, s proctable.Streams, _ uint64) {
-		two := coin.Flip(s.Choices)
+	return func(loads []uint64, tr proctable.Trial, _ uint64) {
+		two := coin.Flip(tr.Choices)
 		n := uint32(len(loads))
-		i, j := s.Choices.Bounded(n), s.Choices.Bounded(n)
+		i, j := tr.Choices.Bounded(n), tr.Choices.Bounded(n)
 		if two && loads[j] < loads[i] {
 			i = j
 		}

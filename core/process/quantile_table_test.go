@@ -12,7 +12,9 @@ func init() {
 	table = append(table,
 		proctable.Row{Process: "quantile", Params: map[string]string{"delta": "0.5"}, Slow: slowQuantile(0.5, 1), Law: quantileLaw(3, 0.5), N: 3, M: 6},
 		proctable.Row{Process: "quantile", Params: map[string]string{"delta": "0.25"}, Slow: slowQuantile(0.25, 1), Law: quantileLaw(4, 0.25), N: 4, M: 6},
-		proctable.Row{Process: "quantile", Params: map[string]string{"delta": "1"}, Slow: slowQuantile(1, 1), Law: proctable.Uniform(3), N: 3, M: 5},
+		proctable.Row{Process: "quantile", Params: map[string]string{"delta": "0.3"}, Law: quantileLaw(4, 0.3), N: 4, M: 5},
+		proctable.Row{Process: "quantile", Params: map[string]string{"delta": "1"}, Slow: slowQuantile(1, 1), Law: proctable.Uniform(3), N: 3, M: 5}, // δ = 1: One-Choice in law
+		proctable.Row{Process: "mixed-quantile", Params: map[string]string{"delta": "0.3", "eta": "1"}, Law: quantileLaw(4, 0.3), N: 4, M: 5},
 		proctable.Row{Process: "mixed-quantile", Params: map[string]string{"delta": "0.5", "eta": "0.4"}, Slow: slowQuantile(0.5, 0.4),
 			Law: proctable.Mix(0.4, proctable.Uniform(4), quantileLaw(4, 0.5)), N: 4, M: 5},
 	)
@@ -23,7 +25,7 @@ func init() {
 // heaviest (k = ⌈δn⌉); the first sample is heavy if its load exceeds b,
 // or equals b and x < k − (bins above b): the ties at b ranked in a
 // uniform order. A heavy first sample passes the ball to the second.
-func slowQuantile(delta, eta float64) func([]uint64, proctable.Streams, uint64) {
+func slowQuantile(delta, eta float64) func([]uint64, proctable.Trial, uint64) {
 	var coin *kernels.Bernoulli
 	if eta < 1 {
 		c, err := kernels.NewBernoulli(eta)
@@ -32,7 +34,7 @@ func slowQuantile(delta, eta float64) func([]uint64, proctable.Streams, uint64) 
 		}
 		coin = &c
 	}
-	return func(loads []uint64, s proctable.Streams, _ uint64) {
+	return func(loads []uint64, tr proctable.Trial, _ uint64) {
 		n := len(loads)
 		k := uint64(math.Ceil(delta * float64(n))) // exact for the rows' δ and n
 		sorted := slices.Clone(loads)
@@ -48,10 +50,10 @@ func slowQuantile(delta, eta float64) func([]uint64, proctable.Streams, uint64) 
 		}
 		use := true
 		if coin != nil {
-			use = coin.Flip(s.Choices)
+			use = coin.Flip(tr.Choices)
 		}
-		i, j := s.Choices.Bounded(uint32(n)), s.Choices.Bounded(uint32(n))
-		x := uint64(s.Choices.Bounded(uint32(atB)))
+		i, j := tr.Choices.Bounded(uint32(n)), tr.Choices.Bounded(uint32(n))
+		x := uint64(tr.Choices.Bounded(uint32(atB)))
 		v := loads[i]
 		if use && (v > b || v == b && x < k-above) {
 			i = j

@@ -17,8 +17,8 @@ var table []proctable.Row
 var pending = map[string]string{}
 
 func init() {
-	for _, name := range []string{"kd-choice", "memory", "k-thinning", "threshold", "adaptive", "twinning", "packing",
-		"g-adv-comp", "sigma-noisy-load", "rho-noisy-comp", "tau-delay", "b-batch", "graphical", "hypergraph", "idea", "kp-groups", "rbb"} {
+	for _, name := range []string{"kd-choice", "memory", "k-thinning", "twinning", "packing",
+		"g-adv-comp", "sigma-noisy-load", "rho-noisy-comp", "tau-delay", "graphical", "hypergraph", "idea", "kp-groups", "rbb"} {
 		pending[name] = "no slow loop or exact law declared yet (its reference loops are in kernels/*_test.go and core/engine/*_test.go)"
 	}
 }
@@ -26,7 +26,7 @@ func init() {
 func TestProcessTable(t *testing.T) {
 	o := proctable.Options{SlowBins: 12, SlowBalls: 3000, Checks: []uint64{1, 2, 3, 17, 64, 65, 200}, LawTrials: 40000, Pending: pending}
 	if testing.Short() {
-		o.SlowBalls, o.LawTrials = 1000, 20000
+		o.SlowBalls, o.LawTrials = 1000, 10000
 	}
 	proctable.Run(t, table, o)
 }

@@ -24,12 +24,12 @@ func keeps(load uint64, t uint64, n int, theta float64) bool {
 
 // slowTwoThinning: a uniform bin, kept if its load passes; else a second
 // uniform bin, drawn only then.
-func slowTwoThinning(theta float64) func([]uint64, proctable.Streams, uint64) {
-	return func(loads []uint64, s proctable.Streams, t uint64) {
+func slowTwoThinning(theta float64) func([]uint64, proctable.Trial, uint64) {
+	return func(loads []uint64, tr proctable.Trial, t uint64) {
 		n := uint32(len(loads))
-		i := s.Choices.Bounded(n)
+		i := tr.Choices.Bounded(n)
 		if !keeps(loads[i], t, len(loads), theta) {
-			i = s.Choices.Bounded(n)
+			i = tr.Choices.Bounded(n)
 		}
 		loads[i]++
 	}

@@ -27,7 +27,7 @@ type Row struct {
 	// documents: the rule written out literally, one draw at a time, with
 	// no fast path, against which the direct engine's loop is checked ball
 	// for ball. Nil where the process has none yet.
-	Slow func(loads []uint64, s Streams, t uint64)
+	Slow func(loads []uint64, tr Trial, t uint64)
 	// Law is the law of the bin that receives ball t+1 given the loads,
 	// from the process's definition (ties split uniformly where the
 	// definition says random ties), for the exact law of the load vector
@@ -49,10 +49,13 @@ func (r Row) String() string {
 	return s
 }
 
-// Streams are a trial's streams as the direct engine hands them to the
-// process (process.Trial): Choices for its samples, Noise for its coins
-// where the process draws them apart.
-type Streams struct{ Choices, Noise *kernels.PCG32 }
+// Trial is what a slow loop sees of its trial, as the direct engine hands
+// it to the process (process.Trial): the streams, Choices for its samples
+// and Noise for coins the process draws apart, and the run's balls m.
+type Trial struct {
+	Choices, Noise *kernels.PCG32
+	Balls          uint64
+}
 
 // Transition is the law of the bin that receives ball t+1 (t balls placed)
 // given the loads.
@@ -61,7 +64,8 @@ type Transition func(loads []int, t int) []float64
 // Options are the sizes of the battery.
 type Options struct {
 	// SlowBins, SlowBalls: the sizes of the ball-for-ball comparison; the
-	// loads are compared after each of Checks balls (and at SlowBalls).
+	// loads are compared after runs of each of Checks balls and of
+	// SlowBalls (each its own run: a process may read m, threshold's M).
 	SlowBins  uint64
 	SlowBalls uint64
 	Checks    []uint64
@@ -75,10 +79,11 @@ type Options struct {
 
 // Run checks that every entry of the catalogue has a row or is pending,
 // then runs each row: the direct engine against its slow loop ball for
-// ball (unit balls; and constant weights, which scale every load, where
-// the process takes --weights), and its exact law on the direct engine
-// and, for a process with the Histogram capability, on the histogram
-// engine (the law of the sorted loads, which is what its levels hold).
+// ball, and its exact law on the direct engine and, for a process with the
+// Histogram capability, on the histogram engine (the law of the sorted
+// loads, which is what its levels hold); where the process takes
+// --weights, both direct checks again with constant weights, which scale
+// every load and change nothing else.
 func Run(t *testing.T, rows []Row, o Options) {
 	has := map[string]bool{}
 	for _, r := range rows {
@@ -96,12 +101,18 @@ func Run(t *testing.T, rows []Row, o Options) {
 			t.Errorf("%s has no row in the process table: declare its slow loop and exact law (internal/proctable.Row) beside its tests", e.Name)
 		}
 	}
+	weighed := map[string]bool{} // processes whose law was checked with constant weights
 	for i, r := range rows {
+		e, err := process.Lookup(r.Process)
+		if err != nil {
+			continue
+		}
+		weigh := e.Weighted && r.Law != nil && !weighed[r.Process]
+		if weigh {
+			weighed[r.Process] = true // once a process: the scale is the process's, not the row's
+		}
 		t.Run(r.String(), func(t *testing.T) {
-			e, err := process.Lookup(r.Process)
-			if err != nil {
-				t.Skip()
-			}
+			t.Parallel()
 			if r.Slow != nil {
 				checkSlow(t, r, o, nil)
 				if e.Weighted {
@@ -111,9 +122,12 @@ func Run(t *testing.T, rows []Row, o Options) {
 			if r.Law == nil {
 				return
 			}
-			checkLaw(t, r, core.EngineDirect, o.LawTrials, uint64(1000+i))
+			checkLaw(t, r, core.EngineDirect, nil, o.LawTrials, uint64(1000+i))
+			if weigh {
+				checkLaw(t, r, core.EngineDirect, map[string]string{"weights": "const:2.5"}, o.LawTrials, uint64(3000+i))
+			}
 			if e.Symmetric() {
-				checkLaw(t, r, core.EngineHistogram, o.LawTrials, uint64(2000+i))
+				checkLaw(t, r, core.EngineHistogram, nil, o.LawTrials, uint64(2000+i))
 			}
 		})
 	}
@@ -135,42 +149,50 @@ func spec(t *testing.T, r Row, extra map[string]string, com core.Common) *core.S
 	return s
 }
 
-// checkSlow runs the direct engine for each check's number of balls and
-// the slow loop ball by ball on the same trial's choices stream, and
+// checkSlow runs the direct engine on one trial of each check's number of
+// balls m, and the slow loop ball by ball on the same trial's streams, and
 // compares every load (in units of the constant weight, if any).
 func checkSlow(t *testing.T, r Row, o Options, extra map[string]string) {
 	const seed, trial = 5, 3
-	rng := kernels.TrialStream(seed, trial, kernels.LaneChoices)
-	noise := kernels.TrialStream(seed, trial, kernels.LaneNoise)
-	st := Streams{&rng, &noise}
-	loads := make([]uint64, o.SlowBins)
-	checks := append(slices.Clone(o.Checks), o.SlowBalls)
-	placed := uint64(0)
-	for _, m := range checks {
-		for ; placed < m; placed++ {
-			r.Slow(loads, st, placed)
+	for _, m := range append(slices.Clone(o.Checks), o.SlowBalls) {
+		rng := kernels.TrialStream(seed, trial, kernels.LaneChoices)
+		noise := kernels.TrialStream(seed, trial, kernels.LaneNoise)
+		tr := Trial{Choices: &rng, Noise: &noise, Balls: m}
+		loads := make([]uint64, o.SlowBins)
+		for placed := range m {
+			r.Slow(loads, tr, placed)
 		}
 		s := spec(t, r, extra, core.Common{Bins: o.SlowBins, Balls: m, Trials: 1, Seed: seed, Alpha: 1, Engine: core.EngineDirect, KeepLoads: true})
 		res := engine.RunTrial(s, trial, nil)
 		scale := s.Weights.Scale()
 		for i, want := range loads {
 			if got := res.Loads[i] / scale; got != float64(want) {
-				t.Fatalf("%v after %d balls: bin %d holds %v on the direct engine, %d by the slow loop (the fast loop left the rule or its stream)", extra, m, i, got, want)
+				t.Fatalf("%s, %s, n = %d: after %d balls bin %d holds %v on the direct engine, %d by the slow loop (the fast loop left the rule or its stream)",
+					r, ballsText(extra), o.SlowBins, m, i, got, want)
 			}
 		}
 	}
 }
 
+// ballsText names the balls of a comparison: unit, or the weights given.
+func ballsText(extra map[string]string) string {
+	if w, ok := extra["weights"]; ok {
+		return "--weights " + w
+	}
+	return "unit balls"
+}
+
 // checkLaw tests the vectors of trials seeded trials on eng against r's
 // exact law: the load vectors on the direct engine, the sorted ones on the
 // histogram engine.
-func checkLaw(t *testing.T, r Row, eng core.Engine, trials int, seed uint64) {
+func checkLaw(t *testing.T, r Row, eng core.Engine, extra map[string]string, trials int, seed uint64) {
 	law := ExactLaw(r.N, r.M, r.Law)
 	sorted := eng == core.EngineHistogram
 	if sorted {
 		law = SortedLaw(law)
 	}
-	s := spec(t, r, nil, core.Common{Bins: uint64(r.N), Balls: uint64(r.M), Trials: trials, Seed: seed, Alpha: 1, Engine: eng, KeepLoads: !sorted})
+	s := spec(t, r, extra, core.Common{Bins: uint64(r.N), Balls: uint64(r.M), Trials: trials, Seed: seed, Alpha: 1, Engine: eng, KeepLoads: !sorted})
+	scale := s.Weights.Scale()
 	obs := map[string]int{}
 	for k := range trials {
 		res := engine.RunTrial(s, uint64(k), nil)
@@ -184,7 +206,7 @@ func checkLaw(t *testing.T, r Row, eng core.Engine, trials int, seed uint64) {
 			slices.Sort(v)
 		} else {
 			for _, x := range res.Loads {
-				v = append(v, byte(math.Round(x)))
+				v = append(v, byte(math.Round(x/scale)))
 			}
 		}
 		obs[string(v)]++
@@ -192,7 +214,7 @@ func checkLaw(t *testing.T, r Row, eng core.Engine, trials int, seed uint64) {
 	law, obs = poolRare(law, obs, trials)
 	stat, limit, df := stattest.Law(law, obs, trials)
 	if stat > limit {
-		t.Errorf("%s engine: χ² = %.1f on %d df exceeds %.1f (p < 1e-4) against the exact law of n = %d, m = %d", eng, stat, df, limit, r.N, r.M)
+		t.Errorf("%s on the %s engine, %s: χ² = %.1f on %d df exceeds %.1f (p < 1e-4) against its exact law for n = %d, m = %d (%d trials, seed %d)", r, eng, ballsText(extra), stat, df, limit, r.N, r.M, trials, seed)
 	}
 }
 
