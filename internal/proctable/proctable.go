@@ -14,6 +14,7 @@ import (
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/internal/stattest"
 	"github.com/balloc/balloc/kernels"
 )
@@ -81,9 +82,11 @@ type Options struct {
 // then runs each row: the direct engine against its slow loop ball for
 // ball, and its exact law on the direct engine and, for a process with the
 // Histogram capability, on the histogram engine (the law of the sorted
-// loads, which is what its levels hold); where the process takes
-// --weights, both direct checks again with constant weights, which scale
-// every load and change nothing else.
+// loads, which is what its levels hold). Where the process takes
+// --weights, the slow loop again with constant weights, which scale every
+// load and change nothing else, and its first row's law with them; where
+// it places balls that leave (Placer), its first row's law in the
+// supermarket model on its engines.
 func Run(t *testing.T, rows []Row, o Options) {
 	has := map[string]bool{}
 	for _, r := range rows {
@@ -101,15 +104,23 @@ func Run(t *testing.T, rows []Row, o Options) {
 			t.Errorf("%s has no row in the process table: declare its slow loop and exact law (internal/proctable.Row) beside its tests", e.Name)
 		}
 	}
-	weighed := map[string]bool{} // processes whose law was checked with constant weights
+	weighed, left := map[string]bool{}, map[string]bool{} // processes checked with constant weights, with balls leaving
 	for i, r := range rows {
 		e, err := process.Lookup(r.Process)
 		if err != nil {
 			continue
 		}
+		// Constant weights and balls that leave are checked once a process
+		// (its first row with a law), by the exact law: how the engine
+		// treats the weights, and its arrivals' placement, are the
+		// process's, whatever the row's parameters.
 		weigh := e.Weighted && r.Law != nil && !weighed[r.Process]
 		if weigh {
-			weighed[r.Process] = true // once a process: the scale is the process's, not the row's
+			weighed[r.Process] = true
+		}
+		leave := r.Law != nil && !left[r.Process] && leaves(t, r)
+		if leave {
+			left[r.Process] = true
 		}
 		t.Run(r.String(), func(t *testing.T) {
 			t.Parallel()
@@ -128,6 +139,12 @@ func Run(t *testing.T, rows []Row, o Options) {
 			}
 			if e.Symmetric() {
 				checkLaw(t, r, core.EngineHistogram, nil, o.LawTrials, uint64(2000+i))
+			}
+			if leave {
+				checkSupermarket(t, r, core.EngineDirect, o.LawTrials, uint64(4000+i))
+				if e.Symmetric() {
+					checkSupermarket(t, r, core.EngineHistogram, o.LawTrials, uint64(5000+i))
+				}
 			}
 		})
 	}
@@ -172,6 +189,112 @@ func checkSlow(t *testing.T, r Row, o Options, extra map[string]string) {
 			}
 		}
 	}
+}
+
+// Supermarket is the setting of the balls-leave check: arrivals at rate
+// λn, each non-empty bin serving at rate 1, over Events uniformized events
+// (core/dynamic.go): an arrival with probability λ/(1+λ), placed by the
+// row's law with t the balls present, else a departure from a uniform bin
+// of the n when it is non-empty.
+var Supermarket = struct {
+	Lambda float64
+	Events int
+}{0.7, 8}
+
+// leaves reports whether r's process at r's parameters places balls when
+// balls leave (the Placer capability, its placement not refused).
+func leaves(t *testing.T, r Row) bool {
+	s := spec(t, r, nil, core.Common{Bins: uint64(r.N), Balls: uint64(r.M), Trials: 1, Seed: 1, Alpha: 1, Engine: core.EngineDirect})
+	pl, ok := s.Proc.(process.Placer)
+	if !ok {
+		return false
+	}
+	_, why := pl.Placement()
+	return why == ""
+}
+
+// checkSupermarket tests r's process in the supermarket model against the
+// exact law of its load vector after Supermarket.Events events (sorted on
+// the histogram engine), and that the loads hold the balls present.
+func checkSupermarket(t *testing.T, r Row, eng core.Engine, trials int, seed uint64) {
+	lambda, events := Supermarket.Lambda, Supermarket.Events
+	law := supermarketLaw(r.N, events, lambda/(1+lambda), r.Law)
+	sorted := eng == core.EngineHistogram
+	if sorted {
+		law = SortedLaw(law)
+	}
+	dyn := core.Dynamic{ArrivalRate: lambda, Events: uint64(events)}
+	s := spec(t, r, nil, core.Common{Bins: uint64(r.N), Trials: trials, Seed: seed, Alpha: 1, Engine: eng, KeepLoads: !sorted, Dynamic: dyn})
+	obs := map[string]int{}
+	for k := range trials {
+		res := engine.RunTrial(s, uint64(k), nil)
+		v := vector(res.Loads, res.Histogram, sorted)
+		total := uint64(0)
+		for _, b := range v {
+			total += uint64(b)
+		}
+		if total != res.Balls {
+			t.Fatalf("%s, balls leave, %s engine, trial %d: the loads hold %d balls, the result says %d present", r, eng, k, total, res.Balls)
+		}
+		obs[string(v)]++
+	}
+	law, obs = poolRare(law, obs, trials)
+	if stat, limit, df := stattest.Law(law, obs, trials); stat > limit {
+		t.Errorf("%s with balls leaving (λ = %g, %d events) on the %s engine: χ² = %.1f on %d df exceeds %.1f (p < 1e-4) against its exact law (%d trials, seed %d)",
+			r, lambda, events, eng, stat, df, limit, trials, seed)
+	}
+}
+
+// supermarketLaw propagates the law of load vectors through events
+// uniformized events: with probability a an arrival placed by tr (t the
+// balls present), else a departure from a uniform bin, if non-empty.
+func supermarketLaw(n, events int, a float64, tr Transition) map[string]float64 {
+	law := map[string]float64{string(make([]byte, n)): 1}
+	for range events {
+		next := map[string]float64{}
+		for v, pv := range law {
+			loads, present := make([]int, n), 0
+			for i := range loads {
+				loads[i] = int(v[i])
+				present += loads[i]
+			}
+			for b, pb := range tr(loads, present) {
+				if pb > 0 {
+					w := []byte(v)
+					w[b]++
+					next[string(w)] += pv * a * pb
+				}
+			}
+			for b := range n {
+				w := []byte(v)
+				if w[b] > 0 {
+					w[b]--
+				}
+				next[string(w)] += pv * (1 - a) / float64(n)
+			}
+		}
+		law = next
+	}
+	return law
+}
+
+// vector is a trial's load vector as bytes: bin by bin from loads, or
+// sorted from the histogram's levels.
+func vector(loads []float64, h result.Histogram, sorted bool) []byte {
+	var v []byte
+	if sorted {
+		for _, l := range h {
+			for range l.Count {
+				v = append(v, byte(math.Round(l.Load)))
+			}
+		}
+		slices.Sort(v)
+		return v
+	}
+	for _, x := range loads {
+		v = append(v, byte(math.Round(x)))
+	}
+	return v
 }
 
 // ballsText names the balls of a comparison: unit, or the weights given.
