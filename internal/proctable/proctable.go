@@ -29,6 +29,11 @@ type Row struct {
 	// no fast path, against which the direct engine's loop is checked ball
 	// for ball. Nil where the process has none yet.
 	Slow func(loads []uint64, tr Trial, t uint64)
+	// Step is Slow for a process whose steps place several balls
+	// (twinning, packing, kd-choice): one step from ball t+1 on, cut to the
+	// run's Balls as the process cuts its last step; it returns the balls
+	// placed. At most one of Slow and Step is set.
+	Step func(loads []uint64, tr Trial, t uint64) uint64
 	// Law is the law of the bin that receives ball t+1 given the loads,
 	// from the process's definition (ties split uniformly where the
 	// definition says random ties), for the exact law of the load vector
@@ -124,7 +129,7 @@ func Run(t *testing.T, rows []Row, o Options) {
 		}
 		t.Run(r.String(), func(t *testing.T) {
 			t.Parallel()
-			if r.Slow != nil {
+			if r.Slow != nil || r.Step != nil {
 				checkSlow(t, r, o, nil)
 				if e.Weighted {
 					checkSlow(t, r, o, map[string]string{"weights": "const:2.5"})
@@ -176,8 +181,13 @@ func checkSlow(t *testing.T, r Row, o Options, extra map[string]string) {
 		noise := kernels.TrialStream(seed, trial, kernels.LaneNoise)
 		tr := Trial{Choices: &rng, Noise: &noise, Balls: m}
 		loads := make([]uint64, o.SlowBins)
-		for placed := range m {
+		for placed := uint64(0); placed < m; {
+			if r.Step != nil {
+				placed += r.Step(loads, tr, placed)
+				continue
+			}
 			r.Slow(loads, tr, placed)
+			placed++
 		}
 		s := spec(t, r, extra, core.Common{Bins: o.SlowBins, Balls: m, Trials: 1, Seed: seed, Alpha: 1, Engine: core.EngineDirect, KeepLoads: true})
 		res := engine.RunTrial(s, trial, nil)
