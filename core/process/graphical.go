@@ -277,7 +277,7 @@ func (p *Graphical) BinsCulprit() (culprit, hint string) {
 
 // Memory: --strategy haar holds its subtree sums, and the balls pending a
 // --stale refresh.
-func (p *Graphical) Memory(f *units.Footprint, m Mem) {
+func (p *Graphical) Footprint(f *units.Footprint, m Mem) {
 	if p.haar == nil {
 		return
 	}

@@ -121,7 +121,7 @@ func (p *Hypergraph) BinsCulprit() (culprit, hint string) {
 }
 
 // Memory: under --refresh a trial holds its own copy of the members.
-func (p *Hypergraph) Memory(f *units.Footprint, m Mem) {
+func (p *Hypergraph) Footprint(f *units.Footprint, m Mem) {
 	if p.Refresh > 0 {
 		f.Add("--hyperedges "+p.HyperSpec, "use fewer or smaller --hyperedges", units.Mul(uint64(len(p.hyper.Members)), 4))
 	}

@@ -132,7 +132,7 @@ func (p *Idea) Dimensions() int { return p.Dims }
 // Memory: a load and an estimate per bin and dimension, the measuring copy,
 // the banks of --held carry, the fast loops' flags (a byte per bin, 8 for
 // D > 8, at least 2^16 of them) and the rounds histogram.
-func (p *Idea) Memory(f *units.Footprint, m Mem) {
+func (p *Idea) Footprint(f *units.Footprint, m Mem) {
 	D := uint64(max(1, p.Dims))
 	flag, bank := uint64(1), uint64(0)
 	if D > 8 {

@@ -176,13 +176,14 @@ type Fluid interface {
 	Fluid(bins, balls uint64) (theory.Profile, error)
 }
 
-// Memory is a process that holds state beyond the engine's load array: it
-// adds its bytes per trial to f.
-type Memory interface {
-	Memory(f *units.Footprint, m Mem)
+// Footprinter is a process that holds state beyond the engine's load
+// array: Footprint adds its bytes per trial to f, each with the flag that
+// drives it.
+type Footprinter interface {
+	Footprint(f *units.Footprint, m Mem)
 }
 
-// Mem is what a memory estimate sees of the trial.
+// Mem is what a footprint estimate sees of the trial.
 type Mem struct {
 	Bins, Balls uint64
 	LoadBytes   uint64 // one bin's load in the direct engine
@@ -309,9 +310,9 @@ func (e *Entry) Capabilities() string {
 		text += " · concurrent"
 	}
 	if pl, ok := p.(Placer); ok && placesWhenBallsLeave(pl) {
-		text += " · balls leave" // --arrival-rate, --delete-prob (dynamic.go)
+		text += " · balls leave" // --arrival-rate, --delete-prob (ballsleave.go)
 	} else if _, ok := p.(DirectDeleter); ok {
-		text += " · deletions (direct)" // --delete-prob, --phases (dynamic.go)
+		text += " · deletions (direct)" // --delete-prob, --phases (ballsleave.go)
 	}
 	return text
 }

@@ -18,7 +18,7 @@ import (
 )
 
 // Sampling and tie options of the two-sample family: d-choice, two-choice
-// and one-plus-beta (issue 17 item 6); quantile and mixed-quantile take
+// and one-plus-beta; quantile and mixed-quantile take
 // --distinct and --sampling (both samples by the law; with --distinct the
 // second is another bin than the first), not --ties: Quantile never
 // compares two loads. always-go-left has its own tie rule (the leftmost
@@ -461,7 +461,7 @@ func (l quantileDistinctLevels) Step(lv *kernels.Levels, _, want uint64) uint64 
 	return c
 }
 
-// notWithDelay: the options and τ-Delay's setting (delayparam.go) each have
+// notWithDelay: the options and τ-Delay's setting (delay.go) each have
 // loops of their own, so both at once is refused rather than one dropped.
 func (o *Sampling) notWithDelay(d *Delayed) error {
 	if o.on() && d.on() {

@@ -18,16 +18,9 @@ import (
 // concurrent run: kernels/replay.go). Direct engine only (kernels/delay.go);
 // τ = 0 is Two-Choice's loop, which draws the same stream.
 
-// TauDelay is τ-Delay.
-type TauDelay struct {
-	Tau          uint64 // the oldest a read may be, in balls
-	Delay        kernels.DelayMode
-	Ages         *Ages  // --delay empirical: the law of an age
-	AgesSource   string // where it came from, for output
-	Replay       []uint32
-	ReplaySource string
-	ages         *kernels.Ages
-}
+// TauDelay is τ-Delay: Two-Choice under the τ-Delay setting (delay.go),
+// whose fields it holds (Delayed) and whose state its loops read.
+type TauDelay struct{ Delayed }
 
 var tauDelayEntry = &Entry{
 	Name: "tau-delay", Order: 105,
@@ -139,7 +132,7 @@ func (p *TauDelay) Content() (map[string]string, []string) {
 	return values, parts
 }
 
-func (p *TauDelay) Memory(f *units.Footprint, m Mem) {
+func (p *TauDelay) Footprint(f *units.Footprint, m Mem) {
 	if p.Tau == 0 {
 		return // Two-Choice's loop
 	}
