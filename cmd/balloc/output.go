@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -34,9 +33,7 @@ type writer struct {
 	kept     [][]*result.Result // by spec, for --plot
 	profiles []*theory.Profile  // fluid limits, computed on first use
 	count    int
-	ideaCSV  bool                    // an idea process is in the run: csv carries its columns
-	probeCSV bool                    // a process that reports probes is in the run: csv carries them
-	sampCSV  bool                    // a process reporting its samples is in the run: csv carries the column
+	extraCSV []*result.Kind          // the extra blocks with CSV columns that the run's processes report
 	dyn      [][]*result.Dynamic     // by spec: balls that leave (dynamic.go)
 	phaseCk  [][][]result.Checkpoint // by spec, by trial: --phases' checkpoints (dynamic.go)
 }
@@ -49,52 +46,22 @@ type summary struct {
 	maxLoad, minLoad  float64
 	gaps              map[float64]int     // final gaps (rounded to a tenth for real weights): trials
 	levels            map[float64]float64 // --theory: the fraction of bins at each load, summed over trials
-	idea              *ideaSummary
-	rbb               *rbbSummary    // rbboutput.go
-	probes            *probesSummary // threshold, adaptive
-	perBall           stream         // samples per ball, for the processes that report samples
+	extras            []result.Tally      // by tableKinds: the extra blocks' tallies
 }
 
-// stream accumulates a mean and, by Welford's update, the sum of squared
-// deviations: the mean is the plain sum over the count, as meanCI has it.
-// The squares are kept divided by scale², scale a power of two raised when a
-// value past 1e100 arrives (as meanCI scales), so that gaps near 1e154 do
-// not overflow them; below that scale is 1 and the bits are Welford's.
-type stream struct {
-	n             int
-	sum, mean, m2 float64
-	scale         float64 // 0 means 1
-}
+// stream is the tables' mean and 95% interval over trials.
+type stream = result.Stream
 
-func (st *stream) add(x float64) {
-	if st.scale == 0 {
-		st.scale = 1
+// tableKinds are the extra blocks that have a table block, in rank order.
+var tableKinds = func() []*result.Kind {
+	var ks []*result.Kind
+	for _, k := range result.Kinds() {
+		if k.Table != nil {
+			ks = append(ks, k)
+		}
 	}
-	if a := math.Abs(x); a > 1e100 && a > st.scale && !math.IsInf(a, 0) {
-		_, e := math.Frexp(a)
-		next := math.Ldexp(1, e)
-		r := st.scale / next
-		st.m2 *= r * r
-		st.scale = next
-	}
-	st.n++
-	st.sum += x
-	d := x - st.mean
-	st.mean += d / float64(st.n)
-	st.m2 += (d / st.scale) * ((x - st.mean) / st.scale)
-}
-
-// ci is meanCI of the values added.
-func (st *stream) ci() (mean, half float64) {
-	mean = st.sum / float64(st.n)
-	if st.n < 2 {
-		return mean, 0
-	}
-	scale := max(st.scale, 1)
-	sd := math.Sqrt(st.m2 / float64(st.n-1))
-	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(st.n - 1)}.Quantile(0.975)
-	return mean, tq * sd / math.Sqrt(float64(st.n)) * scale
-}
+	return ks
+}()
 
 func newWriter(p *plan, out io.Writer) *writer {
 	w := &writer{p: p, w: bufio.NewWriter(out), sums: make([]*summary, len(p.specs)),
@@ -102,11 +69,7 @@ func newWriter(p *plan, out io.Writer) *writer {
 		dyn: make([][]*result.Dynamic, len(p.specs)), phaseCk: make([][][]result.Checkpoint, len(p.specs))}
 	if p.format == "csv" {
 		w.csv = csv.NewWriter(w.w)
-		for _, s := range p.specs {
-			w.ideaCSV = w.ideaCSV || s.Process.Name == "idea"
-			w.probeCSV = w.probeCSV || s.Process.Name == "threshold" || s.Process.Name == "adaptive"
-			w.sampCSV = w.sampCSV || s.Process.Samples
-		}
+		w.extraCSV = csvKinds(p.specs)
 	}
 	return w
 }
@@ -143,7 +106,7 @@ func (w *writer) add(spec int, r *result.Result) error {
 	}
 	switch w.p.format {
 	case "jsonl", "json":
-		b, err := json.Marshal(r)
+		b, err := result.Encode(r)
 		if err != nil {
 			return err
 		}
@@ -162,18 +125,9 @@ func (w *writer) add(spec int, r *result.Result) error {
 		return w.w.Flush()
 	case "csv":
 		if w.count == 1 {
-			cols := csvColumns(w.ideaCSV, w.sampCSV)
-			if w.probeCSV {
-				cols = slices.Concat(cols, csvProbesHeader)
-			}
-			w.csv.Write(cols)
+			w.csv.Write(csvColumns(w.extraCSV))
 		}
-		csvRows(r, w.ideaCSV, w.sampCSV, func(row []string) {
-			if w.probeCSV {
-				row = append(row, probesColumns(r)...)
-			}
-			w.csv.Write(row)
-		})
+		csvRows(r, w.extraCSV, func(row []string) { w.csv.Write(row) })
 		w.csv.Flush()
 		return w.csv.Error()
 	}
@@ -186,15 +140,18 @@ func (w *writer) summarize(spec int, r *result.Result) {
 	sm := w.sums[spec]
 	if sm == nil {
 		sm = &summary{lo: math.Inf(1), hi: math.Inf(-1), maxLoad: math.Inf(-1), minLoad: math.Inf(1), gaps: map[float64]int{}}
+		for _, k := range tableKinds {
+			sm.extras = append(sm.extras, k.NewTally())
+		}
 		if w.p.theory {
 			sm.levels = map[float64]float64{}
 		}
 		w.sums[spec] = sm
 	}
 	sm.trials++
-	sm.gap.add(r.Gap)
-	sm.maxGap.add(r.MaxGap)
-	sm.rate.add(r.BallsPerS)
+	sm.gap.Add(r.Gap)
+	sm.maxGap.Add(r.MaxGap)
+	sm.rate.Add(r.BallsPerS)
 	sm.lo, sm.hi = min(sm.lo, r.Gap), max(sm.hi, r.Gap)
 	sm.maxLoad, sm.minLoad = max(sm.maxLoad, r.MaxLoad), min(sm.minLoad, r.MinLoad)
 	sm.gaps[gapKey(r.Gap, w.p.specs[spec].Weights.Unit())]++
@@ -203,10 +160,9 @@ func (w *writer) summarize(spec int, r *result.Result) {
 			sm.levels[l.Load] += float64(l.Count) / float64(r.Bins)
 		}
 	}
-	sm.addIdea(r)
-	sm.addRBB(r)
-	sm.addProbes(r)
-	sm.addSamples(w.p.specs[spec], r)
+	for _, t := range sm.extras {
+		t.Add(r)
+	}
 	if r.Dynamic != nil {
 		w.dyn[spec] = append(w.dyn[spec], r.Dynamic)
 		if r.Dynamic.Model == "phases" {
@@ -250,19 +206,28 @@ var csvHeader = []string{
 	"max_gap", "elapsed_s", "balls_per_s",
 }
 
-// csvIdeaHeader are the columns of ideaColumns, after csvHeader's.
-var csvIdeaHeader = []string{"retries_mean", "retries_max", "fallbacks", "estimate_spread", "estimate_lag", "estimates_held"}
-
-// csvColumns is the header of a run's csv: one schema a run, with the idea
-// columns only when an idea process is in it, and the samples column only
-// when a process that reports samples is (empty in other processes' rows).
-func csvColumns(idea, samples bool) []string {
-	cols := csvHeader
-	if idea {
-		cols = slices.Concat(cols, csvIdeaHeader)
+// csvKinds are the extra blocks with CSV columns that the processes of
+// specs report (process.Entry.Reports), in rank order.
+func csvKinds(specs []*core.Spec) []*result.Kind {
+	var ks []*result.Kind
+	for _, k := range result.Kinds() {
+		for _, s := range specs {
+			if len(k.Columns) > 0 && slices.Contains(s.Process.Reports, k) {
+				ks = append(ks, k)
+				break
+			}
+		}
 	}
-	if samples {
-		cols = slices.Concat(cols, []string{"samples"})
+	return ks
+}
+
+// csvColumns is the header of a run's csv: one schema a run, the columns
+// of an extra block only when a process of the run reports it (empty in
+// other processes' rows).
+func csvColumns(extras []*result.Kind) []string {
+	cols := slices.Clone(csvHeader)
+	for _, k := range extras {
+		cols = append(cols, k.Columns...)
 	}
 	return cols
 }
@@ -270,18 +235,15 @@ func csvColumns(idea, samples bool) []string {
 // csvRows gives one row per checkpoint (at_balls < balls) and one for the
 // final state (at_balls = balls), so checkpoints survive in a flat file,
 // handing each to emit as it is made (a row's slice is reused after).
-// With idea set each row ends in ideaColumns, then with samples set in the
-// trial's samples (Result.Samples, empty where the process reports none).
-func csvRows(r *result.Result, idea, samples bool, emit func(row []string)) {
+// Each row ends in the columns of the extra blocks, blank where the trial
+// has no block of that kind.
+func csvRows(r *result.Result, extras []*result.Kind, emit func(row []string)) {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
 	head := []string{r.Process, paramsText(r.Params), u(r.Bins), u(r.Balls), u(r.Trial), u(r.Seed), r.Engine}
 	tail := []string{f(r.MaxGap), f(r.ElapsedS), f(r.BallsPerS)}
-	if idea {
-		tail = append(tail, ideaColumns(r)...)
-	}
-	if samples {
-		tail = append(tail, samplesColumn(r))
+	for _, k := range extras {
+		tail = append(tail, k.Row(r.Extra(k))...)
 	}
 	row := make([]string, 0, len(head)+8+len(tail))
 	for _, c := range r.Checkpoints {
@@ -337,14 +299,8 @@ func meanCI(xs []float64) (mean, half float64) {
 	return mean * scale, tq * sd / math.Sqrt(float64(len(xs))) * scale
 }
 
-// g formats a figure for the table: integers in full (loads of 10^6 and
-// more must not round), other values to 6 significant digits.
-func g(x float64) string {
-	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-		return strconv.FormatFloat(x, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(x, 'g', 6, 64)
-}
+// g formats a figure for the table (result.Figure).
+func g(x float64) string { return result.Figure(x) }
 
 // autoReasons is the line saying which engine auto chose and why, per
 // process (once when all agree); empty when the user named the engine.
@@ -390,11 +346,11 @@ func (w *writer) table() {
 	fmt.Fprintln(tw, "process\tparams\tgap (mean ± 95% CI)\tgap min–max\tmax_gap\tmax load\tmin load\tballs/s")
 	for i, sm := range w.sums {
 		s := w.p.specs[i]
-		m, half := sm.gap.ci()
-		mg, _ := sm.maxGap.ci()
-		rate, _ := sm.rate.ci()
+		m, half := sm.gap.CI()
+		mg, _ := sm.maxGap.CI()
+		rate, _ := sm.rate.CI()
 		ci := fmt.Sprintf("%.3g", half)
-		if sm.gap.n < 2 {
+		if sm.gap.N() < 2 {
 			ci = "–" // one trial gives no interval (as summarize writes it)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s ± %s\t%s–%s\t%s\t%s\t%s\t%.3g\n", s.Process.Name, s.ParamsText(),
@@ -402,10 +358,7 @@ func (w *writer) table() {
 	}
 	tw.Flush()
 
-	w.ideaTable()
-	w.rbbTable()
-	w.probesTable()
-	w.samplesTable()
+	w.extraTables()
 	w.dynamicTable()
 
 	if s0.Trials > 1 {
@@ -458,6 +411,19 @@ func (w *writer) table() {
 			}
 			tw.Flush()
 		}
+	}
+}
+
+// extraTables prints the table block of each extra kind, with a row per
+// spec of the run (a block prints nothing when no spec has its figures).
+func (w *writer) extraTables() {
+	for i, k := range tableKinds {
+		rows := make([]result.TallyRow, len(w.sums))
+		for j, sm := range w.sums {
+			s := w.p.specs[j]
+			rows[j] = result.TallyRow{Process: s.Process.Name, Params: s.ParamsText(), Tally: sm.extras[i]}
+		}
+		k.Table(w.w, rows)
 	}
 }
 

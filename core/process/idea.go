@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
@@ -39,6 +40,7 @@ var ideaEntry = &Entry{
 	Summary:  "rounds of d uniform bins, up to γ, until one has load ≤ its estimated average; the estimates of the last round's bins grow by 1/d",
 	Source:   "IDEA: Perfectly Balanced Allocation With Estimated Average Using Expected Constant Retries, §3 (rules), §6.1–6.2 (weights, vectors)",
 	Weighted: true,
+	Reports:  []*result.Kind{result.RetriesKind, result.EstimatesKind},
 	New:      func() Process { return &Idea{} },
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
@@ -51,7 +52,7 @@ var kdChoiceEntry = &Entry{
 	Name: "kd-choice", Order: 23,
 	Summary: "d uniform bins a step (with replacement), one ball into each of the k least loaded",
 	Source:  "Peres, Talwar, Wieder 2010 (SODA: (k,d)-choice)",
-	Samples: true,
+	Reports: []*result.Kind{result.SamplesKind},
 	New:     func() Process { return &KDChoice{} },
 }
 

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
@@ -30,10 +31,12 @@ type Entry struct {
 	Order int
 	// Weighted: the process accepts --weights (ball weights).
 	Weighted bool
-	// Samples: the process reports the bins it sampled (Result.Samples),
-	// its steps placing several balls or a varying number (its steppers
-	// are Samplers).
-	Samples bool
+	// Reports are the extra blocks its results carry beyond the common
+	// measures (result.Extra): the bins it sampled (its steppers are
+	// Samplers), its probes (Probers), IDEA's retries and estimates, rbb's
+	// rounds. Output writes a block's CSV columns when a process of the run
+	// reports it, so the kinds are declared here, before any trial.
+	Reports []*result.Kind
 	// Fixed are the parameter values an alias fixes (two-choice: d = 2),
 	// shown in its results.
 	Fixed map[string]any

@@ -1,6 +1,7 @@
 package process
 
 import (
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
@@ -49,6 +50,7 @@ var thresholdEntry = &Entry{
 	Name: "threshold", Order: 62,
 	Summary: "uniform bins until one has load < m/n + 1 (m: the run's balls); reports probes per ball",
 	Source:  "Czumaj, Stemann 2001 (MThreshold); Berenbrink, Khodamoradi, Sauerwald, Stauffer 2013 (SPAA)",
+	Reports: []*result.Kind{result.ProbesKind},
 	New:     func() Process { return &Retry{} },
 }
 
@@ -56,6 +58,7 @@ var adaptiveEntry = &Entry{
 	Name: "adaptive", Order: 63,
 	Summary: "uniform bins until one has load < i/n + 1 for ball i (from 1); reports probes per ball",
 	Source:  "Berenbrink, Khodamoradi, Sauerwald, Stauffer 2013 (SPAA)",
+	Reports: []*result.Kind{result.ProbesKind},
 	New:     func() Process { return &Retry{adaptive: true} },
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
@@ -44,7 +45,7 @@ var twinningEntry = &Entry{
 	Name: "twinning", Order: 67,
 	Summary: "one uniform bin a step: 2 balls if its load is below the average W/n, else 1",
 	Source:  "Los, Sauerwald, Sylvester 2022 (SODA: Twinning)",
-	Samples: true,
+	Reports: []*result.Kind{result.SamplesKind},
 	New:     func() Process { return &Twinning{} },
 }
 
