@@ -106,18 +106,31 @@ func sampleLane(w int) kernels.Lane { return kernels.Lane(1<<40 + uint64(w)) }
 func CheckDepartures(s *core.Spec) error {
 	pl, ok := s.Proc.(process.Placer)
 	if !ok {
-		return fmt.Errorf("--arrival-rate: balloc concurrent runs departures for one-choice, two-choice, d-choice and one-plus-beta (the least of d samples); %s has no supermarket reading", s.Process.Name)
+		return fmt.Errorf("--arrival-rate: balloc concurrent runs departures for %s; %s has no supermarket reading", process.AndList(departureProcesses()), s.Process.Name)
 	}
 	p, why := pl.Placement()
 	switch {
 	case why != "":
 		return fmt.Errorf("--arrival-rate: %s", why)
 	case p.Heavy > 0 || p.Retry || len(p.Thetas) >= maxSamples:
-		return fmt.Errorf("--arrival-rate: balloc concurrent runs departures for one-choice, two-choice, d-choice, one-plus-beta and two-thinning; %s is not built concurrently", s.Process.Name)
+		return fmt.Errorf("--arrival-rate: balloc concurrent runs departures for %s; %s is not built concurrently", process.AndList(departureProcesses()), s.Process.Name)
 	case s.Dynamic.Stale():
 		return fmt.Errorf("--arrival-rate: balloc concurrent's staleness is its workers' own; --update-period, --update-delay and --update-individual are balloc run's")
 	}
 	return nil
+}
+
+// departureProcesses names, from the catalogue, the processes whose
+// placement at their defaults CheckDepartures admits.
+func departureProcesses() []string {
+	return process.NamesWhere(func(p process.Process) bool {
+		pl, ok := p.(process.Placer)
+		if _, c := p.(process.Concurrent); !c || !ok {
+			return false
+		}
+		place, why := pl.Placement()
+		return why == "" && place.Heavy == 0 && !place.Retry && len(place.Thetas) < maxSamples
+	})
 }
 
 // CheckDeparturesMode reports whether mode can run departures.

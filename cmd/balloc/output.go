@@ -15,7 +15,6 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/balloc/balloc/core"
-	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
@@ -484,17 +483,17 @@ func (w *writer) structures() {
 		if p := s.Haar(); p != nil && !seen[p] {
 			seen[p] = true
 			in := p.Info
-			gp := s.Proc.(*process.Graphical)
-			route := gp.Route()
-			if gp.HaarRoute == "auto" {
+			h := s.HaarSetting()
+			route := h.Route
+			if h.Asked == "auto" {
 				route = "auto → " + route
 			}
 			fmt.Fprintf(w.w, "haar plan on %s (--haar-scale %s, --haar-route %s): depth %d, C = %.4g, at most %d nodes per edge law, built in %.3g s (balloc haar-info says more)\n",
-				s.Graph().Spec, gp.HaarScale, route, in.Depth, in.C, in.MaxSupport, in.Build.Seconds())
+				s.Graph().Spec, h.Scale, route, in.Depth, in.C, in.MaxSupport, in.Build.Seconds())
 			if note := irregularNote(s.Graph()); note != "" {
 				fmt.Fprintf(w.w, "  note: %s\n", note)
 			}
-			if note := weakDriftNote(s.Graph(), in, s.Proc.(*process.Graphical).HaarRoute); note != "" {
+			if note := weakDriftNote(s.Graph(), in, h.Asked); note != "" {
 				fmt.Fprintf(w.w, "  note: %s\n", note)
 			}
 		}

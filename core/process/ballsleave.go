@@ -65,3 +65,19 @@ func staticWhy(p any) string {
 	}
 	return ""
 }
+
+// BallsLeaveNames lists, in catalogue order, the processes balls may leave
+// under: those with a placement at their defaults (the supermarket model
+// and deletions), and those whose deletions run on the direct engine only.
+func BallsLeaveNames() (placers, directDeleters []string) {
+	placers = NamesWhere(func(p Process) bool {
+		pl, ok := p.(Placer)
+		return ok && placesWhenBallsLeave(pl)
+	})
+	directDeleters = NamesWhere(func(p Process) bool {
+		pl, ok := p.(Placer)
+		_, dd := p.(DirectDeleter)
+		return dd && !(ok && placesWhenBallsLeave(pl))
+	})
+	return placers, directDeleters
+}

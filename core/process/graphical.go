@@ -271,6 +271,11 @@ func (p *Graphical) Graph() *graph.Graph { return p.graph }
 // Haar is the plan of --strategy haar (nil otherwise).
 func (p *Graphical) Haar() *haar.Plan { return p.haar }
 
+// HaarSetting: --haar-scale, --haar-route as given, and the route used.
+func (p *Graphical) HaarSetting() HaarSetting {
+	return HaarSetting{Scale: p.HaarScale, Asked: p.HaarRoute, Route: p.route}
+}
+
 func (p *Graphical) BinsCulprit() (culprit, hint string) {
 	return "--graph " + p.GraphSpec, "use a smaller --graph"
 }

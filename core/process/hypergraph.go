@@ -111,6 +111,10 @@ func (p *Hypergraph) use(h *graph.Hypergraph) {
 // Structure is the hypergraph, once checked.
 func (p *Hypergraph) Structure() *graph.Hypergraph { return p.hyper }
 
+// Probing: d bins probed per hyperedge, a fresh hypergraph every Refresh
+// balls.
+func (p *Hypergraph) Probing() (d int, refresh uint64) { return p.D, p.Refresh }
+
 // BinsCulprit: a file's bins are its own; random and interval hyperedges
 // are over --bins.
 func (p *Hypergraph) BinsCulprit() (culprit, hint string) {

@@ -15,7 +15,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/balloc/balloc/core/graph"
+	"github.com/balloc/balloc/core/haar"
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
@@ -202,6 +205,34 @@ type BinsSource interface {
 	BinsCulprit() (culprit, hint string)
 }
 
+// OnGraph is a process that runs on a graph it builds in Check, its bins
+// the vertices (graphical): output describes the graph.
+type OnGraph interface{ Graph() *graph.Graph }
+
+// OnHypergraph is a process that runs on a hypergraph it builds in Check
+// (hypergraph): its structure, and how a ball reads it — the bins probed
+// per hyperedge and the balls between fresh random hypergraphs (0: never),
+// which balloc graph-stats measures.
+type OnHypergraph interface {
+	Structure() *graph.Hypergraph
+	Probing() (d int, refresh uint64)
+}
+
+// HaarPlanned is a process that places by a Haar-drift plan it builds in
+// Check (graphical --strategy haar): the plan, nil when its parameters use
+// none, and how it was asked for and built, for output.
+type HaarPlanned interface {
+	Haar() *haar.Plan
+	HaarSetting() HaarSetting
+}
+
+// HaarSetting is how a Haar-drift plan was asked for and built.
+type HaarSetting struct {
+	Scale string // --haar-scale
+	Asked string // --haar-route as given: set, graph or auto
+	Route string // the route the plan uses: Asked, or auto's choice
+}
+
 // HistogramWhy is a symmetric process whose parameters can keep it off the
 // histogram engine: a non-empty reason says why.
 type HistogramWhy interface{ HistogramWhy() string }
@@ -240,6 +271,16 @@ func Register(e *Entry) {
 	for _, p := range e.New().Params() {
 		addFlag(e, p)
 	}
+}
+
+// NameWidth is the longest process name, in characters: the width of the
+// name column where help and info list the catalogue.
+func NameWidth() int {
+	w := 0
+	for _, e := range registry {
+		w = max(w, utf8.RuneCountInString(e.Name))
+	}
+	return w
 }
 
 // Entries returns the catalogue in its order.

@@ -34,6 +34,20 @@ func init() { Register(tauDelayEntry) }
 
 func (*TauDelay) Entry() *Entry { return tauDelayEntry }
 
+// AgeSource is a process whose reads can take their ages from a law or a
+// sequence given beside its parameters (core.WithAges, core.WithReplay:
+// balloc concurrent's measured ages): tau-delay.
+type AgeSource interface {
+	SetAges(ages *Ages, source string)
+	SetReplay(ages []uint32, source string)
+}
+
+// SetAges gives --delay empirical its law of ages, from source.
+func (p *TauDelay) SetAges(ages *Ages, source string) { p.Ages, p.AgesSource = ages, source }
+
+// SetReplay gives --delay replay its age per ball, from source.
+func (p *TauDelay) SetReplay(ages []uint32, source string) { p.Replay, p.ReplaySource = ages, source }
+
 var delayModes = []string{"fixed", "uniform", "adversarial", "empirical", "replay"} // index = kernels.DelayMode
 
 func (p *TauDelay) Params() []*Param {
