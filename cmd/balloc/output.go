@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"maps"
@@ -18,21 +17,20 @@ import (
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/output"
 )
 
 // writer formats results as they arrive, in trial order, and keeps
-// nothing per trial: jsonl, csv and json stream (json as one array, opened
-// at the first result), the table accumulates a summary per spec. Only
-// --plot keeps the trials, trimmed to what a plot reads.
+// nothing per trial: jsonl, csv and json stream (the output package), the
+// table accumulates a summary per spec. Only --plot keeps the trials,
+// trimmed to what a plot reads.
 type writer struct {
 	p        *plan
 	w        *bufio.Writer
-	csv      *csv.Writer
-	sums     []*summary         // by spec, for the table
-	kept     [][]*result.Result // by spec, for --plot
-	profiles []*theory.Profile  // fluid limits, computed on first use
-	count    int
-	extraCSV []*result.Kind          // the extra blocks with CSV columns that the run's processes report
+	stream   *output.Stream          // json, jsonl, csv
+	sums     []*summary              // by spec, for the table
+	kept     [][]*result.Result      // by spec, for --plot
+	profiles []*theory.Profile       // fluid limits, computed on first use
 	dyn      [][]*result.Dynamic     // by spec: balls that leave (dynamic.go)
 	phaseCk  [][][]result.Checkpoint // by spec, by trial: --phases' checkpoints (dynamic.go)
 }
@@ -45,30 +43,22 @@ type summary struct {
 	maxLoad, minLoad  float64
 	gaps              map[float64]int     // final gaps (rounded to a tenth for real weights): trials
 	levels            map[float64]float64 // --theory: the fraction of bins at each load, summed over trials
-	extras            []result.Tally      // by tableKinds: the extra blocks' tallies
+	extras            []result.Tally      // the extra blocks' tallies (output.NewTallies)
 }
 
 // stream is the tables' mean and 95% interval over trials.
 type stream = result.Stream
 
-// tableKinds are the extra blocks that have a table block, in rank order.
-var tableKinds = func() []*result.Kind {
-	var ks []*result.Kind
-	for _, k := range result.Kinds() {
-		if k.Table != nil {
-			ks = append(ks, k)
-		}
-	}
-	return ks
-}()
-
 func newWriter(p *plan, out io.Writer) *writer {
 	w := &writer{p: p, w: bufio.NewWriter(out), sums: make([]*summary, len(p.specs)),
 		kept: make([][]*result.Result, len(p.specs)), profiles: make([]*theory.Profile, len(p.specs)),
 		dyn: make([][]*result.Dynamic, len(p.specs)), phaseCk: make([][][]result.Checkpoint, len(p.specs))}
-	if p.format == "csv" {
-		w.csv = csv.NewWriter(w.w)
-		w.extraCSV = csvKinds(p.specs)
+	if p.format != "table" {
+		st, err := output.NewStream(out, p.format, p.specs)
+		if err != nil {
+			panic(err) // validate accepted only table and output.Formats
+		}
+		w.stream = st
 	}
 	return w
 }
@@ -99,36 +89,11 @@ func (w *writer) add(spec int, r *result.Result) error {
 			r.Theory = result.CompareTheory(prof, s.Bins, []result.Histogram{r.Histogram})
 		}
 	}
-	w.count++
 	if w.p.plot != "" {
 		w.kept[spec] = append(w.kept[spec], plotted(r, w.p.plotOpts.kind))
 	}
-	switch w.p.format {
-	case "jsonl", "json":
-		b, err := result.Encode(r)
-		if err != nil {
-			return err
-		}
-		if w.p.format == "json" {
-			if w.count == 1 {
-				w.w.WriteString("[")
-			} else {
-				w.w.WriteString(",")
-			}
-			w.w.WriteString("\n")
-			w.w.Write(b)
-			return w.w.Flush() // whole objects so far, should the run be interrupted
-		}
-		w.w.Write(b)
-		w.w.WriteByte('\n')
-		return w.w.Flush()
-	case "csv":
-		if w.count == 1 {
-			w.csv.Write(csvColumns(w.extraCSV))
-		}
-		csvRows(r, w.extraCSV, func(row []string) { w.csv.Write(row) })
-		w.csv.Flush()
-		return w.csv.Error()
+	if w.stream != nil {
+		return w.stream.Write(r)
 	}
 	w.summarize(spec, r)
 	return nil
@@ -139,9 +104,7 @@ func (w *writer) summarize(spec int, r *result.Result) {
 	sm := w.sums[spec]
 	if sm == nil {
 		sm = &summary{lo: math.Inf(1), hi: math.Inf(-1), maxLoad: math.Inf(-1), minLoad: math.Inf(1), gaps: map[float64]int{}}
-		for _, k := range tableKinds {
-			sm.extras = append(sm.extras, k.NewTally())
-		}
+		sm.extras = output.NewTallies()
 		if w.p.theory {
 			sm.levels = map[float64]float64{}
 		}
@@ -187,83 +150,19 @@ func plotted(r *result.Result, kind string) *result.Result {
 }
 
 func (w *writer) finish() error {
-	switch w.p.format {
-	case "json":
-		if w.count == 0 {
-			w.w.WriteString("[")
-		}
-		w.w.WriteString("\n]\n")
-	case "table":
-		w.table()
+	if w.stream != nil {
+		return w.stream.Finish()
 	}
+	w.table()
 	return w.w.Flush()
 }
 
-var csvHeader = []string{
-	"process", "params", "bins", "balls", "trial", "seed", "engine", "at_balls",
-	"gap", "max_load", "min_load", "underload", "quadratic_potential", "alpha", "log_exp_potential",
-	"max_gap", "elapsed_s", "balls_per_s",
-}
+// csvHeader are the columns every CSV row has (output.CSVHeader).
+var csvHeader = output.CSVHeader
 
-// csvKinds are the extra blocks with CSV columns that the processes of
-// specs report (process.Entry.Reports), in rank order.
-func csvKinds(specs []*core.Spec) []*result.Kind {
-	var ks []*result.Kind
-	for _, k := range result.Kinds() {
-		for _, s := range specs {
-			if len(k.Columns) > 0 && slices.Contains(s.Process.Reports, k) {
-				ks = append(ks, k)
-				break
-			}
-		}
-	}
-	return ks
-}
-
-// csvColumns is the header of a run's csv: one schema a run, the columns
-// of an extra block only when a process of the run reports it (empty in
-// other processes' rows).
-func csvColumns(extras []*result.Kind) []string {
-	cols := slices.Clone(csvHeader)
-	for _, k := range extras {
-		cols = append(cols, k.Columns...)
-	}
-	return cols
-}
-
-// csvRows gives one row per checkpoint (at_balls < balls) and one for the
-// final state (at_balls = balls), so checkpoints survive in a flat file,
-// handing each to emit as it is made (a row's slice is reused after).
-// Each row ends in the columns of the extra blocks, blank where the trial
-// has no block of that kind.
-func csvRows(r *result.Result, extras []*result.Kind, emit func(row []string)) {
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
-	head := []string{r.Process, paramsText(r.Params), u(r.Bins), u(r.Balls), u(r.Trial), u(r.Seed), r.Engine}
-	tail := []string{f(r.MaxGap), f(r.ElapsedS), f(r.BallsPerS)}
-	for _, k := range extras {
-		tail = append(tail, k.Row(r.Extra(k))...)
-	}
-	row := make([]string, 0, len(head)+8+len(tail))
-	for _, c := range r.Checkpoints {
-		if c.Balls == r.Balls {
-			continue
-		}
-		row = append(append(row[:0], head...), u(c.Balls), f(c.Gap), f(c.MaxLoad), f(c.MinLoad), f(c.Underload), f(float64(c.Quadratic)), f(r.Alpha), f(c.LogExpPot))
-		emit(append(row, tail...))
-	}
-	row = append(append(row[:0], head...), u(r.Balls), f(r.Gap), f(r.MaxLoad), f(r.MinLoad), f(r.Underload), f(float64(r.Quadratic)), f(r.Alpha), f(r.LogExpPot))
-	emit(append(row, tail...))
-}
-
-// paramsText writes a params map as "beta=0.5 d=2", sorted by name.
-func paramsText(m map[string]any) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, fmt.Sprintf("%s=%v", k, m[k]))
-	}
-	return strings.Join(parts, " ")
-}
+// paramsText writes a params map as "beta=0.5 d=2", sorted by name
+// (output.ParamsText).
+func paramsText(m map[string]any) string { return output.ParamsText(m) }
 
 // meanCI returns the mean of xs and the half-width of its 95% confidence
 // interval (Student t; 0 for a single value). The sums run over xs scaled
@@ -416,14 +315,13 @@ func (w *writer) table() {
 // extraTables prints the table block of each extra kind, with a row per
 // spec of the run (a block prints nothing when no spec has its figures).
 func (w *writer) extraTables() {
-	for i, k := range tableKinds {
-		rows := make([]result.TallyRow, len(w.sums))
-		for j, sm := range w.sums {
-			s := w.p.specs[j]
-			rows[j] = result.TallyRow{Process: s.Process.Name, Params: s.ParamsText(), Tally: sm.extras[i]}
-		}
-		k.Table(w.w, rows)
+	rows := make([]result.TallyRow, len(w.sums))
+	tallies := make([][]result.Tally, len(w.sums))
+	for j, sm := range w.sums {
+		s := w.p.specs[j]
+		rows[j], tallies[j] = result.TallyRow{Process: s.Process.Name, Params: s.ParamsText()}, sm.extras
 	}
+	output.ExtraTables(w.w, rows, tallies)
 }
 
 // fraction writes a fraction of bins for the theory table with at least
