@@ -13,7 +13,7 @@ import (
 )
 
 // --batch b for k-thinning, threshold/adaptive, twinning/packing and
-// kd-choice (core/process/batchany.go) beside the batched loop one writes
+// kd-choice (core/process/batch.go) beside the batched loop one writes
 // first: math/rand/v2, []int loads, a frozen copy of the whole array at each
 // batch's start (and for quantile thresholds a sorted one), the average as
 // a float64 division. One trial of b.N balls at n = 10^4, batches of 100

@@ -18,7 +18,7 @@ import (
 //
 //	go test ./bench -run '^$' -bench DelayAny -benchtime 2000000x -count 3
 
-// Naive delayed loops, with the rules of core/process/delayparam.go.
+// Naive delayed loops, with the rules of core/process/delay.go.
 
 // naiveDelayFixed keeps the loads τ balls ago and a ring of bins; pick
 // chooses the bin from the past loads.

@@ -11,7 +11,7 @@ import (
 )
 
 // The supermarket model with the Placers beyond the least of D samples
-// (core/process/placer.go): quantile, two-thinning and adaptive through
+// (core/process/ballsleave.go and each process's file): quantile, two-thinning and adaptive through
 // engine.RunTrial on both engines at n = 10^4, λ = 0.9, beside the naive
 // loops one writes first — naiveSupermarket's shape (math/rand/v2, []int
 // loads, a count of bins per level, the time sums over every level at

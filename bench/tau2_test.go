@@ -11,7 +11,7 @@ import (
 )
 
 // --tau n --delay fixed for threshold, adaptive, twinning, packing and
-// kd-choice (core/process/tau2.go) beside the delayed loop one writes
+// kd-choice (core/process/delay.go) beside the delayed loop one writes
 // first: math/rand/v2, []int loads, the loads τ balls ago kept with a ring
 // of bins (naiveDelaySteps, naiveDelayFixed's for steps of several balls),
 // limits and averages as float64 divisions, kd-choice's slots sorted. One

@@ -269,7 +269,8 @@ func (s *Spec) checkDynamic() error {
 	case isDD:
 		return fmt.Errorf("%s: %s has no supermarket reading yet (its deletions, --delete-prob and --phases, run on the direct engine)", flag, s.Process.Name)
 	default:
-		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under one-choice, d-choice, two-choice, one-plus-beta, quantile, mixed-quantile, two-thinning, k-thinning and adaptive; memory's deletions on the direct engine)", flag, s.Process.Name)
+		placers, deleters := process.BallsLeaveNames()
+		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under %s; the deletions of %s on the direct engine)", flag, s.Process.Name, process.AndList(placers), process.AndList(deleters))
 	}
 	if place.Heavy > 0 || len(place.Thetas) > 0 {
 		for _, c := range d.staleFlags() {

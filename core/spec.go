@@ -67,8 +67,8 @@ type SpecOption func(*Spec)
 // of age a), from source (for output).
 func WithAges(ages []uint64, source string) SpecOption {
 	return func(s *Spec) {
-		if p, ok := s.Proc.(*process.TauDelay); ok {
-			p.Ages, p.AgesSource = process.AgesFromWeights(ages), source
+		if p, ok := s.Proc.(process.AgeSource); ok {
+			p.SetAges(process.AgesFromWeights(ages), source)
 		}
 	}
 }
@@ -77,8 +77,8 @@ func WithAges(ages []uint64, source string) SpecOption {
 // ball k), from source (for output). The slice is kept, not copied.
 func WithReplay(ages []uint32, source string) SpecOption {
 	return func(s *Spec) {
-		if p, ok := s.Proc.(*process.TauDelay); ok {
-			p.Replay, p.ReplaySource = ages, source
+		if p, ok := s.Proc.(process.AgeSource); ok {
+			p.SetReplay(ages, source)
 		}
 	}
 }

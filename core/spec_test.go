@@ -3,8 +3,6 @@ package core
 import (
 	"strings"
 	"testing"
-
-	"github.com/balloc/balloc/core/process"
 )
 
 func TestNewSpecRejects(t *testing.T) {
@@ -84,7 +82,7 @@ func TestNewSpecRejects(t *testing.T) {
 
 func TestSpecDefaultsAndParams(t *testing.T) {
 	s := mustSpec(t, "d-choice", nil, Common{Bins: 10, Balls: 10})
-	if d := s.Proc.(*process.DChoice).D; d != 2 {
+	if d := s.ParamsMap()["d"]; d != 2 {
 		t.Errorf("d-choice default d = %d, want 2", d)
 	}
 	s = mustSpec(t, "two-choice", map[string]string{"weights": "exp:1"}, Common{Bins: 10, Balls: 10})

@@ -492,7 +492,7 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 	} {
 		add(badCase{name: "delay setting/" + c.name, args: append([]string{"run"}, with(bases["run"].flags, c.set)...), want: c.want})
 	}
-	// --batch for the processes of core/process/batchany.go: direct engine only.
+	// --batch for the processes of core/process/batch.go: direct engine only.
 	for _, set := range [][]string{
 		{"--process", "k-thinning", "--k", "3", "--thresholds", "quantile"},
 		{"--process", "adaptive"},
@@ -504,7 +504,7 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 	kt := []string{"--process", "k-thinning", "--k", "3", "--thresholds", "0,1", "--tau", "2"}
 	add(badCase{name: "k-thinning delay uniform", args: append([]string{"run"}, with(bases["run"].flags, append(kt, "--delay", "uniform"))...), want: "--delay"})
 	add(badCase{name: "k-thinning tau with batch", args: append([]string{"run"}, with(bases["run"].flags, append(kt, "--batch", "2"))...), want: "--tau"})
-	// --tau T --delay fixed for the processes of core/process/tau2.go.
+	// --tau T --delay fixed for the processes of core/process/delay.go.
 	for _, set := range [][]string{
 		{"--process", "threshold"},
 		{"--process", "adaptive"},

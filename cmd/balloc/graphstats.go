@@ -96,12 +96,12 @@ func newHypergraphStatsCommand(stdout io.Writer) *cobra.Command {
 				return err
 			}
 			rng := kernels.TrialStream(com.Seed, 0, kernels.LaneStructure)
-			hp := s.Proc.(*process.Hypergraph)
-			opt = graph.HyperStatsOptions{Balls: s.Balls, Refresh: hp.Refresh, Samples: k, RNG: &rng}
+			d, refresh := s.Proc.(process.OnHypergraph).Probing()
+			opt = graph.HyperStatsOptions{Balls: s.Balls, Refresh: refresh, Samples: k, RNG: &rng}
 			if err := graph.CheckHyperStats(s.Hypergraph(), opt); err != nil {
 				return err
 			}
-			st := graph.ComputeHyperStats(s.Hypergraph(), hp.D, opt)
+			st := graph.ComputeHyperStats(s.Hypergraph(), d, opt)
 			for _, line := range st.Lines() {
 				fmt.Fprintln(stdout, line)
 			}

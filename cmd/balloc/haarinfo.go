@@ -61,12 +61,12 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 			if note := irregularNote(g); note != "" {
 				fmt.Fprintf(stdout, "note         %s\n", note)
 			}
-			if note := weakDriftNote(g, in, s.Proc.(*process.Graphical).HaarRoute); note != "" {
+			if note := weakDriftNote(g, in, s.HaarSetting().Asked); note != "" {
 				fmt.Fprintf(stdout, "note         %s\n", note)
 			}
 			fmt.Fprintf(stdout, "tree         depth %d, %d internal nodes (sets split: %d spectral, %d BFS; %d flows rerouted in an ancestor set)\n",
 				in.Depth, in.Nodes, in.Spectral, in.BFS, in.Rerouted)
-			fmt.Fprintf(stdout, "scale        %s, flows routed in %s; C = max over edges of Σ_i λ_i|f_i(e)| = %.4g\n", s.Proc.(*process.Graphical).HaarScale, routeText(s.Proc.(*process.Graphical)), in.C)
+			fmt.Fprintf(stdout, "scale        %s, flows routed in %s; C = max over edges of Σ_i λ_i|f_i(e)| = %.4g\n", s.HaarSetting().Scale, routeText(s.HaarSetting()), in.C)
 			fmt.Fprintf(stdout, "support      nodes per edge law (∅ not counted): max %d, mean %.3g\n", in.MaxSupport, in.MeanSupport)
 			if in.CGIterations > 0 {
 				fmt.Fprintf(stdout, "solver       %d conjugate-gradient iterations in all, at most %d for one flow, %d not converged (finished on a tree)\n",
@@ -124,12 +124,12 @@ const (
 )
 
 // routeText says where --haar-route's flows run.
-func routeText(p *process.Graphical) string {
+func routeText(h process.HaarSetting) string {
 	text := "G[S_i]"
-	if p.Route() == "graph" {
+	if h.Route == "graph" {
 		text = "all of G"
 	}
-	if p.HaarRoute == "auto" {
+	if h.Asked == "auto" {
 		text += " (--haar-route auto: its weakest drift is the larger)"
 	}
 	return text

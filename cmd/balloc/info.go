@@ -69,6 +69,6 @@ func printInfo(w io.Writer) {
 	fmt.Fprintln(w, "  samplers   binomial: BTPE (inversion below np = 30); occupancy throws: Poissonised, exact correction")
 	fmt.Fprintln(w, "\nprocesses")
 	for _, p := range process.Entries() {
-		fmt.Fprintf(w, "  %-16s %s\n", p.Name, p.Summary)
+		fmt.Fprintf(w, "  %-*s %s\n", process.NameWidth(), p.Name, p.Summary)
 	}
 }

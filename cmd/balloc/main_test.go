@@ -172,8 +172,8 @@ func TestIdeaSameResultsForAnyWorkers(t *testing.T) {
 			}
 			rs := stripTimes(decodeJSON(t, out))
 			for _, r := range rs {
-				if (r.Process == "idea") != (r.Retries != nil) {
-					t.Fatalf("%v: %s reports retries %v", extra, r.Process, r.Retries)
+				if (r.Process == "idea") != (r.Retries() != nil) {
+					t.Fatalf("%v: %s reports retries %v", extra, r.Process, r.Retries())
 				}
 			}
 			b, _ := json.Marshal(rs)

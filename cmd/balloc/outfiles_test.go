@@ -146,9 +146,9 @@ func TestPlotHugeGapsEnds(t *testing.T) {
 	}
 	var st stream
 	for _, x := range []float64{2e154, 2e154, 5e154} {
-		st.add(x)
+		st.Add(x)
 	}
-	if m, half := st.ci(); !(half > 0 && half < 1e156) || m != 3e154 {
+	if m, half := st.CI(); !(half > 0 && half < 1e156) || m != 3e154 {
 		t.Errorf("the table's interval of gaps near 1e154: %g ± %g", m, half)
 	}
 	// Scaling is by a power of two: ordinary values give the same bits.

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -16,27 +14,23 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/balloc/balloc/core"
-	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/output"
 )
 
 // writer formats results as they arrive, in trial order, and keeps
-// nothing per trial: jsonl, csv and json stream (json as one array, opened
-// at the first result), the table accumulates a summary per spec. Only
-// --plot keeps the trials, trimmed to what a plot reads.
+// nothing per trial: jsonl, csv and json stream (the output package), the
+// table accumulates a summary per spec. Only --plot keeps the trials,
+// trimmed to what a plot reads.
 type writer struct {
 	p        *plan
 	w        *bufio.Writer
-	csv      *csv.Writer
-	sums     []*summary         // by spec, for the table
-	kept     [][]*result.Result // by spec, for --plot
-	profiles []*theory.Profile  // fluid limits, computed on first use
-	count    int
-	ideaCSV  bool                    // an idea process is in the run: csv carries its columns
-	probeCSV bool                    // a process that reports probes is in the run: csv carries them
-	sampCSV  bool                    // a process reporting its samples is in the run: csv carries the column
+	stream   *output.Stream          // json, jsonl, csv
+	sums     []*summary              // by spec, for the table
+	kept     [][]*result.Result      // by spec, for --plot
+	profiles []*theory.Profile       // fluid limits, computed on first use
 	dyn      [][]*result.Dynamic     // by spec: balls that leave (dynamic.go)
 	phaseCk  [][][]result.Checkpoint // by spec, by trial: --phases' checkpoints (dynamic.go)
 }
@@ -49,64 +43,22 @@ type summary struct {
 	maxLoad, minLoad  float64
 	gaps              map[float64]int     // final gaps (rounded to a tenth for real weights): trials
 	levels            map[float64]float64 // --theory: the fraction of bins at each load, summed over trials
-	idea              *ideaSummary
-	rbb               *rbbSummary    // rbboutput.go
-	probes            *probesSummary // threshold, adaptive
-	perBall           stream         // samples per ball, for the processes that report samples
+	extras            []result.Tally      // the extra blocks' tallies (output.NewTallies)
 }
 
-// stream accumulates a mean and, by Welford's update, the sum of squared
-// deviations: the mean is the plain sum over the count, as meanCI has it.
-// The squares are kept divided by scale², scale a power of two raised when a
-// value past 1e100 arrives (as meanCI scales), so that gaps near 1e154 do
-// not overflow them; below that scale is 1 and the bits are Welford's.
-type stream struct {
-	n             int
-	sum, mean, m2 float64
-	scale         float64 // 0 means 1
-}
-
-func (st *stream) add(x float64) {
-	if st.scale == 0 {
-		st.scale = 1
-	}
-	if a := math.Abs(x); a > 1e100 && a > st.scale && !math.IsInf(a, 0) {
-		_, e := math.Frexp(a)
-		next := math.Ldexp(1, e)
-		r := st.scale / next
-		st.m2 *= r * r
-		st.scale = next
-	}
-	st.n++
-	st.sum += x
-	d := x - st.mean
-	st.mean += d / float64(st.n)
-	st.m2 += (d / st.scale) * ((x - st.mean) / st.scale)
-}
-
-// ci is meanCI of the values added.
-func (st *stream) ci() (mean, half float64) {
-	mean = st.sum / float64(st.n)
-	if st.n < 2 {
-		return mean, 0
-	}
-	scale := max(st.scale, 1)
-	sd := math.Sqrt(st.m2 / float64(st.n-1))
-	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(st.n - 1)}.Quantile(0.975)
-	return mean, tq * sd / math.Sqrt(float64(st.n)) * scale
-}
+// stream is the tables' mean and 95% interval over trials.
+type stream = result.Stream
 
 func newWriter(p *plan, out io.Writer) *writer {
 	w := &writer{p: p, w: bufio.NewWriter(out), sums: make([]*summary, len(p.specs)),
 		kept: make([][]*result.Result, len(p.specs)), profiles: make([]*theory.Profile, len(p.specs)),
 		dyn: make([][]*result.Dynamic, len(p.specs)), phaseCk: make([][][]result.Checkpoint, len(p.specs))}
-	if p.format == "csv" {
-		w.csv = csv.NewWriter(w.w)
-		for _, s := range p.specs {
-			w.ideaCSV = w.ideaCSV || s.Process.Name == "idea"
-			w.probeCSV = w.probeCSV || s.Process.Name == "threshold" || s.Process.Name == "adaptive"
-			w.sampCSV = w.sampCSV || s.Process.Samples
+	if p.format != "table" {
+		st, err := output.NewStream(out, p.format, p.specs)
+		if err != nil {
+			panic(err) // validate accepted only table and output.Formats
 		}
+		w.stream = st
 	}
 	return w
 }
@@ -137,45 +89,11 @@ func (w *writer) add(spec int, r *result.Result) error {
 			r.Theory = result.CompareTheory(prof, s.Bins, []result.Histogram{r.Histogram})
 		}
 	}
-	w.count++
 	if w.p.plot != "" {
 		w.kept[spec] = append(w.kept[spec], plotted(r, w.p.plotOpts.Kind))
 	}
-	switch w.p.format {
-	case "jsonl", "json":
-		b, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		if w.p.format == "json" {
-			if w.count == 1 {
-				w.w.WriteString("[")
-			} else {
-				w.w.WriteString(",")
-			}
-			w.w.WriteString("\n")
-			w.w.Write(b)
-			return w.w.Flush() // whole objects so far, should the run be interrupted
-		}
-		w.w.Write(b)
-		w.w.WriteByte('\n')
-		return w.w.Flush()
-	case "csv":
-		if w.count == 1 {
-			cols := csvColumns(w.ideaCSV, w.sampCSV)
-			if w.probeCSV {
-				cols = slices.Concat(cols, csvProbesHeader)
-			}
-			w.csv.Write(cols)
-		}
-		csvRows(r, w.ideaCSV, w.sampCSV, func(row []string) {
-			if w.probeCSV {
-				row = append(row, probesColumns(r)...)
-			}
-			w.csv.Write(row)
-		})
-		w.csv.Flush()
-		return w.csv.Error()
+	if w.stream != nil {
+		return w.stream.Write(r)
 	}
 	w.summarize(spec, r)
 	return nil
@@ -186,15 +104,16 @@ func (w *writer) summarize(spec int, r *result.Result) {
 	sm := w.sums[spec]
 	if sm == nil {
 		sm = &summary{lo: math.Inf(1), hi: math.Inf(-1), maxLoad: math.Inf(-1), minLoad: math.Inf(1), gaps: map[float64]int{}}
+		sm.extras = output.NewTallies()
 		if w.p.theory {
 			sm.levels = map[float64]float64{}
 		}
 		w.sums[spec] = sm
 	}
 	sm.trials++
-	sm.gap.add(r.Gap)
-	sm.maxGap.add(r.MaxGap)
-	sm.rate.add(r.BallsPerS)
+	sm.gap.Add(r.Gap)
+	sm.maxGap.Add(r.MaxGap)
+	sm.rate.Add(r.BallsPerS)
 	sm.lo, sm.hi = min(sm.lo, r.Gap), max(sm.hi, r.Gap)
 	sm.maxLoad, sm.minLoad = max(sm.maxLoad, r.MaxLoad), min(sm.minLoad, r.MinLoad)
 	sm.gaps[gapKey(r.Gap, w.p.specs[spec].Weights.Unit())]++
@@ -203,10 +122,9 @@ func (w *writer) summarize(spec int, r *result.Result) {
 			sm.levels[l.Load] += float64(l.Count) / float64(r.Bins)
 		}
 	}
-	sm.addIdea(r)
-	sm.addRBB(r)
-	sm.addProbes(r)
-	sm.addSamples(w.p.specs[spec], r)
+	for _, t := range sm.extras {
+		t.Add(r)
+	}
 	if r.Dynamic != nil {
 		w.dyn[spec] = append(w.dyn[spec], r.Dynamic)
 		if r.Dynamic.Model == "phases" {
@@ -232,77 +150,19 @@ func plotted(r *result.Result, kind string) *result.Result {
 }
 
 func (w *writer) finish() error {
-	switch w.p.format {
-	case "json":
-		if w.count == 0 {
-			w.w.WriteString("[")
-		}
-		w.w.WriteString("\n]\n")
-	case "table":
-		w.table()
+	if w.stream != nil {
+		return w.stream.Finish()
 	}
+	w.table()
 	return w.w.Flush()
 }
 
-var csvHeader = []string{
-	"process", "params", "bins", "balls", "trial", "seed", "engine", "at_balls",
-	"gap", "max_load", "min_load", "underload", "quadratic_potential", "alpha", "log_exp_potential",
-	"max_gap", "elapsed_s", "balls_per_s",
-}
+// csvHeader are the columns every CSV row has (output.CSVHeader).
+var csvHeader = output.CSVHeader
 
-// csvIdeaHeader are the columns of ideaColumns, after csvHeader's.
-var csvIdeaHeader = []string{"retries_mean", "retries_max", "fallbacks", "estimate_spread", "estimate_lag", "estimates_held"}
-
-// csvColumns is the header of a run's csv: one schema a run, with the idea
-// columns only when an idea process is in it, and the samples column only
-// when a process that reports samples is (empty in other processes' rows).
-func csvColumns(idea, samples bool) []string {
-	cols := csvHeader
-	if idea {
-		cols = slices.Concat(cols, csvIdeaHeader)
-	}
-	if samples {
-		cols = slices.Concat(cols, []string{"samples"})
-	}
-	return cols
-}
-
-// csvRows gives one row per checkpoint (at_balls < balls) and one for the
-// final state (at_balls = balls), so checkpoints survive in a flat file,
-// handing each to emit as it is made (a row's slice is reused after).
-// With idea set each row ends in ideaColumns, then with samples set in the
-// trial's samples (Result.Samples, empty where the process reports none).
-func csvRows(r *result.Result, idea, samples bool, emit func(row []string)) {
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
-	head := []string{r.Process, paramsText(r.Params), u(r.Bins), u(r.Balls), u(r.Trial), u(r.Seed), r.Engine}
-	tail := []string{f(r.MaxGap), f(r.ElapsedS), f(r.BallsPerS)}
-	if idea {
-		tail = append(tail, ideaColumns(r)...)
-	}
-	if samples {
-		tail = append(tail, samplesColumn(r))
-	}
-	row := make([]string, 0, len(head)+8+len(tail))
-	for _, c := range r.Checkpoints {
-		if c.Balls == r.Balls {
-			continue
-		}
-		row = append(append(row[:0], head...), u(c.Balls), f(c.Gap), f(c.MaxLoad), f(c.MinLoad), f(c.Underload), f(float64(c.Quadratic)), f(r.Alpha), f(c.LogExpPot))
-		emit(append(row, tail...))
-	}
-	row = append(append(row[:0], head...), u(r.Balls), f(r.Gap), f(r.MaxLoad), f(r.MinLoad), f(r.Underload), f(float64(r.Quadratic)), f(r.Alpha), f(r.LogExpPot))
-	emit(append(row, tail...))
-}
-
-// paramsText writes a params map as "beta=0.5 d=2", sorted by name.
-func paramsText(m map[string]any) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, fmt.Sprintf("%s=%v", k, m[k]))
-	}
-	return strings.Join(parts, " ")
-}
+// paramsText writes a params map as "beta=0.5 d=2", sorted by name
+// (output.ParamsText).
+func paramsText(m map[string]any) string { return output.ParamsText(m) }
 
 // meanCI returns the mean of xs and the half-width of its 95% confidence
 // interval (Student t; 0 for a single value). The sums run over xs scaled
@@ -337,14 +197,8 @@ func meanCI(xs []float64) (mean, half float64) {
 	return mean * scale, tq * sd / math.Sqrt(float64(len(xs))) * scale
 }
 
-// g formats a figure for the table: integers in full (loads of 10^6 and
-// more must not round), other values to 6 significant digits.
-func g(x float64) string {
-	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-		return strconv.FormatFloat(x, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(x, 'g', 6, 64)
-}
+// g formats a figure for the table (result.Figure).
+func g(x float64) string { return result.Figure(x) }
 
 // autoReasons is the line saying which engine auto chose and why, per
 // process (once when all agree); empty when the user named the engine.
@@ -390,11 +244,11 @@ func (w *writer) table() {
 	fmt.Fprintln(tw, "process\tparams\tgap (mean ± 95% CI)\tgap min–max\tmax_gap\tmax load\tmin load\tballs/s")
 	for i, sm := range w.sums {
 		s := w.p.specs[i]
-		m, half := sm.gap.ci()
-		mg, _ := sm.maxGap.ci()
-		rate, _ := sm.rate.ci()
+		m, half := sm.gap.CI()
+		mg, _ := sm.maxGap.CI()
+		rate, _ := sm.rate.CI()
 		ci := fmt.Sprintf("%.3g", half)
-		if sm.gap.n < 2 {
+		if sm.gap.N() < 2 {
 			ci = "–" // one trial gives no interval (as summarize writes it)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s ± %s\t%s–%s\t%s\t%s\t%s\t%.3g\n", s.Process.Name, s.ParamsText(),
@@ -402,10 +256,7 @@ func (w *writer) table() {
 	}
 	tw.Flush()
 
-	w.ideaTable()
-	w.rbbTable()
-	w.probesTable()
-	w.samplesTable()
+	w.extraTables()
 	w.dynamicTable()
 
 	if s0.Trials > 1 {
@@ -459,6 +310,18 @@ func (w *writer) table() {
 			tw.Flush()
 		}
 	}
+}
+
+// extraTables prints the table block of each extra kind, with a row per
+// spec of the run (a block prints nothing when no spec has its figures).
+func (w *writer) extraTables() {
+	rows := make([]result.TallyRow, len(w.sums))
+	tallies := make([][]result.Tally, len(w.sums))
+	for j, sm := range w.sums {
+		s := w.p.specs[j]
+		rows[j], tallies[j] = result.TallyRow{Process: s.Process.Name, Params: s.ParamsText()}, sm.extras
+	}
+	output.ExtraTables(w.w, rows, tallies)
 }
 
 // fraction writes a fraction of bins for the theory table with at least
@@ -518,17 +381,17 @@ func (w *writer) structures() {
 		if p := s.Haar(); p != nil && !seen[p] {
 			seen[p] = true
 			in := p.Info
-			gp := s.Proc.(*process.Graphical)
-			route := gp.Route()
-			if gp.HaarRoute == "auto" {
+			h := s.HaarSetting()
+			route := h.Route
+			if h.Asked == "auto" {
 				route = "auto → " + route
 			}
 			fmt.Fprintf(w.w, "haar plan on %s (--haar-scale %s, --haar-route %s): depth %d, C = %.4g, at most %d nodes per edge law, built in %.3g s (balloc haar-info says more)\n",
-				s.Graph().Spec, gp.HaarScale, route, in.Depth, in.C, in.MaxSupport, in.Build.Seconds())
+				s.Graph().Spec, h.Scale, route, in.Depth, in.C, in.MaxSupport, in.Build.Seconds())
 			if note := irregularNote(s.Graph()); note != "" {
 				fmt.Fprintf(w.w, "  note: %s\n", note)
 			}
-			if note := weakDriftNote(s.Graph(), in, s.Proc.(*process.Graphical).HaarRoute); note != "" {
+			if note := weakDriftNote(s.Graph(), in, h.Asked); note != "" {
 				fmt.Fprintf(w.w, "  note: %s\n", note)
 			}
 		}

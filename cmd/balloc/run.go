@@ -44,7 +44,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	f := &runFlags{params: map[string]*string{}}
 	var names []string
 	for _, p := range process.Entries() {
-		names = append(names, fmt.Sprintf("  %-16s %s\n  %-16s %s", p.Name, p.Summary, "", p.Capabilities()))
+		names = append(names, fmt.Sprintf("  %-*s %s\n  %-*s %s", process.NameWidth(), p.Name, p.Summary, process.NameWidth(), "", p.Capabilities()))
 	}
 	c := &cobra.Command{
 		Use:   "run --process NAME[,NAME...] --bins N --balls M [flags]",

@@ -13,7 +13,7 @@ import (
 )
 
 // --batch b for k-thinning, threshold, adaptive, twinning, packing and
-// kd-choice (core/process/batchany.go): the engine's runs from --initial
+// kd-choice (core/process/batch.go and each process's file): the engine's runs from --initial
 // against literal batched rules ball for ball (max_gap at batch ends too),
 // --batch 1 as the process, the reductions to d-choice's and
 // two-thinning's batches, and the exact law of the load vector for n = 3

@@ -14,7 +14,7 @@ import (
 )
 
 // τ-Delay as a setting of d-choice, one-plus-beta, (mixed-)quantile and
-// two-thinning (core/process/delayparam.go), and two-thinning in batches:
+// two-thinning (core/process/delay.go), and two-thinning in batches:
 // reductions trial for trial, and exact laws over whole allocation
 // sequences (noise_exact_test.go's exactLawHist) with power checks.
 

@@ -93,8 +93,8 @@ func runUnit[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64), 
 			res.Fill(snap, s.Alpha)
 		}
 	}
-	if sp, ok := st.(process.Sampler); ok {
-		res.Samples = sp.Samples()
+	if sp, ok := st.(process.Sampler); ok && sp.Samples() > 0 {
+		res.Add(result.Samples(sp.Samples()))
 	}
 	if be, ok := st.(process.BatchEnds); ok {
 		// max_gap of b-batch also covers every batch end (when the batch's loads are published).
@@ -104,7 +104,7 @@ func runUnit[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64), 
 	}
 	if pr, ok := st.(process.Prober); ok {
 		total, most := pr.Probes()
-		res.Probes = result.ProbesOf(total, most, s.Balls)
+		res.Add(result.ProbesOf(total, most, s.Balls))
 	}
 	if s.KeepLoads {
 		res.Loads = make([]float64, len(loads))

@@ -369,7 +369,7 @@ func (d *deletions) present() uint64 { return d.ins - d.dels }
 func (d *deletions) probes(res *result.Result, st any) {
 	if pr, ok := st.(process.Prober); ok {
 		total, most := pr.Probes()
-		res.Probes = result.ProbesOf(total, most, d.ins)
+		res.Add(result.ProbesOf(total, most, d.ins))
 	}
 }
 

@@ -50,9 +50,10 @@ func runTrial(s *core.Spec, trial uint64, progress func(balls uint64), withParam
 	res.ElapsedS = time.Since(start).Seconds()
 	if res.ElapsedS > 0 {
 		res.BallsPerS = float64(s.Balls) / res.ElapsedS
-		if res.RBB != nil { // rbb: balls re-allocated a second
-			res.BallsPerS = float64(res.RBB.Released) / res.ElapsedS
-			res.RBB.RoundsPerS = float64(res.RBB.Rounds) / res.ElapsedS
+		for _, x := range res.Extras {
+			if t, ok := x.(result.Timed); ok { // rbb: balls re-allocated a second
+				res.BallsPerS = t.Timed(res.ElapsedS)
+			}
 		}
 	}
 	return res

@@ -26,7 +26,7 @@ func TrialMemory(s *core.Spec) uint64 { return Footprint(s).Bytes }
 // Footprint estimates the bytes one running trial holds: the load
 // array and the scratch of a snapshot (a count per load level, at most
 // result.MaxCountLevels of them, or the weight buffer), the process's own state
-// (process.Memory), the checkpoints it records and the loads it returns. A
+// (process.Footprinter), the checkpoints it records and the loads it returns. A
 // snapshot whose loads span more levels than that sorts a copy instead,
 // which only happens when there are few bins.
 func Footprint(s *core.Spec) units.Footprint {
@@ -53,8 +53,8 @@ func Footprint(s *core.Spec) units.Footprint {
 	if m := staleMemory(s); m > 0 { // stale.go
 		f.Add("--update-delay/--update-individual", "lower --bins or the delay", m)
 	}
-	if m, ok := s.Proc.(process.Memory); ok {
-		m.Memory(&f, process.Mem{Bins: s.Bins, Balls: s.Balls, LoadBytes: lb, Weighted: weighted, BinsCulprit: bins, BinsHint: binsHint})
+	if m, ok := s.Proc.(process.Footprinter); ok {
+		m.Footprint(&f, process.Mem{Bins: s.Bins, Balls: s.Balls, LoadBytes: lb, Weighted: weighted, BinsCulprit: bins, BinsHint: binsHint})
 	}
 	return f
 }

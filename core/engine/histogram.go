@@ -66,8 +66,8 @@ func runHistogram(s *core.Spec, trial uint64, progress func(uint64)) *result.Res
 			res.Fill(snap, s.Alpha)
 		}
 	}
-	if sp, ok := st.(process.Sampler); ok {
-		res.Samples = sp.Samples()
+	if sp, ok := st.(process.Sampler); ok && sp.Samples() > 0 {
+		res.Add(result.Samples(sp.Samples()))
 	}
 	if be, ok := st.(process.BatchEnds); ok {
 		if ends, g := be.BatchEnds(0); ends > 0 {
@@ -76,7 +76,7 @@ func runHistogram(s *core.Spec, trial uint64, progress func(uint64)) *result.Res
 	}
 	if pr, ok := st.(process.Prober); ok {
 		total, most := pr.Probes()
-		res.Probes = result.ProbesOf(total, most, s.Balls)
+		res.Add(result.ProbesOf(total, most, s.Balls))
 	}
 	return res
 }

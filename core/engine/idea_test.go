@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/balloc/balloc/core"
-	"github.com/balloc/balloc/core/process"
 )
 
 // Reductions proved ball for ball, on the same seed (the bins are drawn from
@@ -88,25 +87,25 @@ func TestIdeaStatistics(t *testing.T) {
 		s := mustSpec(t, "idea", params, c)
 		r := RunTrial(s, 0, nil)
 		total, sum := uint64(0), 0.0
-		for _, l := range r.Retries.Hist {
+		for _, l := range r.Retries().Hist {
 			total += l.Count
 			sum += l.Load * float64(l.Count)
 		}
-		if total != c.Balls || math.Abs(sum/float64(total)-r.Retries.Mean) > 1e-12 || uint64(r.Retries.Hist[len(r.Retries.Hist)-1].Load) != r.Retries.Max {
-			t.Errorf("%v: rounds histogram %v disagrees with mean %v, max %d", params, r.Retries.Hist, r.Retries.Mean, r.Retries.Max)
+		if total != c.Balls || math.Abs(sum/float64(total)-r.Retries().Mean) > 1e-12 || uint64(r.Retries().Hist[len(r.Retries().Hist)-1].Load) != r.Retries().Max {
+			t.Errorf("%v: rounds histogram %v disagrees with mean %v, max %d", params, r.Retries().Hist, r.Retries().Mean, r.Retries().Max)
 		}
-		if r.Retries.Max > uint64(s.Proc.(*process.Idea).Retries) || r.Retries.Fallbacks > r.Retries.Hist[len(r.Retries.Hist)-1].Count {
+		if r.Retries().Max > uint64(s.ParamsMap()["retries"].(int)) || r.Retries().Fallbacks > r.Retries().Hist[len(r.Retries().Hist)-1].Count {
 			t.Errorf("%v: more rounds than γ, or fallbacks beyond the balls that took γ rounds", params)
 		}
 		switch {
 		case params["variant"] == "oracle":
-			if r.Estimates != nil {
+			if r.Estimates() != nil {
 				t.Errorf("oracle reported estimates")
 			}
 		case params["weights"] == "" && params["dims"] == "":
-			want := float64(r.Estimates.Held) / float64(s.Proc.(*process.Idea).D) / float64(c.Bins)
-			if math.Abs(r.Estimates.Lag-want) > 1e-9 {
-				t.Errorf("%v: lag %v, want held/(d·n) = %v", params, r.Estimates.Lag, want)
+			want := float64(r.Estimates().Held) / float64(s.ParamsMap()["d"].(int)) / float64(c.Bins)
+			if math.Abs(r.Estimates().Lag-want) > 1e-9 {
+				t.Errorf("%v: lag %v, want held/(d·n) = %v", params, r.Estimates().Lag, want)
 			}
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/balloc/balloc/internal/stattest"
 )
 
-// Memory in the deletions model (core/process/placer.go, Caching's
+// Memory in the deletions model (core/process/memory.go, Memory's
 // DeletionsWhy): the exact law of the load vector after a few steps for
 // n ≤ 4, from the chain of (loads, cache) with random ties — memory_test.go's
 // memoryExactFrom with a removal step beside each insertion — on the

@@ -292,12 +292,12 @@ func TestMultiBallCountsBallsAndSamples(t *testing.T) {
 			for _, l := range r.Histogram {
 				total += l.Load * float64(l.Count)
 			}
-			bad := r.Samples == 0 || r.Samples > 1001 || (process == "twinning" && 2*r.Samples < 1001)
+			bad := r.Samples() == 0 || r.Samples() > 1001 || (process == "twinning" && 2*r.Samples() < 1001)
 			if process == "kd-choice" {
-				bad = r.Samples != 5*334 // ⌈1001/3⌉ steps of 5 samples, the last cut to 2 balls
+				bad = r.Samples() != 5*334 // ⌈1001/3⌉ steps of 5 samples, the last cut to 2 balls
 			}
 			if total != 1001 || bad {
-				t.Errorf("%s on %s: %v balls in the bins, %d samples", process, eng, total, r.Samples)
+				t.Errorf("%s on %s: %v balls in the bins, %d samples", process, eng, total, r.Samples())
 			}
 			for k, at := range checkpointsOf(1001, 13) {
 				if r.Checkpoints[k].Balls != at {
@@ -336,8 +336,8 @@ func TestKDChoiceK1IsDChoice(t *testing.T) {
 		c := core.Common{Bins: 50, Balls: 20011, Seed: 8, KeepLoads: true, Checkpoints: 3}
 		kd := RunTrial(mustSpec(t, "kd-choice", map[string]string{"k": "1", "d": d}, c), 0, nil)
 		dc := RunTrial(mustSpec(t, "d-choice", map[string]string{"d": d}, c), 0, nil)
-		if len(kd.Loads) != 50 || !slices.Equal(kd.Loads, dc.Loads) || kd.Samples != uint64(20011*int(d[0]-'0')) {
-			t.Errorf("d = %s: kd-choice k = 1 differs from d-choice (samples %d)", d, kd.Samples)
+		if len(kd.Loads) != 50 || !slices.Equal(kd.Loads, dc.Loads) || kd.Samples() != uint64(20011*int(d[0]-'0')) {
+			t.Errorf("d = %s: kd-choice k = 1 differs from d-choice (samples %d)", d, kd.Samples())
 		}
 	}
 }

@@ -542,10 +542,10 @@ func TestDeletionsThinning(t *testing.T) {
 				a, b := RunTrial(static, 2, nil), RunTrial(dyn, 2, nil)
 				a.ElapsedS, a.BallsPerS, b.ElapsedS, b.BallsPerS = 0, 0, 0, 0
 				b.Dynamic, a.Params, b.Params = nil, nil, nil
-				if (a.Probes == nil) != (b.Probes == nil) || a.Probes != nil && *a.Probes != *b.Probes {
-					t.Errorf("%s: probes %+v and %+v", engine, a.Probes, b.Probes)
+				if (a.Probes() == nil) != (b.Probes() == nil) || a.Probes() != nil && *a.Probes() != *b.Probes() {
+					t.Errorf("%s: probes %+v and %+v", engine, a.Probes(), b.Probes())
 				}
-				a.Probes, b.Probes = nil, nil
+				a.Extras, b.Extras = nil, nil
 				if fmt.Sprintf("%+v", *a) != fmt.Sprintf("%+v", *b) {
 					t.Errorf("%s: static and p = 0 differ:\n%+v\n%+v", engine, *a, *b)
 				}

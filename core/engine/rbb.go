@@ -82,7 +82,7 @@ func rbbDirect[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64)
 		empty += uint64(b2u(v == 0))
 	}
 	tally.Add(uint64(lastMax), empty, lastReleased)
-	res.RBB = tally.Rounds(n, empty)
+	res.Add(tally.Rounds(n, empty))
 	if s.KeepLoads {
 		res.Loads = make([]float64, n)
 		for i, v := range loads {
@@ -164,5 +164,5 @@ func rbbLevels(s *core.Spec, trial uint64, progress func(uint64), res *result.Re
 			}
 		}
 	}
-	res.RBB = tally.Rounds(n, empty())
+	res.Add(tally.Rounds(n, empty()))
 }

@@ -96,11 +96,11 @@ func TestRBBDirectMatchesLiteralLoop(t *testing.T) {
 				t.Fatalf("%+v: bin %d holds %v, the literal loop %d", c, i, res.Loads[i], want[i])
 			}
 		}
-		if math.Abs(res.RBB.MeanMaxLoad-meanMax) > 1e-9 || math.Abs(res.RBB.MeanEmpty-meanEmpty) > 1e-12 {
-			t.Errorf("%+v: means %v %v, literal %v %v", c, res.RBB.MeanMaxLoad, res.RBB.MeanEmpty, meanMax, meanEmpty)
+		if math.Abs(res.Rounds().MeanMaxLoad-meanMax) > 1e-9 || math.Abs(res.Rounds().MeanEmpty-meanEmpty) > 1e-12 {
+			t.Errorf("%+v: means %v %v, literal %v %v", c, res.Rounds().MeanMaxLoad, res.Rounds().MeanEmpty, meanMax, meanEmpty)
 		}
-		if res.RBB.Rounds != c.rounds || len(res.Checkpoints) != min(3, int(c.rounds)) || res.Checkpoints[len(res.Checkpoints)-1].Round != c.rounds {
-			t.Errorf("%+v: %d rounds, checkpoints %+v", c, res.RBB.Rounds, res.Checkpoints)
+		if res.Rounds().Rounds != c.rounds || len(res.Checkpoints) != min(3, int(c.rounds)) || res.Checkpoints[len(res.Checkpoints)-1].Round != c.rounds {
+			t.Errorf("%+v: %d rounds, checkpoints %+v", c, res.Rounds().Rounds, res.Checkpoints)
 		}
 	}
 }
@@ -316,7 +316,7 @@ func TestRBBAgainstIndependentImplementation(t *testing.T) {
 		s := rbbSpec(t, map[string]string{"rounds": fmt.Sprint(rounds)}, n, m, core.Common{Seed: 33, Engine: eng})
 		var engMax, engEmpty []float64
 		for k := range trials {
-			r := lawTrial(s, uint64(k)).RBB
+			r := lawTrial(s, uint64(k)).Rounds()
 			engMax, engEmpty = append(engMax, r.MeanMaxLoad), append(engEmpty, r.MeanEmpty)
 		}
 		for _, q := range []struct {
@@ -352,7 +352,7 @@ func TestRBBStationaryEmptyFraction(t *testing.T) {
 	const n, burn, rounds, batch = 1_000_000, 200, 1200, 50
 	for _, rho := range []float64{1, 2} {
 		s := rbbSpec(t, map[string]string{"rounds": fmt.Sprint(rounds)}, n, uint64(rho*n), core.Common{Seed: 7, Engine: core.EngineHistogram, Checkpoints: rounds})
-		series := RunTrial(s, 0, nil).RBB.Series
+		series := RunTrial(s, 0, nil).Rounds().Series
 		var means []float64
 		for b := burn; b+batch <= len(series); b += batch {
 			sum := 0.0

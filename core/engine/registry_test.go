@@ -49,9 +49,11 @@ func TestEveryProcessRunsOnItsEngines(t *testing.T) {
 		}
 		for _, eng := range engines {
 			s := mustSpec(t, e.Name, params, core.Common{Bins: bins, Balls: 500, Seed: 3, Engine: eng, Checkpoints: 2})
-			if r := RunTrial(s, 0, nil); r.Balls != 500 || r.Bins != s.Bins || len(r.Checkpoints) != 2 {
+			r := RunTrial(s, 0, nil)
+			if r.Balls != 500 || r.Bins != s.Bins || len(r.Checkpoints) != 2 {
 				t.Errorf("%s on %s: %+v", e.Name, eng, r)
 			}
+			checkReports(t, e, eng, r)
 		}
 		if !e.Symmetric() {
 			_, err := core.NewSpec(e.Name, params, core.Common{Bins: bins, Balls: 500, Trials: 1, Alpha: 1, Engine: core.EngineHistogram})

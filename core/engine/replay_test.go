@@ -35,8 +35,8 @@ func TestReplayFileOfConstantAgesIsFixedDelay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rs.Proc.(*process.TauDelay).Tau != tau {
-		t.Errorf("τ of the replay is %d, want the largest age %d", rs.Proc.(*process.TauDelay).Tau, tau)
+	if got := rs.ParamsMap()["tau"]; got != uint64(tau) {
+		t.Errorf("τ of the replay is %v, want the largest age %d", got, tau)
 	}
 	a, b := RunTrial(rs, 2, nil), RunTrial(fs, 2, nil)
 	if fmt.Sprint(a.Histogram) != fmt.Sprint(b.Histogram) {

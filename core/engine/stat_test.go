@@ -222,9 +222,11 @@ func fluidMixedQuantile(delta, eta, t float64) theory.Profile {
 	if err != nil {
 		panic(err)
 	}
-	p := e.New().(*process.Quantile)
-	p.Delta, p.Eta = delta, eta
-	prof, err := p.Fluid(1, uint64(t))
+	p := e.New()
+	if err := process.Apply(p, map[string]string{"delta": fmt.Sprint(delta), "eta": fmt.Sprint(eta)}, &process.Weights{}); err != nil {
+		panic(err)
+	}
+	prof, err := p.(process.Fluid).Fluid(1, uint64(t))
 	if err != nil {
 		panic(err)
 	}

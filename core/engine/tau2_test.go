@@ -12,7 +12,7 @@ import (
 )
 
 // --tau T --delay fixed for threshold, adaptive, twinning, packing and
-// kd-choice (core/process/tau2.go): every load a decision reads τ balls
+// kd-choice (core/process/delay.go and each process's file): every load a decision reads τ balls
 // old, every count exact. The engine against the literal rules ball for
 // ball (batchany_test.go's rules, given the loads τ balls ago and the balls
 // placed t), --tau 0 as the process, the refusals in one line, and the

@@ -363,7 +363,7 @@ func TestRetryMatchesExactLaw(t *testing.T) {
 						}
 					}
 					obs[vec(b)]++
-					probes = append(probes, r.Probes.Mean)
+					probes = append(probes, r.Probes().Mean)
 				}
 				law := exactLaw(c.n, c.m, retryExact(c.n, c.lim))
 				if eng == core.EngineHistogram {
@@ -444,8 +444,8 @@ func TestRetryEngineMatchesBallByBall(t *testing.T) {
 				t.Fatalf("%s n=%d m=%d: bin %d holds %v, ball-by-ball reference %d", c.process, c.n, c.m, i, res.Loads[i], v)
 			}
 		}
-		if res.Probes == nil || res.Probes.Max != most || res.Probes.Mean != float64(total)/float64(c.m) {
-			t.Fatalf("%s n=%d m=%d: probes %+v, reference total %d max %d", c.process, c.n, c.m, res.Probes, total, most)
+		if res.Probes() == nil || res.Probes().Max != most || res.Probes().Mean != float64(total)/float64(c.m) {
+			t.Fatalf("%s n=%d m=%d: probes %+v, reference total %d max %d", c.process, c.n, c.m, res.Probes(), total, most)
 		}
 	}
 }
@@ -461,7 +461,7 @@ func TestRetryHistogramAgreesWithDirect(t *testing.T) {
 				s := mustSpec(t, p, nil, core.Common{Bins: 1000, Balls: 20000, Seed: seed, Engine: eng})
 				var out []float64
 				for k := range 150 {
-					out = append(out, lawTrial(s, uint64(k)).Probes.Mean)
+					out = append(out, lawTrial(s, uint64(k)).Probes().Mean)
 				}
 				return out
 			}

@@ -182,7 +182,7 @@ func runIdeaScalar[T int64 | float64](s *core.Spec, trial uint64, progress func(
 		}
 		return result.MeasureUnit(ints, balls, 1, s.Alpha, uint64(maxLoad))
 	})
-	res.Retries = result.RetriesOf(&k.Stats, s.Balls)
+	res.Add(result.RetriesOf(&k.Stats, s.Balls))
 	if vec.Config.Variant != kernels.IdeaOracle {
 		unit := 1.0
 		if !real {
@@ -197,7 +197,7 @@ func runIdeaScalar[T int64 | float64](s *core.Spec, trial uint64, progress func(
 			sum += a
 		}
 		est.Lag = avg - sum/float64(n)
-		res.Estimates = est
+		res.Add(est)
 	}
 	if s.KeepLoads {
 		res.Loads = make([]float64, n)
@@ -230,7 +230,7 @@ func runIdeaVec[T int64 | float64](s *core.Spec, trial uint64, progress func(uin
 		}
 		return snap
 	})
-	res.Retries = result.RetriesOf(&k.Stats, s.Balls)
+	res.Add(result.RetriesOf(&k.Stats, s.Balls))
 	if vec.Config.Variant != kernels.IdeaOracle {
 		unit := 1.0
 		if !isReal[T]() {
@@ -247,7 +247,7 @@ func runIdeaVec[T int64 | float64](s *core.Spec, trial uint64, progress func(uin
 		for kd := range D {
 			est.Lag = max(est.Lag, avgs[kd]-sums[kd]/float64(n))
 		}
-		res.Estimates = est
+		res.Add(est)
 	}
 	if s.KeepLoads {
 		res.Loads = flat

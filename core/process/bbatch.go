@@ -79,7 +79,7 @@ func batchedSeconds(b, m, k uint64) float64 {
 	return (math.Ceil(float64(m)/fb) + float64(k)) * (7.5e-6 + 0.134e-6*math.Sqrt(fb))
 }
 
-func (p *BBatch) Memory(f *units.Footprint, m Mem) {
+func (p *BBatch) Footprint(f *units.Footprint, m Mem) {
 	if p.Batch > 1 {
 		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
 	}

@@ -31,7 +31,7 @@ type DChoice struct {
 	Batch     uint64 // balls per batch (b-Batch's setting); 1: none
 	alias     bool
 
-	Delayed Delayed  // τ-Delay's setting (delayparam.go); τ = 0: none
+	Delayed Delayed  // τ-Delay's setting (delay.go); τ = 0: none
 	Opt     Sampling // --ties, --distinct, --sampling (sampling.go)
 }
 
@@ -150,7 +150,7 @@ func (p *DChoice) Vector(uint64) (VectorRun, bool) {
 
 // Memory: a vector trial holds a load per bin and dimension, and the
 // measuring copies.
-func (p *DChoice) Memory(f *units.Footprint, m Mem) {
+func (p *DChoice) Footprint(f *units.Footprint, m Mem) {
 	p.Opt.memory(f, m)
 	if D := uint64(p.Dims); D > 1 {
 		f.Add(fmt.Sprintf("--dims %d", p.Dims), "lower --dims or --bins", units.Mul(m.Bins, D*8+8+8))
@@ -325,5 +325,19 @@ func (p *DChoice) Concurrent() Rule {
 	return r
 }
 
-// InitialWhy: delayed, its record of past loads starts empty (delayparam.go).
+// InitialWhy: delayed, its record of past loads starts empty (delay.go).
 func (p *DChoice) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+
+func (p *DChoice) Placement() (kernels.Placement, string) {
+	switch {
+	case p.Dims > 1:
+		return kernels.Placement{}, fmt.Sprintf("balls of --dims %d do not leave (scalar balls only)", p.Dims)
+	case p.batched():
+		return kernels.Placement{}, "--batch: batches read frozen loads, which departures would change under them"
+	case p.delayed():
+		return kernels.Placement{}, "--tau: the delayed reads count balls placed, not events; for stale loads when balls leave use --update-period, --update-delay or --update-individual"
+	case p.Opt.on():
+		return kernels.Placement{}, p.Opt.culprit() + ": the event loops draw uniform samples with replacement and random ties"
+	}
+	return kernels.Placement{D: p.D, Beta: 1}, ""
+}

@@ -271,13 +271,18 @@ func (p *Graphical) Graph() *graph.Graph { return p.graph }
 // Haar is the plan of --strategy haar (nil otherwise).
 func (p *Graphical) Haar() *haar.Plan { return p.haar }
 
+// HaarSetting: --haar-scale, --haar-route as given, and the route used.
+func (p *Graphical) HaarSetting() HaarSetting {
+	return HaarSetting{Scale: p.HaarScale, Asked: p.HaarRoute, Route: p.route}
+}
+
 func (p *Graphical) BinsCulprit() (culprit, hint string) {
 	return "--graph " + p.GraphSpec, "use a smaller --graph"
 }
 
 // Memory: --strategy haar holds its subtree sums, and the balls pending a
 // --stale refresh.
-func (p *Graphical) Memory(f *units.Footprint, m Mem) {
+func (p *Graphical) Footprint(f *units.Footprint, m Mem) {
 	if p.haar == nil {
 		return
 	}

@@ -111,6 +111,10 @@ func (p *Hypergraph) use(h *graph.Hypergraph) {
 // Structure is the hypergraph, once checked.
 func (p *Hypergraph) Structure() *graph.Hypergraph { return p.hyper }
 
+// Probing: d bins probed per hyperedge, a fresh hypergraph every Refresh
+// balls.
+func (p *Hypergraph) Probing() (d int, refresh uint64) { return p.D, p.Refresh }
+
 // BinsCulprit: a file's bins are its own; random and interval hyperedges
 // are over --bins.
 func (p *Hypergraph) BinsCulprit() (culprit, hint string) {
@@ -121,7 +125,7 @@ func (p *Hypergraph) BinsCulprit() (culprit, hint string) {
 }
 
 // Memory: under --refresh a trial holds its own copy of the members.
-func (p *Hypergraph) Memory(f *units.Footprint, m Mem) {
+func (p *Hypergraph) Footprint(f *units.Footprint, m Mem) {
 	if p.Refresh > 0 {
 		f.Add("--hyperedges "+p.HyperSpec, "use fewer or smaller --hyperedges", units.Mul(uint64(len(p.hyper.Members)), 4))
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
@@ -39,6 +40,7 @@ var ideaEntry = &Entry{
 	Summary:  "rounds of d uniform bins, up to γ, until one has load ≤ its estimated average; the estimates of the last round's bins grow by 1/d",
 	Source:   "IDEA: Perfectly Balanced Allocation With Estimated Average Using Expected Constant Retries, §3 (rules), §6.1–6.2 (weights, vectors)",
 	Weighted: true,
+	Reports:  []*result.Kind{result.RetriesKind, result.EstimatesKind},
 	New:      func() Process { return &Idea{} },
 }
 
@@ -132,7 +134,7 @@ func (p *Idea) Dimensions() int { return p.Dims }
 // Memory: a load and an estimate per bin and dimension, the measuring copy,
 // the banks of --held carry, the fast loops' flags (a byte per bin, 8 for
 // D > 8, at least 2^16 of them) and the rounds histogram.
-func (p *Idea) Memory(f *units.Footprint, m Mem) {
+func (p *Idea) Footprint(f *units.Footprint, m Mem) {
 	D := uint64(max(1, p.Dims))
 	flag, bank := uint64(1), uint64(0)
 	if D > 8 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
@@ -37,21 +38,21 @@ import (
 // Direct engine: kernels.KDChoice, d PCG32.Bounded(n) a step. The rule reads
 // the sampled loads only, so the histogram engine runs it exactly, step by
 // step on ranks (kernels.LevelsKDChoice). Fluid limit below. --batch b
-// (b-Batch's setting, batchany.go): the slots ranked by their loads at the
+// (b-Batch's setting, batch.go): the slots ranked by their loads at the
 // batch's start.
 
 // KDChoice is (k,d)-choice.
 type KDChoice struct {
 	K, D    int
-	Batch   uint64  // balls per batch (b-Batch's setting, batchany.go); 1: none
-	Delayed Delayed // τ-Delay's setting, --delay fixed (tau2.go); τ = 0: none
+	Batch   uint64  // balls per batch (b-Batch's setting, batch.go); 1: none
+	Delayed Delayed // τ-Delay's setting, --delay fixed (delay.go); τ = 0: none
 }
 
 var kdChoiceEntry = &Entry{
 	Name: "kd-choice", Order: 23,
 	Summary: "d uniform bins a step (with replacement), one ball into each of the k least loaded",
 	Source:  "Peres, Talwar, Wieder 2010 (SODA: (k,d)-choice)",
-	Samples: true,
+	Reports: []*result.Kind{result.SamplesKind},
 	New:     func() Process { return &KDChoice{} },
 }
 
@@ -86,7 +87,7 @@ func (p *KDChoice) Check(su *Setup) error {
 }
 
 // Memory: the step's scratch, a few words a sample (d ≤ bins).
-func (p *KDChoice) Memory(f *units.Footprint, m Mem) {
+func (p *KDChoice) Footprint(f *units.Footprint, m Mem) {
 	f.Add(fmt.Sprintf("--d %d", p.D), "lower --d", units.Mul(uint64(p.D), 48))
 	batchMemory(p.Batch, f, m)
 	p.Delayed.memory(f, m)
@@ -237,3 +238,44 @@ func lchoose(d, a int) float64 {
 	z, _ := math.Lgamma(float64(d - a + 1))
 	return x - y - z
 }
+
+// kd-choice in batches (--batch b, batch.go): the d samples of a step
+// ranked by their frozen loads; k = 1 is d-choice's batches.
+//
+// Delayed (--tau T --delay fixed, delay.go): the d slots of a step ranked
+// by their loads τ balls ago (ties by position, as the undelayed loop), one
+// ball on each of the k first; k = 1 is d-choice reading every sample τ
+// balls old.
+
+type kdChoiceBatched[L kernels.Load] struct {
+	batchStart[L]
+	r  *kernels.PCG32
+	st *kernels.KDState
+}
+
+func (l *kdChoiceBatched[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.BatchedKDChoice(loads, l.r, c, l.st, l.batch, maxLoad)
+}
+
+func (l *kdChoiceBatched[L]) Samples() uint64 { return l.st.Samples }
+
+func (p *KDChoice) HistogramWhy() string {
+	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
+		return why
+	}
+	return p.Delayed.histogramWhy(p.Entry().Name)
+}
+
+func (p *KDChoice) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+
+type kdChoiceDelayed[L kernels.Load] struct {
+	r     *kernels.PCG32
+	st    *kernels.KDState
+	delay *kernels.Delay[L]
+}
+
+func (l *kdChoiceDelayed[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.DelayedKDChoice(loads, l.r, c, l.st, l.delay, maxLoad)
+}
+
+func (l *kdChoiceDelayed[L]) Samples() uint64 { return l.st.Samples }

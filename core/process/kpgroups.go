@@ -73,7 +73,7 @@ func (p *KPGroups) Check(su *Setup) error {
 func (p *KPGroups) sums() bool { return p.Aligned && p.GroupRule == "sum" }
 
 // Memory: aligned groups compared by sum keep a total per group.
-func (p *KPGroups) Memory(f *units.Footprint, m Mem) {
+func (p *KPGroups) Footprint(f *units.Footprint, m Mem) {
 	if p.sums() {
 		f.Add(m.BinsCulprit, m.BinsHint, units.Mul(m.Bins/p.GroupSize, m.LoadBytes))
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -47,7 +48,7 @@ import (
 // jumps as a level's fraction crosses that value, and the boundary level
 // then slides along it (a Filippov system, not an ODE that RK4 solves).
 //
-// --batch b (b-Batch's setting, batchany.go): the tests read the loads at
+// --batch b (b-Batch's setting, batch.go): the tests read the loads at
 // the batch's start, with (W0 + t₀)/n + θj or the ranks of that vector.
 // --tau T --delay fixed (τ-Delay's setting): every sample's load as it was
 // τ balls ago, against t/n + θj for the current t or ranked in the vector
@@ -58,8 +59,8 @@ type KThinning struct {
 	K          int
 	Thresholds Thresholds
 	idx        []uint64 // quantile: the ascending position of each test's boundary
-	Batch      uint64   // balls per batch (b-Batch's setting, batchany.go); 1: none
-	Delayed    Delayed  // τ-Delay's setting, --delay fixed (batchany.go); τ = 0: none
+	Batch      uint64   // balls per batch (b-Batch's setting, batch.go); 1: none
+	Delayed    Delayed  // τ-Delay's setting, --delay fixed (delay.go); τ = 0: none
 }
 
 // Thresholds is the value of --thresholds: K − 1 reals, or the quantile
@@ -352,4 +353,140 @@ func (p *KThinning) Fluid(bins, balls uint64) (theory.Profile, error) {
 		return theory.Profile{}, fmt.Errorf("no fluid limit for k-thinning --thresholds quantile (a discontinuous right-hand side)")
 	}
 	return theory.FluidKThinning(p.Thresholds.Theta, float64(balls)/float64(bins)), nil
+}
+
+// K-Thinning in batches (--batch b, the b-Batch setting, batch.go): sample
+// j < K kept when its frozen load is below (W0 + t₀)/n + θj, as
+// two-thinning's batches (K = 2 with a threshold runs them); with quantile
+// thresholds, kept when its frozen load is at most the load at the test's
+// position in the batch-start vector, as quantile's batches rank.
+//
+// K-Thinning delayed (--tau T --delay fixed, the τ-Delay setting,
+// delay.go): every sample's load as it was τ balls ago, against
+// (t/n + θj) for the t balls placed — the count is exact, only loads are
+// old, as two-thinning's delayed loop reads its first sample (K = 2 runs
+// that loop) — or ranked in the vector of τ balls ago, as quantile's
+// delayed rank test. The other delays are refused: an age per read has no
+// rule for K reads here yet.
+
+// kThinningBatched: limits for the batch's start, one call per batch at most.
+type kThinningBatched[L kernels.Load] struct {
+	batchStart[L]
+	r      *kernels.PCG32
+	thin   []thinCursor
+	limits []uint64
+	b, w0  uint64
+}
+
+func (l *kThinningBatched[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
+	limitsAt(l.thin, l.limits, l.w0+t-t%l.b)
+	c = min(c, l.b-t%l.b)
+	return c, kernels.BatchedKThinning(loads, l.r, c, l.limits, l.batch, maxLoad)
+}
+
+type kThinningQuantileBatched[L kernels.Load] struct {
+	batchStart[L]
+	r  *kernels.PCG32
+	kb *kernels.KThinningBatched
+}
+
+func (l *kThinningQuantileBatched[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.BatchedKThinningQuantile(loads, l.r, c, l.kb, l.batch, maxLoad)
+}
+
+// Start counts --initial's loads and freezes them for the first batch.
+func (l *kThinningQuantileBatched[L]) Start(loads []L) {
+	l.batch.Start(loads)
+	kernels.StartKThinningBatched(l.kb, loads)
+}
+
+func kThinningBatchedDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] {
+	if p.Thresholds.Quantile {
+		k := make([]uint64, len(p.idx))
+		for j, x := range p.idx {
+			k[j] = tr.Bins - x
+		}
+		return &kThinningQuantileBatched[L]{newBatchStart[L](tr, p.Batch), tr.Choices, kernels.NewKThinningBatched(tr.Bins, k)}
+	}
+	if two := p.twoThinning(); two != nil {
+		return newBatchedThinning[L](tr.Choices, NewThinning(tr.Bins, two.Threshold), int(tr.Bins), p.Batch, tr.Initial)
+	}
+	return &kThinningBatched[L]{newBatchStart[L](tr, p.Batch), tr.Choices, newThinCursors(tr.Bins, p.Thresholds.Theta),
+		make([]uint64, p.K-1), p.Batch, tr.Initial}
+}
+
+func (p *KThinning) HistogramWhy() string {
+	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
+		return why
+	}
+	return p.Delayed.histogramWhy(p.Entry().Name)
+}
+
+func (p *KThinning) Footprint(f *units.Footprint, m Mem) {
+	batchMemory(p.Batch, f, m)
+	p.Delayed.memory(f, m)
+}
+
+func (p *KThinning) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+
+// checkDelay: --tau with --delay fixed only (each sample's own load τ balls
+// old, as two-thinning's fixed delay reads its first sample; the other
+// modes' ages per read are not defined here), then the setting's checks.
+func (p *KThinning) checkDelay(su *Setup) error {
+	if mode := p.Delayed.Delay; mode != kernels.DelayFixed {
+		return fmt.Errorf("--delay %s: k-thinning with --tau reads every sample as it was τ balls ago (--delay fixed) only", delayModes[mode])
+	}
+	return p.Delayed.check(p.Entry().Name, su, delayRule{batch: p.Batch})
+}
+
+// kThinningDelayed: every sample's load τ balls old against the limits for
+// the current t (limits: stretches as kThinningLoop's), or ranked in the
+// vector of τ balls ago (q follows it).
+type kThinningDelayed[L kernels.Load] struct {
+	r      *kernels.PCG32
+	thin   []thinCursor
+	limits []uint64
+	q      *kernels.KThinningCounts
+	delay  *kernels.Delay[L]
+}
+
+func (l *kThinningDelayed[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
+	if l.q != nil {
+		return c, kernels.DelayedKThinningQuantile(loads, l.r, c, l.q, l.delay, maxLoad)
+	}
+	c = min(c, limitsAt(l.thin, l.limits, t)-t+1)
+	return c, kernels.DelayedKThinning(loads, l.r, c, l.limits, l.delay, maxLoad)
+}
+
+func kThinningDelayedDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] {
+	if two := p.twoThinning(); two != nil {
+		return &delayedThinningLoop[L]{tr, NewThinning(tr.Bins, two.Threshold), delayState[L](&p.Delayed, tr), nil}
+	}
+	l := &kThinningDelayed[L]{r: tr.Choices, delay: delayState[L](&p.Delayed, tr)}
+	if p.Thresholds.Quantile {
+		k := make([]uint64, len(p.idx))
+		for j, x := range p.idx {
+			k[j] = tr.Bins - x
+		}
+		l.q = kernels.NewKThinningCounts(tr.Bins, k)
+	} else {
+		l.thin, l.limits = newThinCursors(tr.Bins, p.Thresholds.Theta), make([]uint64, p.K-1)
+	}
+	return l
+}
+
+// Placement: K-Thinning with thresholds, t read as the balls present, as
+// Two-Thinning's. The quantile thresholds (positions of the sorted loads)
+// are not built here.
+func (p *KThinning) Placement() (kernels.Placement, string) {
+	if why := settingWhy(p.Batch, &p.Delayed); why != "" {
+		return kernels.Placement{}, why
+	}
+	if why := staticWhy(p); why != "" {
+		return kernels.Placement{}, why
+	}
+	if p.Thresholds.Quantile {
+		return kernels.Placement{}, "--thresholds quantile has no dynamic reading yet (give θ1,…,θ(K−1))"
+	}
+	return kernels.Placement{D: 2, Beta: 1, Thetas: append([]float64(nil), p.Thresholds.Theta...)}, ""
 }

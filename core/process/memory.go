@@ -69,8 +69,8 @@ import (
 // has no Fluid capability. Unit balls only (no --weights).
 //
 // --batch b and --tau T --delay fixed (b-Batch's and τ-Delay's settings,
-// as every load-reading process takes them, issue 17 item 8: bbatch.go,
-// batchany.go, delayparam.go, tau2.go; Los, Sauerwald, "Balanced
+// as every load-reading process takes them: batch.go,
+// delay.go; Los, Sauerwald, "Balanced
 // allocations with the choice of noise", PODC 2022, §2, and SPAA 2022's
 // b-Batch): every load memory reads, in the ball's comparison and in the
 // cache rule, is the load it may see — the load at the batch's start, or
@@ -91,9 +91,9 @@ import (
 // past loads would change under the reads). K = 0 is d-choice with the same
 // setting, its loops.
 
-// Caching is the memory (Caching) process; Memory is the name of the footprint
-// interface.
-type Caching struct {
+// Memory is the memory process ("Caching" in Los, Sauerwald, Sylvester,
+// SODA 2022): d samples and k bins remembered from the last ball.
+type Memory struct {
 	D       int     // uniform samples per ball
 	K       int     // cached bins
 	Rule    string  // what the cache keeps: least-loaded or last-used
@@ -110,14 +110,14 @@ var memoryEntry = &Entry{
 	Name: "memory", Order: 47,
 	Summary: "least loaded of d uniform bins and K cached bins; the cache keeps the K least loaded after the ball",
 	Source:  "Mitzenmacher, Prabhakar, Shah 2002 (FOCS); Los, Sauerwald, Sylvester 2022 (SODA: Caching)",
-	New:     func() Process { return &Caching{} },
+	New:     func() Process { return &Memory{} },
 }
 
 func init() { Register(memoryEntry) }
 
-func (p *Caching) Entry() *Entry { return memoryEntry }
+func (p *Memory) Entry() *Entry { return memoryEntry }
 
-func (p *Caching) Params() []*Param {
+func (p *Memory) Params() []*Param {
 	return append([]*Param{
 		DParam(&p.D, "uniform samples d per ball, 1 ≤ d ≤ bins").Def("1"),
 		IntWant("k", "memory: cached bins K seen by every ball beside its samples, 0 ≤ K ≤ min(bins, 1024) (0: d-choice)", &p.K, 0, 1024,
@@ -129,7 +129,7 @@ func (p *Caching) Params() []*Param {
 	}, p.Delayed.params(p.Entry().Name)...)
 }
 
-func (p *Caching) Check(su *Setup) error {
+func (p *Memory) Check(su *Setup) error {
 	if err := needBins(p, su); err != nil {
 		return err
 	}
@@ -153,15 +153,15 @@ func (p *Caching) Check(su *Setup) error {
 
 // stale reports whether memory's own loops read a view (K ≥ 1 in batches
 // or with a delay).
-func (p *Caching) stale() bool { return p.K > 0 && (p.Batch > 1 || p.Delayed.on()) }
+func (p *Memory) stale() bool { return p.K > 0 && (p.Batch > 1 || p.Delayed.on()) }
 
 // Memory: the cache and one ball's samples.
-func (p *Caching) Memory(f *units.Footprint, m Mem) {
+func (p *Memory) Footprint(f *units.Footprint, m Mem) {
 	if p.K > 0 {
 		f.Add(fmt.Sprintf("--d %d", p.D), "lower --d", uint64(p.D+p.K)*4)
 	}
 	if p.K == 0 {
-		p.dChoice().Memory(f, m)
+		p.dChoice().Footprint(f, m)
 		return
 	}
 	batchMemory(p.Batch, f, m)
@@ -199,7 +199,7 @@ type memoryBatched[L kernels.Load] struct{ memoryStale[L] }
 
 func (l *memoryBatched[L]) BatchEnds(n int) (uint64, float64) { return l.batch.BatchEnds(n) }
 
-func memoryDirect[L kernels.Load](p *Caching, tr *Trial) Stepper[L] {
+func memoryDirect[L kernels.Load](p *Memory, tr *Trial) Stepper[L] {
 	if p.K == 0 {
 		if p.Delayed.on() && p.D > 1 {
 			return delayedDirect[L](&p.Delayed, p.D, nil, tr)
@@ -225,8 +225,8 @@ func memoryDirect[L kernels.Load](p *Caching, tr *Trial) Stepper[L] {
 	return l
 }
 
-func (p *Caching) Direct32(tr *Trial) Stepper[uint32] { return memoryDirect[uint32](p, tr) }
-func (p *Caching) Direct64(tr *Trial) Stepper[uint64] { return memoryDirect[uint64](p, tr) }
+func (p *Memory) Direct32(tr *Trial) Stepper[uint32] { return memoryDirect[uint32](p, tr) }
+func (p *Memory) Direct64(tr *Trial) Stepper[uint64] { return memoryDirect[uint64](p, tr) }
 
 type memoryLevels struct {
 	r        *kernels.PCG32
@@ -249,7 +249,7 @@ func (l *memoryLevels) Step(lv *kernels.Levels, _, want uint64) uint64 {
 
 // Levels: the counts per load and the loads of the cached bins, ball by
 // ball on ranks (kernels.LevelsMemory); K = 0 is d-choice's.
-func (p *Caching) Levels(tr *Trial) LevelStepper {
+func (p *Memory) Levels(tr *Trial) LevelStepper {
 	if p.K == 0 {
 		return p.dChoice().Levels(tr)
 	}
@@ -257,14 +257,14 @@ func (p *Caching) Levels(tr *Trial) LevelStepper {
 }
 
 // dChoice is the d-choice process K = 0 runs, in the same setting.
-func (p *Caching) dChoice() *DChoice {
+func (p *Memory) dChoice() *DChoice {
 	return &DChoice{D: p.D, Dims: 1, Populated: 1, Batch: p.Batch, Delayed: p.Delayed}
 }
 
 // HistogramWhy: in batches or delayed, a bin's real load and its view
 // tell it apart from the others at its view; the level counts do not hold
 // that. K = 0: d-choice's reasons.
-func (p *Caching) HistogramWhy() string {
+func (p *Memory) HistogramWhy() string {
 	switch {
 	case p.K == 0:
 		return p.dChoice().HistogramWhy()
@@ -278,7 +278,7 @@ func (p *Caching) HistogramWhy() string {
 // start, which an --initial vector is not in general (and memory from one
 // runs on the histogram engine, which batches do not); a delay's record
 // starts from empty bins.
-func (p *Caching) InitialWhy() string {
+func (p *Memory) InitialWhy() string {
 	switch {
 	case p.K == 0:
 		return p.dChoice().InitialWhy()
@@ -289,13 +289,13 @@ func (p *Caching) InitialWhy() string {
 }
 
 // Content: a replay file's ages (K = 0 with --delay replay).
-func (p *Caching) Content() (map[string]string, []string) { return p.Delayed.content() }
+func (p *Memory) Content() (map[string]string, []string) { return p.Delayed.content() }
 
 // HistogramSeconds: ball by ball on ranks, one level search a sample: 11
 // ns a ball at d = K = 1, 24.5, 24.8 and 30.2 at (d, K) = (1, 2), (2, 1),
 // (2, 2) — CPU time (user seconds) at n = 10^6, m = 4·10^7, one worker, on
 // the shared 2-core machine, whose wall times were inflated by its load.
-func (p *Caching) HistogramSeconds(n, m, k uint64) float64 {
+func (p *Memory) HistogramSeconds(n, m, k uint64) float64 {
 	switch {
 	case p.K == 0:
 		return p.dChoice().HistogramSeconds(n, m, k)
@@ -308,7 +308,7 @@ func (p *Caching) HistogramSeconds(n, m, k uint64) float64 {
 // DirectFactor, in CPU time at n = 10^6 beside two-choice's 4.45 ns a ball
 // (m = 2·10^8): d = K = 1 took 6.0 ns (1.35), (d, K) = (1, 2), (2, 1),
 // (2, 2) took 16.6, 12.6 and 19.9 (m = 10^8): about 1.1·(d + K).
-func (p *Caching) DirectFactor() float64 {
+func (p *Memory) DirectFactor() float64 {
 	switch {
 	case p.K == 0:
 		return p.dChoice().DirectFactor()
@@ -320,9 +320,28 @@ func (p *Caching) DirectFactor() float64 {
 
 // PositionalTies: the direct loops break ties by position (kernels/memory.go),
 // the law of random ties only while the bins are exchangeable.
-func (p *Caching) PositionalTies() string {
+func (p *Memory) PositionalTies() string {
 	if p.K == 0 {
 		return "" // d-choice's loops: random ties
 	}
 	return "memory's direct loop breaks ties by position, which is the law of random ties only when every bin starts at the same load"
+}
+
+// DeletionsWhy: memory in the deletions model, on the direct engine — the
+// cache holds bins, and a ball compares the current loads of its samples
+// and of the cached bins, lowered by the deletions since; the cache rule
+// is the static one. Removals are uniform over balls or non-empty bins,
+// so the law stays exchangeable from the empty start and the loop's
+// position ties keep the law of random ties (kernels/memory.go's
+// argument; the exact-law test with random ties checks it). The
+// supermarket (a cache beside the event loop) and the level counts (a
+// departure tested against the cached bins) are not built.
+func (p *Memory) DeletionsWhy() string {
+	switch {
+	case p.Batch > 1:
+		return "--batch: batches read frozen loads, which departures would change under them"
+	case p.Delayed.on():
+		return "--tau: the delayed reads count balls placed, not events"
+	}
+	return ""
 }

@@ -70,3 +70,7 @@ func (*OneChoice) Fluid(bins, balls uint64) (theory.Profile, error) {
 }
 
 func (*OneChoice) Concurrent() Rule { return Rule{Shape: ShapeLeast, D: 1} }
+
+func (*OneChoice) Placement() (kernels.Placement, string) {
+	return kernels.Placement{D: 1, Beta: 1}, ""
+}

@@ -35,7 +35,7 @@ type OnePlusBeta struct {
 	Batch uint64  // balls per batch (b-Batch's setting, SPAA'22 §8); 1: none
 	coin  kernels.Bernoulli
 
-	Delayed Delayed  // τ-Delay's setting (delayparam.go); τ = 0: none
+	Delayed Delayed  // τ-Delay's setting (delay.go); τ = 0: none
 	Opt     Sampling // --ties, --distinct, --sampling (sampling.go)
 }
 
@@ -247,7 +247,7 @@ func (p *OnePlusBeta) Concurrent() Rule {
 }
 
 // Memory: the frozen loads and the pending list of a batched run.
-func (p *OnePlusBeta) Memory(f *units.Footprint, m Mem) {
+func (p *OnePlusBeta) Footprint(f *units.Footprint, m Mem) {
 	p.Opt.memory(f, m)
 	if p.batched() {
 		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
@@ -257,5 +257,17 @@ func (p *OnePlusBeta) Memory(f *units.Footprint, m Mem) {
 	}
 }
 
-// InitialWhy: delayed, its record of past loads starts empty (delayparam.go).
+// InitialWhy: delayed, its record of past loads starts empty (delay.go).
 func (p *OnePlusBeta) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+
+func (p *OnePlusBeta) Placement() (kernels.Placement, string) {
+	switch {
+	case p.batched():
+		return kernels.Placement{}, "--batch: batches read frozen loads, which departures would change under them"
+	case p.delayed():
+		return kernels.Placement{}, "--tau: the delayed reads count balls placed, not events; for stale loads when balls leave use --update-period, --update-delay or --update-individual"
+	case p.Opt.on():
+		return kernels.Placement{}, p.Opt.culprit() + ": the event loops draw uniform samples with replacement and random ties"
+	}
+	return kernels.Placement{D: 2, Beta: p.Beta}, ""
+}

@@ -1,5 +1,7 @@
 package process
 
+import "github.com/balloc/balloc/core/result"
+
 // Packing (Los, Sauerwald and Sylvester, "Balanced allocations: caching and
 // packing, twinning and thinning", SODA 2022; the definition as the
 // first author's pages state it, dimitrioslos.com/research/balls-and-bins/
@@ -28,7 +30,7 @@ var packingEntry = &Entry{
 	Name: "packing", Order: 68,
 	Summary: "one uniform bin a step: raised to ⌈W/n⌉ + 1 if its load is below the average W/n, else 1 ball",
 	Source:  "Los, Sauerwald, Sylvester 2022 (SODA: Packing)",
-	Samples: true,
+	Reports: []*result.Kind{result.SamplesKind},
 	New:     func() Process { return &Twinning{packing: true} },
 }
 

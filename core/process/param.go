@@ -187,21 +187,31 @@ var flagOrder = []string{"d", "beta", "threshold", "weights", "g", "adversary", 
 	"graph", "strategy", "stale", "haar-scale", "haar-route", "graph-clean", "group-size", "aligned", "group-rule", "hyperedges", "probe-all", "refresh",
 	"retries", "variant", "sample-size", "sample-rule", "held", "dims", "populated", "vector-gap"}
 
-// flagUsage is the flag's usage for parameters several processes share;
-// the others use their one process's words.
+// flagUsage is the flag's usage for parameters several processes share,
+// in words that name no process: Flags appends the processes that take the
+// flag, from the catalogue. An empty text means the meaning differs by
+// process: the flag's usage is then each process's own words; sameWords
+// means every process words it alike (a shared constructor), and those
+// words serve. The other parameters use their one process's words.
 var flagUsage = map[string]string{
-	"k":           "memory: cached bins beside the samples, 0 ≤ K ≤ min(bins, 1024), default 1 (0: d-choice); k-thinning: the most samples a ball takes, the K-th kept whatever its load, 2 ≤ K ≤ 64, default 2; kd-choice: balls per step, into the K least loaded of its d samples, 1 ≤ K ≤ d",
-	"d":           "samples per ball (d-choice, hypergraph, idea: per round; memory: beside its cache, default 1; kd-choice: per step) or groups (always-go-left), 1 ≤ d ≤ bins (default 2)",
-	"g":           "comparisons of loads differing by at most g are noisy, g ≥ 0 (g-adv-comp, g-myopic-comp)",
-	"batch":       "balls per batch b ≥ 1: every ball of a batch decides on the loads at the batch's start (b-batch; d-choice, one-plus-beta, (mixed-)quantile and two-thinning in batches, default 1: none)",
-	"tau":         "τ-Delay: every load read may be up to τ balls old, 0 ≤ τ < 2^32 − 1 (tau-delay; d-choice, two-choice, one-plus-beta, (mixed-)quantile and two-thinning with a delay; k-thinning, threshold, adaptive, twinning, packing, kd-choice and memory with --delay fixed; default 0: none)",
+	"k":           "",
+	"ties":        sameWords,
+	"distinct":    sameWords,
+	"sampling":    sameWords,
+	"d":           "samples per ball (per round, per step, beside a cache, or groups, as each process says), 1 ≤ d ≤ bins; default 2 unless the process says otherwise",
+	"g":           "comparisons of loads differing by at most g are noisy, g ≥ 0",
+	"batch":       "balls per batch b ≥ 1: every ball of a batch decides on the loads at the batch's start (default 1: none)",
+	"tau":         "τ-Delay: every load read may be up to τ balls old, 0 ≤ τ < 2^32 − 1 (default 0: none; --delay says how old, and some processes take --delay fixed only)",
 	"delay":       "with --tau: how old each read is: fixed (τ), uniform (in [0, τ]), adversarial, empirical (drawn from --ages) or replay (one age per ball, from --replay)",
 	"ages":        "--delay empirical: a file of \"age count\" lines, the law of read ages in balls",
 	"replay":      "--delay replay: a file of ages in balls, one per ball in ball order (balloc concurrent --save-ages writes one)",
 	"graph-clean": "self-loops and duplicate edges in a --graph or --hyperedges file: refuse (an error) or drop",
-	"dims":        "idea, d-choice: dimensions D of each ball, 1 ≤ D ≤ 64 (1: scalar balls)",
-	"populated":   "idea, d-choice with --dims: populated dimensions f of each ball, chosen uniformly, 1 ≤ f ≤ dims",
+	"dims":        "dimensions D of each ball, 1 ≤ D ≤ 64 (1: scalar balls)",
+	"populated":   "with --dims: populated dimensions f of each ball, chosen uniformly, 1 ≤ f ≤ dims",
 }
+
+// sameWords marks a shared flag whose processes word it alike.
+const sameWords = "\x00same"
 
 func orderOf(name string) int {
 	if i := slices.Index(flagOrder, name); i >= 0 {
@@ -227,7 +237,7 @@ func addFlag(e *Entry, p *Param) {
 		return
 	}
 	usage := p.Usage
-	if u, ok := flagUsage[p.Name]; ok {
+	if u, ok := flagUsage[p.Name]; ok && u != sameWords {
 		usage = u
 	}
 	flags = append(flags, &Flag{Name: p.Name, Usage: usage, Default: p.Default, List: p.List, Bool: p.Bool, order: e.Order})
@@ -239,7 +249,7 @@ func addFlag(e *Entry, p *Param) {
 func Flags() []Flag {
 	var out []Flag
 	for _, f := range flags {
-		out = append(out, *f)
+		out = append(out, withTakers(*f))
 	}
 	return out
 }
@@ -248,11 +258,65 @@ func Flags() []Flag {
 func FlagOf(name string) *Flag {
 	for _, f := range flags {
 		if f.Name == name {
-			c := *f
+			c := withTakers(*f)
 			return &c
 		}
 	}
 	return nil
+}
+
+// withTakers completes a shared flag's usage from the catalogue: the
+// processes that take it, or, where its meaning differs by process, each
+// one's own words.
+func withTakers(f Flag) Flag {
+	words, shared := flagUsage[f.Name]
+	if !shared {
+		return f
+	}
+	var takers, own []string
+	for _, e := range registry {
+		for _, q := range e.New().Params() {
+			if q.Name != f.Name {
+				continue
+			}
+			takers = append(takers, e.Name)
+			u := q.Usage
+			if !strings.HasPrefix(u, e.Name+":") {
+				u = e.Name + ": " + u
+			}
+			own = append(own, u)
+		}
+	}
+	switch words {
+	case "":
+		f.Usage = strings.Join(own, "; ")
+	case sameWords:
+		f.Usage += "; processes: " + AndList(takers)
+	default:
+		f.Usage = words + "; processes: " + AndList(takers)
+	}
+	return f
+}
+
+// AndList writes "a, b and c".
+func AndList(values []string) string {
+	if len(values) <= 1 {
+		return strings.Join(values, "")
+	}
+	return strings.Join(values[:len(values)-1], ", ") + " and " + values[len(values)-1]
+}
+
+// NamesWhere lists, in catalogue order, the processes whose value at its
+// defaults satisfies keep: for messages that name the processes a setting
+// or a command runs, so that the list follows the catalogue.
+func NamesWhere(keep func(Process) bool) []string {
+	var names []string
+	for _, e := range registry {
+		if keep(e.New()) {
+			names = append(names, e.Name)
+		}
+	}
+	return names
 }
 
 func init() {

@@ -15,7 +15,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/balloc/balloc/core/graph"
+	"github.com/balloc/balloc/core/haar"
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
@@ -30,10 +34,12 @@ type Entry struct {
 	Order int
 	// Weighted: the process accepts --weights (ball weights).
 	Weighted bool
-	// Samples: the process reports the bins it sampled (Result.Samples),
-	// its steps placing several balls or a varying number (its steppers
-	// are Samplers).
-	Samples bool
+	// Reports are the extra blocks its results carry beyond the common
+	// measures (result.Extra): the bins it sampled (its steppers are
+	// Samplers), its probes (Probers), IDEA's retries and estimates, rbb's
+	// rounds. Output writes a block's CSV columns when a process of the run
+	// reports it, so the kinds are declared here, before any trial.
+	Reports []*result.Kind
 	// Fixed are the parameter values an alias fixes (two-choice: d = 2),
 	// shown in its results.
 	Fixed map[string]any
@@ -176,13 +182,14 @@ type Fluid interface {
 	Fluid(bins, balls uint64) (theory.Profile, error)
 }
 
-// Memory is a process that holds state beyond the engine's load array: it
-// adds its bytes per trial to f.
-type Memory interface {
-	Memory(f *units.Footprint, m Mem)
+// Footprinter is a process that holds state beyond the engine's load
+// array: Footprint adds its bytes per trial to f, each with the flag that
+// drives it.
+type Footprinter interface {
+	Footprint(f *units.Footprint, m Mem)
 }
 
-// Mem is what a memory estimate sees of the trial.
+// Mem is what a footprint estimate sees of the trial.
 type Mem struct {
 	Bins, Balls uint64
 	LoadBytes   uint64 // one bin's load in the direct engine
@@ -196,6 +203,34 @@ type Mem struct {
 // flag, for memory refusals.
 type BinsSource interface {
 	BinsCulprit() (culprit, hint string)
+}
+
+// OnGraph is a process that runs on a graph it builds in Check, its bins
+// the vertices (graphical): output describes the graph.
+type OnGraph interface{ Graph() *graph.Graph }
+
+// OnHypergraph is a process that runs on a hypergraph it builds in Check
+// (hypergraph): its structure, and how a ball reads it — the bins probed
+// per hyperedge and the balls between fresh random hypergraphs (0: never),
+// which balloc graph-stats measures.
+type OnHypergraph interface {
+	Structure() *graph.Hypergraph
+	Probing() (d int, refresh uint64)
+}
+
+// HaarPlanned is a process that places by a Haar-drift plan it builds in
+// Check (graphical --strategy haar): the plan, nil when its parameters use
+// none, and how it was asked for and built, for output.
+type HaarPlanned interface {
+	Haar() *haar.Plan
+	HaarSetting() HaarSetting
+}
+
+// HaarSetting is how a Haar-drift plan was asked for and built.
+type HaarSetting struct {
+	Scale string // --haar-scale
+	Asked string // --haar-route as given: set, graph or auto
+	Route string // the route the plan uses: Asked, or auto's choice
 }
 
 // HistogramWhy is a symmetric process whose parameters can keep it off the
@@ -236,6 +271,16 @@ func Register(e *Entry) {
 	for _, p := range e.New().Params() {
 		addFlag(e, p)
 	}
+}
+
+// NameWidth is the longest process name, in characters: the width of the
+// name column where help and info list the catalogue.
+func NameWidth() int {
+	w := 0
+	for _, e := range registry {
+		w = max(w, utf8.RuneCountInString(e.Name))
+	}
+	return w
 }
 
 // Entries returns the catalogue in its order.
@@ -309,9 +354,9 @@ func (e *Entry) Capabilities() string {
 		text += " · concurrent"
 	}
 	if pl, ok := p.(Placer); ok && placesWhenBallsLeave(pl) {
-		text += " · balls leave" // --arrival-rate, --delete-prob (dynamic.go)
+		text += " · balls leave" // --arrival-rate, --delete-prob (ballsleave.go)
 	} else if _, ok := p.(DirectDeleter); ok {
-		text += " · deletions (direct)" // --delete-prob, --phases (dynamic.go)
+		text += " · deletions (direct)" // --delete-prob, --phases (ballsleave.go)
 	}
 	return text
 }

@@ -52,7 +52,7 @@ type Quantile struct {
 	mixed bool
 	coin  *kernels.Bernoulli // mixed-quantile's η coin
 
-	Delayed Delayed  // τ-Delay's setting, --delay fixed (delayparam.go); τ = 0: none
+	Delayed Delayed  // τ-Delay's setting, --delay fixed (delay.go); τ = 0: none
 	Opt     Sampling // --distinct, --sampling (sampling.go)
 }
 
@@ -161,7 +161,7 @@ func (p *Quantile) HistogramWhy() string {
 
 // Memory: the counts per load (a few levels), and in batches the frozen
 // loads and the pending list.
-func (p *Quantile) Memory(f *units.Footprint, m Mem) {
+func (p *Quantile) Footprint(f *units.Footprint, m Mem) {
 	p.Opt.memory(f, m)
 	if p.batched() {
 		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
@@ -301,5 +301,32 @@ func (p *Quantile) Fluid(bins, balls uint64) (theory.Profile, error) {
 		}), nil
 }
 
-// InitialWhy: delayed, its record of past loads starts empty (delayparam.go).
+// InitialWhy: delayed, its record of past loads starts empty (delay.go).
 func (p *Quantile) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+
+// Placement: Quantile(δ) on the loads present — the first bin passes the
+// ball on when it is among the ⌈δn⌉ heaviest of the n bins now, ties in a
+// uniformly random order (the static rule, read on the current loads);
+// mixed-quantile takes that step with probability η. δ = 0 (or η = 0) is
+// one-choice's placement. The direct engine's deletions tell its counts
+// per load of every ball removed (quantileLoop.Left).
+func (p *Quantile) Placement() (kernels.Placement, string) {
+	switch {
+	case p.batched():
+		return kernels.Placement{}, "--batch: batches read frozen loads, which departures would change under them"
+	case p.delayed():
+		return kernels.Placement{}, "--tau: delayed rank tests have no dynamic reading here (their record of past loads would need the departures)"
+	case p.Opt.on():
+		return kernels.Placement{}, "--distinct and --sampling are static options of quantile; balls leave with uniform samples"
+	case p.k == 0:
+		return kernels.Placement{D: 1, Beta: 1}, ""
+	}
+	eta := 1.0
+	if p.mixed {
+		eta = p.Eta
+	}
+	return kernels.Placement{D: 2, Beta: eta, Heavy: p.k}, ""
+}
+
+// Left: a ball left a bin of load l (the deletions model, direct engine).
+func (l quantileLoop[L]) Left(v L) { l.q.Down(uint64(v)) }

@@ -3,6 +3,8 @@ package process
 import (
 	"fmt"
 	"math"
+
+	"github.com/balloc/balloc/core/result"
 )
 
 // Repeated balls-into-bins, RBB (Becchetti, Clementi, Natale, Pasquale and
@@ -56,6 +58,7 @@ var rbbEntry = &Entry{
 	Name: "rbb", Order: 215,
 	Summary: "repeated balls-into-bins: m = --balls balls; each of --rounds rounds every non-empty bin releases one ball, re-allocated by one-choice (or --placement d-choice)",
 	Source:  "Becchetti et al. 2015; Los, Sauerwald 2023 (STACS)",
+	Reports: []*result.Kind{result.RoundsKind},
 	New:     func() Process { return &RBB{Placement: "one-choice", D: 2} },
 }
 

@@ -97,7 +97,7 @@ func TestApply(t *testing.T) {
 	if err := Apply(&OnePlusBeta{}, map[string]string{"beta": "1.5"}, &w); err == nil || !strings.HasPrefix(err.Error(), "--beta \"1.5\": ") {
 		t.Errorf("one-plus-beta --beta 1.5: %v", err)
 	}
-	td := &TauDelay{Replay: []uint32{3, 1}} // as core.WithReplay gives it
+	td := &TauDelay{Delayed{Replay: []uint32{3, 1}}} // as core.WithReplay gives it
 	if err := Apply(td, map[string]string{"delay": "replay"}, &w); err != nil || td.Tau != 0 {
 		t.Errorf("tau-delay --delay replay without --tau: %v (τ %d)", err, td.Tau)
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 // Sampling and tie options of the two-sample family: d-choice, two-choice
-// and one-plus-beta (issue 17 item 6); quantile and mixed-quantile take
+// and one-plus-beta; quantile and mixed-quantile take
 // --distinct and --sampling (both samples by the law; with --distinct the
 // second is another bin than the first), not --ties: Quantile never
 // compares two loads. always-go-left has its own tie rule (the leftmost
@@ -220,7 +220,7 @@ func (o *Sampling) setBins(su *Setup) error {
 // params are the options' parameters, appended to the process's own.
 func (o *Sampling) params() []*Param {
 	return append([]*Param{
-		Choice("ties", "d-choice, two-choice, one-plus-beta: ties between the least loaded samples: random (uniform; the default), "+
+		Choice("ties", "ties between the least loaded samples: random (uniform; the default), "+
 			"first (the first sample drawn: the same law, the same loop), index (the lowest bin index, the authors' fixed order; direct engine only)",
 			&o.Ties, "random", "first", "index").Def("random").Listed().ShownWhen(func() bool { return o.Ties != "random" }),
 	}, o.sampleParams()...)
@@ -229,9 +229,9 @@ func (o *Sampling) params() []*Param {
 // sampleParams are --distinct and --sampling, which quantile takes too.
 func (o *Sampling) sampleParams() []*Param {
 	return []*Param{
-		Bool("distinct", "d-choice, two-choice, one-plus-beta, quantile, mixed-quantile: a ball's samples without replacement (d ≤ bins)", &o.Distinct).
+		Bool("distinct", "a ball's samples without replacement (d ≤ bins)", &o.Distinct).
 			Def("false").Listed().ShownWhen(func() bool { return o.Distinct }),
-		Custom("sampling", "d-choice, two-choice, one-plus-beta, quantile, mixed-quantile: the law of each sample: uniform (the default); twoclass:f,c "+
+		Custom("sampling", "the law of each sample: uniform (the default); twoclass:f,c "+
 			"(the first ⌈f·n⌉ bins c times as likely as the others: P(i) = c/(kc+n−k) for i < k = ⌈fn⌉, else 1/(kc+n−k)); "+
 			"zipf:s (P(i) ∝ 1/(i+1)^s); file:PATH (one non-negative weight a line, n lines); direct engine only",
 			func(v string) error {
@@ -461,7 +461,7 @@ func (l quantileDistinctLevels) Step(lv *kernels.Levels, _, want uint64) uint64 
 	return c
 }
 
-// notWithDelay: the options and τ-Delay's setting (delayparam.go) each have
+// notWithDelay: the options and τ-Delay's setting (delay.go) each have
 // loops of their own, so both at once is refused rather than one dropped.
 func (o *Sampling) notWithDelay(d *Delayed) error {
 	if o.on() && d.on() {

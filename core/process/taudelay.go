@@ -18,16 +18,9 @@ import (
 // concurrent run: kernels/replay.go). Direct engine only (kernels/delay.go);
 // τ = 0 is Two-Choice's loop, which draws the same stream.
 
-// TauDelay is τ-Delay.
-type TauDelay struct {
-	Tau          uint64 // the oldest a read may be, in balls
-	Delay        kernels.DelayMode
-	Ages         *Ages  // --delay empirical: the law of an age
-	AgesSource   string // where it came from, for output
-	Replay       []uint32
-	ReplaySource string
-	ages         *kernels.Ages
-}
+// TauDelay is τ-Delay: Two-Choice under the τ-Delay setting (delay.go),
+// whose fields it holds (Delayed) and whose state its loops read.
+type TauDelay struct{ Delayed }
 
 var tauDelayEntry = &Entry{
 	Name: "tau-delay", Order: 105,
@@ -40,6 +33,20 @@ var tauDelayEntry = &Entry{
 func init() { Register(tauDelayEntry) }
 
 func (*TauDelay) Entry() *Entry { return tauDelayEntry }
+
+// AgeSource is a process whose reads can take their ages from a law or a
+// sequence given beside its parameters (core.WithAges, core.WithReplay:
+// balloc concurrent's measured ages): tau-delay.
+type AgeSource interface {
+	SetAges(ages *Ages, source string)
+	SetReplay(ages []uint32, source string)
+}
+
+// SetAges gives --delay empirical its law of ages, from source.
+func (p *TauDelay) SetAges(ages *Ages, source string) { p.Ages, p.AgesSource = ages, source }
+
+// SetReplay gives --delay replay its age per ball, from source.
+func (p *TauDelay) SetReplay(ages []uint32, source string) { p.Replay, p.ReplaySource = ages, source }
 
 var delayModes = []string{"fixed", "uniform", "adversarial", "empirical", "replay"} // index = kernels.DelayMode
 
@@ -139,7 +146,7 @@ func (p *TauDelay) Content() (map[string]string, []string) {
 	return values, parts
 }
 
-func (p *TauDelay) Memory(f *units.Footprint, m Mem) {
+func (p *TauDelay) Footprint(f *units.Footprint, m Mem) {
 	if p.Tau == 0 {
 		return // Two-Choice's loop
 	}

@@ -1,6 +1,10 @@
 package process
 
-import "github.com/balloc/balloc/kernels"
+import (
+	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/kernels"
+)
 
 // Threshold and Adaptive. Czumaj and Stemann ("Randomized allocation
 // processes", Random Structures & Algorithms 18(4), 2001) analyse
@@ -30,22 +34,23 @@ import "github.com/balloc/balloc/kernels"
 // Each sample reads one load: the trial reports the probes per ball, mean
 // and max (Result.Probes). Direct engine: kernels.Retry; histogram engine:
 // kernels.LevelsRetry on ranks, exact (both are symmetric). No fluid limit.
-// --batch b (b-Batch's setting, batchany.go): the loads at the batch's
+// --batch b (b-Batch's setting, batch.go): the loads at the batch's
 // start are tested, adaptive's limit that of the batch's first ball.
-// --tau T --delay fixed (τ-Delay's setting, tau2.go): each probe reads the
+// --tau T --delay fixed (τ-Delay's setting, delay.go): each probe reads the
 // sampled bin's load τ balls old against the current limit; probes counted.
 
 // Retry is Threshold, or Adaptive.
 type Retry struct {
 	adaptive bool
-	Batch    uint64  // balls per batch (b-Batch's setting, batchany.go); 1: none
-	Delayed  Delayed // τ-Delay's setting, --delay fixed (tau2.go); τ = 0: none
+	Batch    uint64  // balls per batch (b-Batch's setting, batch.go); 1: none
+	Delayed  Delayed // τ-Delay's setting, --delay fixed (delay.go); τ = 0: none
 }
 
 var thresholdEntry = &Entry{
 	Name: "threshold", Order: 62,
 	Summary: "uniform bins until one has load < m/n + 1 (m: the run's balls); reports probes per ball",
 	Source:  "Czumaj, Stemann 2001 (MThreshold); Berenbrink, Khodamoradi, Sauerwald, Stauffer 2013 (SPAA)",
+	Reports: []*result.Kind{result.ProbesKind},
 	New:     func() Process { return &Retry{} },
 }
 
@@ -53,6 +58,7 @@ var adaptiveEntry = &Entry{
 	Name: "adaptive", Order: 63,
 	Summary: "uniform bins until one has load < i/n + 1 for ball i (from 1); reports probes per ball",
 	Source:  "Berenbrink, Khodamoradi, Sauerwald, Stauffer 2013 (SPAA)",
+	Reports: []*result.Kind{result.ProbesKind},
 	New:     func() Process { return &Retry{adaptive: true} },
 }
 
@@ -177,4 +183,91 @@ func (p *Retry) DirectFactor() float64 {
 		return 1.40
 	}
 	return 0.60
+}
+
+// Threshold and Adaptive in batches (--batch b, batch.go): samples until
+// one's frozen load is below the limit, threshold's ⌈(W0 + m)/n⌉ + 1,
+// adaptive's for the batch's first ball, ⌊(W0 + t₀)/n⌋ + 2 (the count as
+// the batch's start saw it, as two-thinning's batches read t₀); every
+// probe counted. A frozen load below the limit exists (the least is at
+// most the batch-start average), so every ball ends.
+//
+// Delayed (--tau T --delay fixed, delay.go): each probe reads the sampled
+// bin's load τ balls old against the current limit (threshold's ⌈m/n⌉ + 1,
+// adaptive's ⌊t/n⌋ + 2 for the t balls placed); every probe counted. An
+// old load below the limit exists (the old loads sum to at most t), so
+// every ball ends.
+
+// retryBatched: the limit for the batch's first ball, one call per batch at
+// most.
+type retryBatched[L kernels.Load] struct {
+	batchStart[L]
+	r     *kernels.PCG32
+	limit retryLimit
+	b     uint64
+	pr    kernels.Probes
+}
+
+func (l *retryBatched[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
+	limit, _ := l.limit.at(t-t%l.b, 1)
+	c = min(c, l.b-t%l.b)
+	return c, kernels.BatchedRetry(loads, l.r, c, limit, &l.pr, l.batch, maxLoad)
+}
+
+func (l *retryBatched[L]) Probes() (uint64, uint64) { return l.pr.Total, l.pr.Max }
+
+func retryBatchedDirect[L kernels.Load](p *Retry, tr *Trial) Stepper[L] {
+	return &retryBatched[L]{batchStart: newBatchStart[L](tr, p.Batch), r: tr.Choices, limit: newRetryLimit(p, tr), b: p.Batch}
+}
+
+func (p *Retry) HistogramWhy() string {
+	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
+		return why
+	}
+	return p.Delayed.histogramWhy(p.Entry().Name)
+}
+
+func (p *Retry) Footprint(f *units.Footprint, m Mem) {
+	batchMemory(p.Batch, f, m)
+	p.Delayed.memory(f, m)
+}
+
+func (p *Retry) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+
+// retryDelayed: each probe's load τ balls old against the limit for the
+// current t (adaptive's calls cut where it changes, as retryLoop's).
+type retryDelayed[L kernels.Load] struct {
+	r     *kernels.PCG32
+	limit retryLimit
+	pr    kernels.Probes
+	delay *kernels.Delay[L]
+}
+
+func (l *retryDelayed[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
+	limit, c := l.limit.at(t, c)
+	return c, kernels.DelayedRetry(loads, l.r, c, limit, &l.pr, l.delay, maxLoad)
+}
+
+func (l *retryDelayed[L]) Probes() (uint64, uint64) { return l.pr.Total, l.pr.Max }
+
+func retryDelayedDirect[L kernels.Load](p *Retry, tr *Trial) Stepper[L] {
+	return &retryDelayed[L]{r: tr.Choices, limit: newRetryLimit(p, tr), delay: delayState[L](&p.Delayed, tr)}
+}
+
+// Placement: Adaptive with ball i read as present + 1 (the current
+// average): uniform samples until one's load is below (present + 1)/n + 1,
+// the static rule while no ball has left. Threshold's limit m/n + 1 reads
+// the run's total balls, which has no meaning when balls leave: refused
+// (adaptive is its reading on the current average).
+func (p *Retry) Placement() (kernels.Placement, string) {
+	if !p.adaptive {
+		return kernels.Placement{}, "threshold's limit m/n + 1 reads the run's total balls, which has no meaning when balls leave; adaptive reads the current average (i/n + 1)"
+	}
+	if why := settingWhy(p.Batch, &p.Delayed); why != "" {
+		return kernels.Placement{}, why
+	}
+	if why := staticWhy(p); why != "" {
+		return kernels.Placement{}, why
+	}
+	return kernels.Placement{D: 2, Beta: 1, Thetas: []float64{1}, Retry: true}, ""
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -29,21 +31,21 @@ import (
 // reads the sampled load and the average only, so the process is symmetric
 // and the histogram engine runs it exactly, step by step on ranks
 // (kernels.LevelsTwinning). Fluid limit below (both processes). --batch b
-// (b-Batch's setting, batchany.go): the sampled bin's load at the batch's
+// (b-Batch's setting, batch.go): the sampled bin's load at the batch's
 // start against the average then.
 
 // Twinning is Twinning, or Packing when packing is set.
 type Twinning struct {
 	packing bool
-	Batch   uint64  // balls per batch (b-Batch's setting, batchany.go); 1: none
-	Delayed Delayed // τ-Delay's setting, --delay fixed (tau2.go); τ = 0: none
+	Batch   uint64  // balls per batch (b-Batch's setting, batch.go); 1: none
+	Delayed Delayed // τ-Delay's setting, --delay fixed (delay.go); τ = 0: none
 }
 
 var twinningEntry = &Entry{
 	Name: "twinning", Order: 67,
 	Summary: "one uniform bin a step: 2 balls if its load is below the average W/n, else 1",
 	Source:  "Los, Sauerwald, Sylvester 2022 (SODA: Twinning)",
-	Samples: true,
+	Reports: []*result.Kind{result.SamplesKind},
 	New:     func() Process { return &Twinning{} },
 }
 
@@ -203,4 +205,76 @@ func (p *Twinning) Fluid(bins, balls uint64) (theory.Profile, error) {
 				ds[0][k] = v / rate
 			}
 		}), nil
+}
+
+// Twinning and Packing in batches (--batch b, batch.go): the sampled bin's
+// frozen load x against the batch-start average (W0 + t₀)/n: twinning 2
+// balls if below, else 1; packing ⌈(W0 + t₀)/n⌉ + 1 − x balls if below
+// (the bin as the batch's start saw it raised to ⌈W/n⌉ + 1), else 1.
+// kernels/batchany.go's batchedTwinningWhole runs them at b ≥ n.
+//
+// Delayed (--tau T --delay fixed, delay.go): a step reads the sampled bin's
+// load x τ balls old against the current average t/n (t the balls placed
+// before the step): twinning 2 balls if x < t/n, else 1; packing
+// ⌈t/n⌉ + 1 − x balls if x < t/n, else 1 — the balls added are computed
+// from the old load (the bin as the read saw it raised to ⌈t/n⌉ + 1; its
+// current load may be higher), as the batches compute them from the frozen
+// load. Every ball of a step enters the record of past loads one by one.
+
+// twinningBatched: the batch-start average, one call per batch at most.
+type twinningBatched[L kernels.Load] struct {
+	batchStart[L]
+	r       *kernels.PCG32
+	st      kernels.MultiStep
+	packing bool
+	b, w0   uint64
+}
+
+func (l *twinningBatched[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
+	c = min(c, l.b-t%l.b)
+	return c, kernels.BatchedTwinning(loads, l.r, l.w0+t-t%l.b, c, &l.st, l.packing, l.batch, maxLoad)
+}
+
+func (l *twinningBatched[L]) Samples() uint64 { return l.st.Samples }
+
+func twinningBatchedDirect[L kernels.Load](p *Twinning, tr *Trial) Stepper[L] {
+	return &twinningBatched[L]{batchStart: newBatchStart[L](tr, p.Batch), r: tr.Choices, packing: p.packing, b: p.Batch, w0: tr.Initial}
+}
+
+func (p *Twinning) HistogramWhy() string {
+	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
+		return why
+	}
+	return p.Delayed.histogramWhy(p.Entry().Name)
+}
+
+func (p *Twinning) Footprint(f *units.Footprint, m Mem) {
+	batchMemory(p.Batch, f, m)
+	p.Delayed.memory(f, m)
+	if p.packing && p.Delayed.on() { // packing's runs beside the ring (kernels/packing_runs.go)
+		perBin, perTau := kernels.PackingRunsMemory()
+		f.Add(m.BinsCulprit, m.BinsHint, units.Mul(m.Bins, uint64(perBin)))
+		f.Add("--tau "+units.FormatCount(p.Delayed.Tau), "lower --tau (or --balls)", units.Mul(kernels.DelayWindow(p.Delayed.Tau, m.Balls)+1, uint64(perTau)))
+	}
+}
+
+func (p *Twinning) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+
+// twinningDelayed carries the step in progress and the record between
+// calls.
+type twinningDelayed[L kernels.Load] struct {
+	r       *kernels.PCG32
+	st      kernels.MultiStep
+	packing bool
+	delay   *kernels.Delay[L]
+}
+
+func (l *twinningDelayed[L]) Step(loads []L, _, c uint64, maxLoad L) (uint64, L) {
+	return c, kernels.DelayedTwinning(loads, l.r, c, &l.st, l.packing, l.delay, maxLoad)
+}
+
+func (l *twinningDelayed[L]) Samples() uint64 { return l.st.Samples }
+
+func twinningDelayedDirect[L kernels.Load](p *Twinning, tr *Trial) Stepper[L] {
+	return &twinningDelayed[L]{r: tr.Choices, packing: p.packing, delay: delayState[L](&p.Delayed, tr)}
 }

@@ -26,13 +26,13 @@ import (
 // batch's start with t₀/n + θ, t₀ the balls placed at the batch's start —
 // all it sees is as it was then (kernels.BatchedTwoThinning). --tau T: the
 // first bin's load is read up to τ balls old and compared with t/n + θ for
-// the current t (delayparam.go). Both on the direct engine only.
+// the current t (delay.go). Both on the direct engine only.
 
 // TwoThinning is Two-Thinning.
 type TwoThinning struct {
 	Threshold float64 // θ, relative to the current average
 	Batch     uint64  // balls per batch (b-Batch's setting); 1: none
-	Delayed   Delayed // τ-Delay's setting (delayparam.go); τ = 0: none
+	Delayed   Delayed // τ-Delay's setting (delay.go); τ = 0: none
 }
 
 var twoThinningEntry = &Entry{
@@ -76,7 +76,7 @@ func (p *TwoThinning) HistogramWhy() string {
 func (p *TwoThinning) Content() (map[string]string, []string) { return p.Delayed.content() }
 
 // Memory: the frozen loads of batches, or the delay's state.
-func (p *TwoThinning) Memory(f *units.Footprint, m Mem) {
+func (p *TwoThinning) Footprint(f *units.Footprint, m Mem) {
 	if p.Batch > 1 {
 		f.Add(m.BinsCulprit, m.BinsHint, kernels.BatchMemory(m.Bins, p.Batch, int(m.LoadBytes), m.Weighted))
 	}
@@ -199,5 +199,17 @@ func ceilRat(x *big.Rat) *big.Int {
 	return q
 }
 
-// InitialWhy: delayed, its record of past loads starts empty (delayparam.go).
+// InitialWhy: delayed, its record of past loads starts empty (delay.go).
 func (p *TwoThinning) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+
+// Placement: Two-Thinning with t read as the balls present — the first bin
+// is kept when its load is below (balls present)/n + θ, the current
+// average plus θ (kernels/placer.go), which is the static rule while no
+// ball has left. The deletions model passes the balls present as t to the
+// static steppers, so they run unchanged.
+func (p *TwoThinning) Placement() (kernels.Placement, string) {
+	if why := settingWhy(p.Batch, &p.Delayed); why != "" {
+		return kernels.Placement{}, why
+	}
+	return kernels.Placement{D: 2, Beta: 1, Thetas: []float64{p.Threshold}}, ""
+}

@@ -6,7 +6,8 @@ import (
 	"strconv"
 )
 
-// Result is one trial's outcome, with the JSON fields of the README's Output table.
+// Result is one trial's outcome, with the JSON fields of the README's Output
+// table (Encode writes it).
 type Result struct {
 	Process     string         `json:"process"`
 	Params      map[string]any `json:"params"`
@@ -32,15 +33,12 @@ type Result struct {
 	BallsPerS   float64        `json:"balls_per_s"`
 	Theory      *Theory        `json:"theory,omitempty"`
 	SpecHash    string         `json:"spec_hash,omitempty"` // sweeps: the grid point (core.Spec.Hash)
-	Retries     *Retries       `json:"retries,omitempty"`   // idea: rounds of d draws per ball
-	Estimates   *Estimates     `json:"estimates,omitempty"` // idea: the bins' estimated averages
-	Samples     uint64         `json:"samples,omitempty"`   // twinning, packing, kd-choice: bins sampled (balls per sample: balls/samples)
+	// Extras are the blocks some processes add (extra.go): written and
+	// read by Encode and Decode.
+	Extras Extras `json:"extras,omitempty"`
 
 	// InitialBalls is W0, the balls of --initial beside the Balls thrown.
 	InitialBalls uint64 `json:"initial_balls,omitempty"`
-	// RBB is repeated balls-into-bins' rounds (rbb.go).
-	RBB    *Rounds `json:"rbb,omitempty"`
-	Probes *Probes `json:"probes,omitempty"` // threshold, adaptive: load reads per ball
 	// Dynamic is the balls-that-leave summary (dynamic.go).
 	Dynamic *Dynamic `json:"dynamic,omitempty"`
 }

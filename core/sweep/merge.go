@@ -244,7 +244,7 @@ func writeMerged(path string, ix *TrialIndex, present [][]uint64) error {
 				if err := json.Unmarshal(buf[:at.size-1], &r); err != nil {
 					return fmt.Errorf("%s:%d: changed while merging: %v", ix.paths[at.src], at.line, err)
 				}
-				line, err := json.Marshal(&r)
+				line, err := result.Encode(&r)
 				if err != nil {
 					return err
 				}

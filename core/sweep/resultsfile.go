@@ -126,7 +126,7 @@ func AppendResults(path string, valid int64) (*ResultsWriter, error) {
 
 // Write appends one result as one line and syncs it to disk.
 func (rw *ResultsWriter) Write(r *result.Result) error {
-	b, err := json.Marshal(r)
+	b, err := result.Encode(r)
 	if err != nil {
 		return err
 	}

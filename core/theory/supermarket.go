@@ -138,7 +138,7 @@ func SupermarketODE(lambda float64, law SupermarketLaw, s []float64, T, dt float
 }
 
 // Thinning in the supermarket's mean field (Two-Thinning, K-Thinning with
-// thresholds; core/process/placer.go): sample j < K is kept when its load is
+// thresholds; core/process/kthinning.go): sample j < K is kept when its load is
 // below μ + θ_j, μ = Σ_{i≥1} s_i the mean queue (balls present / n), i.e.
 // below L_j = ⌈μ + θ_j⌉; the K-th sample is kept whatever its load. The
 // ball lands on a bin of load ≥ i with probability

@@ -1,12 +1,8 @@
 package process
 
-import (
-	"fmt"
+import "github.com/balloc/balloc/kernels"
 
-	"github.com/balloc/balloc/kernels"
-)
-
-// Balls that leave (issue 18): the supermarket model (--arrival-rate) and
+// Balls that leave: the supermarket model (--arrival-rate) and
 // deletions in the heavily loaded case (--delete-prob) run the processes
 // that place by a kernels.Placement — the least loaded of D uniform samples
 // with probability β, else one uniform sample: one-choice, d-choice and
@@ -15,7 +11,8 @@ import (
 // placements without the process noticing, and both engines run them
 // exactly (kernels/dynamic.go, core/engine/dynamic.go).
 //
-// Beyond these (placer.go, kernels/placer.go): quantile and mixed-quantile
+// Beyond these (each in its process's file; kernels/placer.go has the
+// loops): quantile and mixed-quantile
 // read the rank of a bin among the loads present (the direct deletions
 // tell quantile's counts per load of each removed ball: Leaver); two-
 // thinning, k-thinning (thresholds) and adaptive read the average t/n as
@@ -46,32 +43,41 @@ type Leaver[L kernels.Load] interface {
 	Left(v L)
 }
 
-func (*OneChoice) Placement() (kernels.Placement, string) {
-	return kernels.Placement{D: 1, Beta: 1}, ""
+// settingWhy: the batch and delay settings have no dynamic reading — a
+// batch's frozen loads and a delay's record of past loads would need the
+// departures.
+func settingWhy(batch uint64, d *Delayed) string {
+	switch {
+	case batch > 1:
+		return "--batch: batches read frozen loads, which departures would change under them"
+	case d.on():
+		return "--tau: the delayed reads count balls placed, not events; for stale loads when balls leave use --update-period, --update-delay or --update-individual"
+	}
+	return ""
 }
 
-func (p *DChoice) Placement() (kernels.Placement, string) {
-	switch {
-	case p.Dims > 1:
-		return kernels.Placement{}, fmt.Sprintf("balls of --dims %d do not leave (scalar balls only)", p.Dims)
-	case p.batched():
-		return kernels.Placement{}, "--batch: batches read frozen loads, which departures would change under them"
-	case p.delayed():
-		return kernels.Placement{}, "--tau: the delayed reads count balls placed, not events; for stale loads when balls leave use --update-period, --update-delay or --update-individual"
-	case p.Opt.on():
-		return kernels.Placement{}, p.Opt.culprit() + ": the event loops draw uniform samples with replacement and random ties"
+// staticWhy is a process's reason to stay off the histogram engine where it
+// has one: the options that keep it there (batches' frozen loads, delays'
+// record of past loads) are the ones with no dynamic reading.
+func staticWhy(p any) string {
+	if h, ok := p.(HistogramWhy); ok {
+		return h.HistogramWhy()
 	}
-	return kernels.Placement{D: p.D, Beta: 1}, ""
+	return ""
 }
 
-func (p *OnePlusBeta) Placement() (kernels.Placement, string) {
-	switch {
-	case p.batched():
-		return kernels.Placement{}, "--batch: batches read frozen loads, which departures would change under them"
-	case p.delayed():
-		return kernels.Placement{}, "--tau: the delayed reads count balls placed, not events; for stale loads when balls leave use --update-period, --update-delay or --update-individual"
-	case p.Opt.on():
-		return kernels.Placement{}, p.Opt.culprit() + ": the event loops draw uniform samples with replacement and random ties"
-	}
-	return kernels.Placement{D: 2, Beta: p.Beta}, ""
+// BallsLeaveNames lists, in catalogue order, the processes balls may leave
+// under: those with a placement at their defaults (the supermarket model
+// and deletions), and those whose deletions run on the direct engine only.
+func BallsLeaveNames() (placers, directDeleters []string) {
+	placers = NamesWhere(func(p Process) bool {
+		pl, ok := p.(Placer)
+		return ok && placesWhenBallsLeave(pl)
+	})
+	directDeleters = NamesWhere(func(p Process) bool {
+		pl, ok := p.(Placer)
+		_, dd := p.(DirectDeleter)
+		return dd && !(ok && placesWhenBallsLeave(pl))
+	})
+	return placers, directDeleters
 }

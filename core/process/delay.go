@@ -8,12 +8,12 @@ import (
 )
 
 // τ-Delay as a setting (Los and Sauerwald, "Balanced allocations with the
-// choice of noise", PODC 2022, §2, for Two-Choice; issue 17 item 8): every
+// choice of noise", PODC 2022, §2, for Two-Choice): every
 // load a process reads may be up to τ balls old, --delay choosing how old,
 // as tau-delay reads them (taudelay.go, kernels/delay.go). d-choice
 // (two-choice with it), one-plus-beta, quantile, mixed-quantile and
 // two-thinning take --tau T --delay … this way, and k-thinning --tau T with
-// --delay fixed (batchany.go); --tau 0 (the default) is the process itself,
+// --delay fixed (kthinning.go); --tau 0 (the default) is the process itself,
 // its own loops. What each reads, delayed:
 //
 //   - d-choice: each of the d loads at its own age (uniform: d independent
@@ -178,8 +178,7 @@ func (s *Delayed) check(name string, su *Setup, rule delayRule) error {
 
 // tauDelay is the tau-delay process this setting makes of Two-Choice.
 func (s *Delayed) tauDelay() *TauDelay {
-	return &TauDelay{Tau: s.Tau, Delay: s.Delay, Ages: s.Ages, AgesSource: s.AgesSource,
-		Replay: s.Replay, ReplaySource: s.ReplaySource, ages: s.ages}
+	return &TauDelay{*s}
 }
 
 // delayState is a trial's delay state, for its bins and balls.
@@ -193,7 +192,7 @@ func delayState[L kernels.Load](s *Delayed, tr *Trial) *kernels.Delay[L] {
 // memory adds the delay state's bytes: tau-delay's.
 func (s *Delayed) memory(f *units.Footprint, m Mem) {
 	if s.on() {
-		s.tauDelay().Memory(f, m)
+		s.tauDelay().Footprint(f, m)
 	}
 }
 
@@ -313,3 +312,11 @@ func (l *batchedThinningLoop[L]) BatchEnds(n int) (uint64, float64) { return l.b
 
 // Start freezes --initial's loads for the first batch.
 func (l *batchedThinningLoop[L]) Start(loads []L) { l.batch.Start(loads) }
+
+// checkFixedDelay: --tau with --delay fixed only, then the setting's checks.
+func checkFixedDelay(name string, s *Delayed, su *Setup, batch uint64) error {
+	if mode := s.Delay; mode != kernels.DelayFixed {
+		return fmt.Errorf("--delay %s: %s with --tau reads every sample as it was τ balls ago (--delay fixed) only", delayModes[mode], name)
+	}
+	return s.check(name, su, delayRule{batch: batch})
+}

@@ -1,0 +1,198 @@
+// Package output writes trials' results in balloc's per-trial formats, as
+// they arrive: JSON (one array), JSON Lines (one object a line) and CSV
+// (one row a checkpoint and one for the end of each trial), the formats of
+// `balloc run --format` and of sweeps' results files. A Go program that
+// runs trials through core/engine writes them with a Stream, byte for byte
+// as the command does.
+//
+// The blocks only some processes report (result.Extra) are written through
+// their kinds: a CSV carries a kind's columns when a process of the run
+// declares it (process.Entry.Reports), so the header is fixed before the
+// first trial ends; this package names no process.
+package output
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/result"
+)
+
+// Formats are the per-trial formats a Stream writes.
+var Formats = []string{"json", "jsonl", "csv"}
+
+// Stream writes results in one per-trial format. Each Write flushes, so
+// the output holds whole records should the run be interrupted; Finish
+// closes a JSON array.
+type Stream struct {
+	format string
+	w      *bufio.Writer
+	csv    *csv.Writer
+	extras []*result.Kind // CSV: the extra blocks with columns the run's processes report
+	count  int
+}
+
+// NewStream makes a Stream writing format ("json", "jsonl" or "csv") to w
+// for the results of specs (a CSV's columns follow the kinds their
+// processes report).
+func NewStream(w io.Writer, format string, specs []*core.Spec) (*Stream, error) {
+	if !slices.Contains(Formats, format) {
+		return nil, fmt.Errorf("output: format %q is not one of %s", format, strings.Join(Formats, ", "))
+	}
+	st := &Stream{format: format, w: bufio.NewWriter(w)}
+	if format == "csv" {
+		st.csv = csv.NewWriter(st.w)
+		st.extras = CSVKinds(specs)
+	}
+	return st, nil
+}
+
+// Write writes one result.
+func (st *Stream) Write(r *result.Result) error {
+	st.count++
+	if st.format == "csv" {
+		if st.count == 1 {
+			st.csv.Write(CSVColumns(st.extras))
+		}
+		CSVRows(r, st.extras, func(row []string) { st.csv.Write(row) })
+		st.csv.Flush()
+		return st.csv.Error()
+	}
+	b, err := result.Encode(r)
+	if err != nil {
+		return err
+	}
+	if st.format == "json" {
+		if st.count == 1 {
+			st.w.WriteString("[")
+		} else {
+			st.w.WriteString(",")
+		}
+		st.w.WriteString("\n")
+		st.w.Write(b)
+		return st.w.Flush()
+	}
+	st.w.Write(b)
+	st.w.WriteByte('\n')
+	return st.w.Flush()
+}
+
+// Finish ends the output: a JSON array's closing bracket (an empty array
+// when no result came).
+func (st *Stream) Finish() error {
+	if st.format == "json" {
+		if st.count == 0 {
+			st.w.WriteString("[")
+		}
+		st.w.WriteString("\n]\n")
+	}
+	return st.w.Flush()
+}
+
+// CSVHeader are the columns every CSV row has, before the extra blocks'.
+var CSVHeader = []string{
+	"process", "params", "bins", "balls", "trial", "seed", "engine", "at_balls",
+	"gap", "max_load", "min_load", "underload", "quadratic_potential", "alpha", "log_exp_potential",
+	"max_gap", "elapsed_s", "balls_per_s",
+}
+
+// CSVKinds are the extra blocks with CSV columns that the processes of
+// specs report (process.Entry.Reports), in rank order.
+func CSVKinds(specs []*core.Spec) []*result.Kind {
+	var ks []*result.Kind
+	for _, k := range result.Kinds() {
+		for _, s := range specs {
+			if len(k.Columns) > 0 && slices.Contains(s.Process.Reports, k) {
+				ks = append(ks, k)
+				break
+			}
+		}
+	}
+	return ks
+}
+
+// CSVColumns is the header of a run's CSV: one schema a run, the columns
+// of an extra block only when a process of the run reports it (empty in
+// other processes' rows).
+func CSVColumns(extras []*result.Kind) []string {
+	cols := slices.Clone(CSVHeader)
+	for _, k := range extras {
+		cols = append(cols, k.Columns...)
+	}
+	return cols
+}
+
+// CSVRows gives one row per checkpoint (at_balls < balls) and one for the
+// final state (at_balls = balls), so checkpoints survive in a flat file,
+// handing each to emit as it is made (a row's slice is reused after).
+// Each row ends in the columns of the extra blocks, blank where the trial
+// has no block of that kind.
+func CSVRows(r *result.Result, extras []*result.Kind, emit func(row []string)) {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
+	head := []string{r.Process, ParamsText(r.Params), u(r.Bins), u(r.Balls), u(r.Trial), u(r.Seed), r.Engine}
+	tail := []string{f(r.MaxGap), f(r.ElapsedS), f(r.BallsPerS)}
+	for _, k := range extras {
+		tail = append(tail, k.Row(r.Extra(k))...)
+	}
+	row := make([]string, 0, len(head)+8+len(tail))
+	for _, c := range r.Checkpoints {
+		if c.Balls == r.Balls {
+			continue
+		}
+		row = append(append(row[:0], head...), u(c.Balls), f(c.Gap), f(c.MaxLoad), f(c.MinLoad), f(c.Underload), f(float64(c.Quadratic)), f(r.Alpha), f(c.LogExpPot))
+		emit(append(row, tail...))
+	}
+	row = append(append(row[:0], head...), u(r.Balls), f(r.Gap), f(r.MaxLoad), f(r.MinLoad), f(r.Underload), f(float64(r.Quadratic)), f(r.Alpha), f(r.LogExpPot))
+	emit(append(row, tail...))
+}
+
+// ParamsText writes a params map as "beta=0.5 d=2", sorted by name.
+func ParamsText(m map[string]any) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, m[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// ExtraTables writes the table block of every extra kind that has one, in
+// rank order, for the specs of a run: rows[i] names spec i and tallies[i]
+// its tallies, made by NewTallies and fed every trial of the spec (a block
+// prints nothing when no spec has its figures).
+func ExtraTables(w io.Writer, rows []result.TallyRow, tallies [][]result.Tally) {
+	for i, k := range TableKinds() {
+		for j := range rows {
+			rows[j].Tally = tallies[j][i]
+		}
+		k.Table(w, rows)
+	}
+}
+
+// TableKinds are the extra kinds that have a table block, in rank order.
+func TableKinds() []*result.Kind {
+	var ks []*result.Kind
+	for _, k := range result.Kinds() {
+		if k.Table != nil {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
+
+// NewTallies are one spec's tallies of the extra kinds with a table block,
+// in TableKinds' order: feed each trial to every one (Tally.Add).
+func NewTallies() []result.Tally {
+	var ts []result.Tally
+	for _, k := range TableKinds() {
+		ts = append(ts, k.NewTally())
+	}
+	return ts
+}
