@@ -96,13 +96,14 @@ func EvaluateFixed(sp *Space, rule Rule, a []int) float64 {
 	next := append([]float64(nil), sp.final...)
 	cur := make([]float64, len(next))
 	below := make([]int, k-1)
+	sumW, sumC := make([]float64, maxMoves+1), make([]float64, maxMoves+1)
 	for t := sp.M - 1; t >= 0; t-- {
 		cur = cur[:sp.Level(t)]
 		for j := range below {
 			below[j] = lim[j][t]
 		}
 		for s := range cur {
-			cur[s] = fixedAt(sp.MovesOf(t, s), next, float64(sp.N), below)
+			cur[s] = fixedAt(sp.MovesOf(t, s), next, float64(sp.N), below, sumW, sumC)
 		}
 		next, cur = cur, next[:cap(next)]
 	}
@@ -110,23 +111,25 @@ func EvaluateFixed(sp *Space, rule Rule, a []int) float64 {
 }
 
 // fixedAt is the policy's U_K at one state: sample j (0-based, with
-// K − j samples left) keeps a load below below[j].
-func fixedAt(moves []Move, next []float64, n float64, below []int) float64 {
-	var u float64
-	for _, mv := range moves {
-		u += float64(mv.Count) * next[mv.Next]
+// K − j samples left) keeps a load below below[j]. Moves ascend by load, so
+// the kept ones are a prefix: with the prefix sums of c_ℓ·w_ℓ and c_ℓ,
+// U = (Σ_kept c_ℓ w_ℓ + (n − Σ_kept c_ℓ)·U_next)/n, each successor value
+// read once. sumW and sumC are scratch of maxMoves + 1 (an array here
+// would be cleared at every call).
+func fixedAt(moves []Move, next []float64, n float64, below []int, sumW, sumC []float64) float64 {
+	sumW[0], sumC[0] = 0, 0
+	for i, mv := range moves {
+		c := float64(mv.Count)
+		sumW[i+1] = sumW[i] + c*next[mv.Next]
+		sumC[i+1] = sumC[i] + c
 	}
-	u /= n
+	u := sumW[len(moves)] / n
 	for j := len(below) - 1; j >= 0; j-- {
-		var sum float64
-		for _, mv := range moves {
-			if int(mv.Load) < below[j] {
-				sum += float64(mv.Count) * next[mv.Next]
-			} else {
-				sum += float64(mv.Count) * u
-			}
+		kept := 0
+		for kept < len(moves) && int(moves[kept].Load) < below[j] {
+			kept++
 		}
-		u = sum / n
+		u = (sumW[kept] + (n-sumC[kept])*u) / n
 	}
 	return u
 }

@@ -309,7 +309,7 @@ func levelValues(sp *Space, k int) [][]float64 {
 	for t := sp.M - 1; t >= 0; t-- {
 		vals[t] = make([]float64, sp.Level(t))
 		for s := range vals[t] {
-			vals[t][s] = optimalAt(sp.MovesOf(t, s), vals[t+1], float64(sp.N), k, nil)
+			vals[t][s] = optimalAt(sp.MovesOf(t, s), vals[t+1], float64(sp.N), k, nil, make([]float64, maxMoves))
 		}
 	}
 	return vals

@@ -33,6 +33,7 @@ func Solve(sp *Space, k int, policy bool) (float64, *Policy, error) {
 	// buffers of level m's size hold every level.
 	next := append([]float64(nil), sp.final...)
 	cur := make([]float64, len(next))
+	w := make([]float64, maxMoves)
 	for t := sp.M - 1; t >= 0; t-- {
 		cur = cur[:sp.Level(t)]
 		for s := range cur {
@@ -41,7 +42,7 @@ func Solve(sp *Space, k int, policy bool) (float64, *Policy, error) {
 				g := sp.start[t] + uint64(s)
 				masks = pol.masks[g*uint64(k-1) : (g+1)*uint64(k-1)]
 			}
-			cur[s] = optimalAt(sp.MovesOf(t, s), next, float64(sp.N), k, masks)
+			cur[s] = optimalAt(sp.MovesOf(t, s), next, float64(sp.N), k, masks, w)
 		}
 		next, cur = cur, next[:cap(next)]
 	}
@@ -50,20 +51,21 @@ func Solve(sp *Space, k int, policy bool) (float64, *Policy, error) {
 
 // optimalAt is U_K at one state: U_1 = Σ (c_ℓ/n) w_ℓ, then
 // U_c = Σ (c_ℓ/n) min(w_ℓ, U_{c−1}), a tie keeping the sample; masks[c−2]
-// gets the kept moves when masks is not nil.
-func optimalAt(moves []Move, next []float64, n float64, k int, masks []uint64) float64 {
+// gets the kept moves when masks is not nil; w is scratch of maxMoves for
+// the successors' values, each read once.
+func optimalAt(moves []Move, next []float64, n float64, k int, masks []uint64, w []float64) float64 {
 	var u float64
-	for _, mv := range moves {
-		u += float64(mv.Count) * next[mv.Next]
+	for i, mv := range moves {
+		w[i] = next[mv.Next]
+		u += float64(mv.Count) * w[i]
 	}
 	u /= n
 	for c := 2; c <= k; c++ {
 		var sum float64
 		var keep uint64
 		for i, mv := range moves {
-			w := next[mv.Next]
-			if w <= u {
-				sum += float64(mv.Count) * w
+			if w[i] <= u {
+				sum += float64(mv.Count) * w[i]
 				keep |= 1 << uint(i)
 			} else {
 				sum += float64(mv.Count) * u

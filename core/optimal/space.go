@@ -170,13 +170,13 @@ func Fits(n, m, k int, policy bool) (Size, error) {
 	}
 	sz := Estimate(n, m, k)
 	need := sz.Bytes(policy)
-	if sz.MaxLevel > math.MaxUint32 || sz.Moves > math.MaxInt32*2 {
-		return sz, fmt.Errorf("optimal: n = %d, m = %d has %s states (a level of %s), beyond this DP's 2^32 states a level",
-			n, m, units.FormatCount(sz.States), units.FormatCount(sz.MaxLevel))
-	}
 	if lim := units.MemoryLimit(); lim.Bytes > 0 && need > lim.Bytes {
-		return sz, fmt.Errorf("optimal: n = %d, m = %d has %s states and %s moves, about %s; %s",
+		return sz, fmt.Errorf("--bins %d --balls %d: %s states and %s moves, about %s to solve; %s",
 			n, m, units.FormatCount(sz.States), units.FormatCount(sz.Moves), units.FormatBytes(float64(need)), lim)
+	}
+	if sz.MaxLevel > math.MaxUint32 || sz.Moves > math.MaxInt32*2 {
+		return sz, fmt.Errorf("--bins %d --balls %d: %s states (a level of %s), beyond this DP's 2^32 states a level",
+			n, m, units.FormatCount(sz.States), units.FormatCount(sz.MaxLevel))
 	}
 	return sz, nil
 }
@@ -187,14 +187,14 @@ func Fits(n, m, k int, policy bool) (Size, error) {
 func checkSizes(n, m, k int) error {
 	switch {
 	case n < 1 || n > math.MaxUint32:
-		return fmt.Errorf("optimal: --bins %d: want 1 ≤ n ≤ %d", n, uint64(math.MaxUint32))
+		return fmt.Errorf("--bins %d: want 1 ≤ n ≤ %d", n, uint64(math.MaxUint32))
 	case m < 0 || m > 1<<16:
-		return fmt.Errorf("optimal: --balls %d: want 0 ≤ m ≤ %d", m, 1<<16)
+		return fmt.Errorf("--balls %d: want 0 ≤ m ≤ %d", m, 1<<16)
 	case k < 2 || k > 64:
-		return fmt.Errorf("optimal: --k %d: want 2 ≤ K ≤ 64", k)
+		return fmt.Errorf("--k %d: want 2 ≤ K ≤ 64", k)
 	}
 	if side := float64(m+1) * float64(m+1) * float64(min(n, m)+1) * 16; side > 1<<28 {
-		return fmt.Errorf("optimal: n = %d, m = %d: the partition tables alone take %s", n, m, units.FormatBytes(side))
+		return fmt.Errorf("--bins %d --balls %d: the partition tables alone take %s, and the states far more", n, m, units.FormatBytes(side))
 	}
 	return nil
 }
