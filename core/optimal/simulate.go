@@ -6,60 +6,57 @@ import (
 	"github.com/balloc/balloc/kernels"
 )
 
-// Sim runs a Policy ball by ball on a real load vector: before each ball it
-// ranks the sorted loads to find the state, then reads the decision table
-// for each sample. O(n + max load) a ball, nothing allocated.
-type Sim struct {
+// Tracker follows a run's loads for a Policy: the bins per load, from
+// which it ranks the state before each ball. It assumes empty bins at the
+// start and one Place per ball, in order.
+type Tracker struct {
 	p     *Policy
-	loads []uint32 // per bin
 	count []uint32 // bins per load, loads 0..m
-	parts []uint32 // the sorted positive loads, descending
+	parts []uint32 // scratch: the sorted positive loads, descending
+	top   uint32   // the maximum load
 }
 
-// NewSim prepares runs of p.
-func (p *Policy) NewSim() *Sim {
+// NewTracker starts a run from empty bins.
+func (p *Policy) NewTracker() *Tracker {
 	sp := p.Space
-	return &Sim{p: p, loads: make([]uint32, sp.N), count: make([]uint32, sp.M+2), parts: make([]uint32, 0, min(sp.N, sp.M)+1)}
+	tr := &Tracker{p: p, count: make([]uint32, sp.M+2), parts: make([]uint32, 0, min(sp.N, sp.M)+1)}
+	tr.count[0] = uint32(sp.N)
+	return tr
 }
 
-// Loads is the load vector after the last Run.
-func (s *Sim) Loads() []uint32 { return s.loads }
-
-// Run places m balls from empty bins and returns the maximum load.
-func (s *Sim) Run(r *kernels.PCG32) uint32 {
-	sp, k := s.p.Space, s.p.K
-	clear(s.loads)
-	clear(s.count)
-	s.count[0] = uint32(sp.N)
-	var top uint32
-	for t := 0; t < sp.M; t++ {
-		state := s.rank(t, top)
-		moves := sp.MovesOf(t, state)
-		bin := r.Bounded(uint32(sp.N))
-		for c := k; c >= 2; c-- {
-			if s.p.Keep(t, state, moveOf(moves, s.loads[bin]), c) {
-				break
-			}
-			bin = r.Bounded(uint32(sp.N))
+// Place puts ball t+1 (t < m balls placed, all by Place) into loads by the
+// policy: up to K uniform samples from r, sample c (c samples left) kept
+// when the table says so, the last kept. It returns the bin's new load.
+// O(n + max load) a ball (the state's rank), nothing allocated.
+func Place[L kernels.Load](tr *Tracker, loads []L, r *kernels.PCG32, t int) L {
+	sp, k := tr.p.Space, tr.p.K
+	state := tr.rank(t)
+	moves := sp.MovesOf(t, state)
+	n := uint32(len(loads))
+	bin := r.Bounded(n)
+	for c := k; c >= 2; c-- {
+		if tr.p.Keep(t, state, moveOf(moves, uint32(loads[bin])), c) {
+			break
 		}
-		l := s.loads[bin]
-		s.loads[bin] = l + 1
-		s.count[l]--
-		s.count[l+1]++
-		top = max(top, l+1)
+		bin = r.Bounded(n)
 	}
-	return top
+	l := uint32(loads[bin])
+	loads[bin]++
+	tr.count[l]--
+	tr.count[l+1]++
+	tr.top = max(tr.top, l+1)
+	return loads[bin]
 }
 
-// rank is the state of the current loads at level t.
-func (s *Sim) rank(t int, top uint32) int {
-	parts := s.parts[:0]
-	for l := top; l >= 1; l-- {
-		for range s.count[l] {
+// rank is the state of the tracked loads at level t.
+func (tr *Tracker) rank(t int) int {
+	parts := tr.parts[:0]
+	for l := tr.top; l >= 1; l-- {
+		for range tr.count[l] {
 			parts = append(parts, l)
 		}
 	}
-	return int(s.p.Space.c.rank(parts, t, s.p.Space.N))
+	return int(tr.p.Space.c.rank(parts, t, tr.p.Space.N))
 }
 
 // moveOf is the index of the move of load l (moves ascend by load).
@@ -69,17 +66,28 @@ func moveOf(moves []Move, l uint32) int {
 			return i
 		}
 	}
-	panic("optimal: a sampled load that the state does not hold")
+	panic("optimal: a sampled load that the state does not hold (the loads were not all placed by Place)")
+}
+
+// run places m balls from empty bins and returns the maximum load.
+func (p *Policy) run(loads []uint32, r *kernels.PCG32) uint32 {
+	clear(loads)
+	tr := p.NewTracker()
+	var top uint32
+	for t := 0; t < p.Space.M; t++ {
+		top = max(top, Place(tr, loads, r, t))
+	}
+	return top
 }
 
 // Simulate runs trials of the policy, trial i on kernels.TrialStream(seed,
 // i, LaneChoices), and returns the mean maximum load and its standard error.
 func (p *Policy) Simulate(seed uint64, trials int) (mean, se float64) {
-	sim := p.NewSim()
+	loads := make([]uint32, p.Space.N)
 	var sum, sq float64
 	for i := range trials {
 		r := kernels.TrialStream(seed, uint64(i), kernels.LaneChoices)
-		x := float64(sim.Run(&r))
+		x := float64(p.run(loads, &r))
 		sum += x
 		sq += x * x
 	}
