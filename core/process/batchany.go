@@ -119,6 +119,9 @@ func kThinningBatchedDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] 
 }
 
 func (p *KThinning) HistogramWhy() string {
+	if p.Thresholds.Optimal {
+		return optimalWhy("k-thinning --thresholds", "use --engine direct or auto")
+	}
 	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
 		return why
 	}
@@ -130,7 +133,12 @@ func (p *KThinning) Memory(f *units.Footprint, m Mem) {
 	p.Delayed.memory(f, m)
 }
 
-func (p *KThinning) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+func (p *KThinning) InitialWhy() string {
+	if p.Thresholds.Optimal {
+		return optimalWhy("k-thinning --thresholds", "--initial is not built with it")
+	}
+	return p.Delayed.initialWhy(p.Entry().Name)
+}
 
 // checkDelay: --tau with --delay fixed only (each sample's own load τ balls
 // old, as two-thinning's fixed delay reads its first sample; the other

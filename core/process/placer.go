@@ -64,6 +64,9 @@ func staticWhy(p any) string {
 // ball has left. The deletions model passes the balls present as t to the
 // static steppers, so they run unchanged.
 func (p *TwoThinning) Placement() (kernels.Placement, string) {
+	if p.Optimal {
+		return kernels.Placement{}, optimalWhy("--threshold", "balls that leave are not built with it")
+	}
 	if why := settingWhy(p.Batch, &p.Delayed); why != "" {
 		return kernels.Placement{}, why
 	}
@@ -74,6 +77,9 @@ func (p *TwoThinning) Placement() (kernels.Placement, string) {
 // Two-Thinning's. The quantile thresholds (positions of the sorted loads)
 // are not built here.
 func (p *KThinning) Placement() (kernels.Placement, string) {
+	if p.Thresholds.Optimal {
+		return kernels.Placement{}, optimalWhy("--thresholds", "balls that leave are not built with it")
+	}
 	if why := settingWhy(p.Batch, &p.Delayed); why != "" {
 		return kernels.Placement{}, why
 	}
