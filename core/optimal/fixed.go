@@ -91,47 +91,83 @@ func limits(rule Rule, n, m int, a []int) [][]int {
 // policy (rule, a) of K-Thinning, K = len(a) + 1, on sp: the package
 // comment's recursion with each minimum replaced by the policy's decision.
 func EvaluateFixed(sp *Space, rule Rule, a []int) float64 {
-	k := len(a) + 1
-	lim := limits(rule, sp.N, sp.M, a)
-	next := append([]float64(nil), sp.final...)
-	cur := make([]float64, len(next))
-	below := make([]int, k-1)
-	sumW, sumC := make([]float64, maxMoves+1), make([]float64, maxMoves+1)
-	for t := sp.M - 1; t >= 0; t-- {
-		cur = cur[:sp.Level(t)]
-		for j := range below {
-			below[j] = lim[j][t]
-		}
-		for s := range cur {
-			cur[s] = fixedAt(sp.MovesOf(t, s), next, float64(sp.N), below, sumW, sumC)
-		}
-		next, cur = cur, next[:cap(next)]
-	}
-	return next[0]
+	return EvaluateFixedMany(sp, rule, [][]int{a})[0]
 }
 
-// fixedAt is the policy's U_K at one state: sample j (0-based, with
-// K − j samples left) keeps a load below below[j]. Moves ascend by load, so
-// the kept ones are a prefix: with the prefix sums of c_ℓ·w_ℓ and c_ℓ,
-// U = (Σ_kept c_ℓ w_ℓ + (n − Σ_kept c_ℓ)·U_next)/n, each successor value
-// read once. sumW and sumC are scratch of maxMoves + 1 (an array here
-// would be cleared at every call).
-func fixedAt(moves []Move, next []float64, n float64, below []int, sumW, sumC []float64) float64 {
-	sumW[0], sumC[0] = 0, 0
-	for i, mv := range moves {
-		c := float64(mv.Count)
-		sumW[i+1] = sumW[i] + c*next[mv.Next]
-		sumC[i+1] = sumC[i] + c
+// Batch is how many policies EvaluateFixedMany runs in one pass at most
+// (BestFixed's batches; Estimate counts its value buffers).
+const Batch = 8
+
+// EvaluateFixedMany is EvaluateFixed for several policies of the same K in
+// one backward pass: each state's moves are read once, and the policies'
+// values of a state sit side by side (value of policy p at state s:
+// s·P + p), so the successors' values of all come in one cache line.
+// Every policy's arithmetic is EvaluateFixed's alone, in the same order.
+func EvaluateFixedMany(sp *Space, rule Rule, as [][]int) []float64 {
+	np, k := len(as), len(as[0])+1
+	lims := make([][][]int, np)
+	for p, a := range as {
+		lims[p] = limits(rule, sp.N, sp.M, a)
 	}
-	u := sumW[len(moves)] / n
-	for j := len(below) - 1; j >= 0; j-- {
-		kept := 0
-		for kept < len(moves) && int(moves[kept].Load) < below[j] {
-			kept++
+	next := make([]float64, len(sp.final)*np)
+	for s, v := range sp.final {
+		for p := range np {
+			next[s*np+p] = v
 		}
-		u = (sumW[kept] + (n-sumC[kept])*u) / n
 	}
-	return u
+	cur := make([]float64, len(next))
+	below := make([]int, np*(k-1))
+	scratch := fixedScratch{sumW: make([]float64, (maxMoves+1)*np), sumC: make([]float64, maxMoves+1)}
+	for t := sp.M - 1; t >= 0; t-- {
+		for p := range np {
+			for j := range k - 1 {
+				below[p*(k-1)+j] = lims[p][j][t]
+			}
+		}
+		for s := range sp.Level(t) {
+			fixedAt(sp.MovesOf(t, s), next, float64(sp.N), below, np, cur[s*np:(s+1)*np], &scratch)
+		}
+		next, cur = cur, next
+	}
+	return append([]float64(nil), next[:np]...)
+}
+
+// fixedScratch holds fixedAt's prefix sums: sumW[i·P + p] for policy p
+// over the first i moves (the policies side by side), and sumC over the
+// first i moves.
+type fixedScratch struct{ sumW, sumC []float64 }
+
+// fixedAt is each policy's U_K at one state, into out: sample j (0-based,
+// with K − j samples left) of policy p keeps a load below
+// below[p·(K−1) + j]. Moves ascend by load, so the kept ones are a prefix:
+// with the prefix sums of c_ℓ·w_ℓ and c_ℓ,
+// U = (Σ_kept c_ℓ w_ℓ + (n − Σ_kept c_ℓ)·U_next)/n.
+func fixedAt(moves []Move, next []float64, n float64, below []int, np int, out []float64, sc *fixedScratch) {
+	sc.sumC[0] = 0
+	for i, mv := range moves {
+		sc.sumC[i+1] = sc.sumC[i] + float64(mv.Count)
+	}
+	sumW := sc.sumW[:(len(moves)+1)*np]
+	clear(sumW[:np])
+	for i, mv := range moves {
+		c, vals := float64(mv.Count), next[int(mv.Next)*np:int(mv.Next)*np+np]
+		prev, row := sumW[i*np:(i+1)*np], sumW[(i+1)*np:(i+2)*np]
+		for p, v := range vals {
+			row[p] = prev[p] + c*v
+		}
+	}
+	k1 := len(below) / np
+	for p := range np {
+		u := sumW[len(moves)*np+p] / n
+		for j := k1 - 1; j >= 0; j-- {
+			kept := 0
+			for kept < len(moves) && int(moves[kept].Load) < below[p*k1+j] {
+				kept++
+			}
+			u = (sumW[kept*np+p] + (n-sc.sumC[kept])*u) / n
+		}
+		out[p] = u
+	}
 }
 
 // Range is the grid a fixed-threshold search covers: a ∈ [Lo, Hi] for every
@@ -167,15 +203,20 @@ func DefaultRange(rule Rule, n, m int) Range {
 // grid, not proven global). evals counts the policies evaluated.
 func BestFixed(sp *Space, k int, rule Rule, r Range) (best Fixed, evals int) {
 	best = Fixed{Rule: rule, N: sp.N, Value: -1}
-	a := make([]int, k-1)
-	for x := r.Lo; x <= r.Hi; x++ {
-		for j := range a {
-			a[j] = x
+	for lo := r.Lo; lo <= r.Hi; lo += Batch {
+		var as [][]int
+		for x := lo; x <= min(r.Hi, lo+Batch-1); x++ {
+			a := make([]int, k-1)
+			for j := range a {
+				a[j] = x
+			}
+			as = append(as, a)
 		}
-		v := EvaluateFixed(sp, rule, a)
-		evals++
-		if best.Value < 0 || v < best.Value {
-			best.A, best.Value = append([]int(nil), a...), v
+		for i, v := range EvaluateFixedMany(sp, rule, as) {
+			evals++
+			if best.Value < 0 || v < best.Value {
+				best.A, best.Value = as[i], v
+			}
 		}
 	}
 	for improved := k > 2; improved; {

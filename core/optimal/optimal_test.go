@@ -34,26 +34,32 @@ func bruteSample(loads []int, t, m, k, c int) float64 {
 	return sum / float64(len(loads))
 }
 
-// bruteFixed is a relative fixed-threshold policy's value by the same
-// recursion, its limit computed in floating point from θj = (a_j − ½)/n:
-// sample j keeps a load below ⌈t/n + θj⌉.
-func bruteFixed(loads []int, t, m int, a []int) float64 {
+// bruteFixed is a fixed-threshold policy's value by the same recursion.
+// Relative: the limit computed in floating point from θj = (a_j − ½)/n,
+// sample j keeping a load below ⌈t/n + θj⌉; absolute: below a_j.
+func bruteFixed(loads []int, t, m int, rule Rule, a []int) float64 {
 	if t == m {
 		return float64(maxOf(loads))
 	}
-	return bruteFixedSample(loads, t, m, a, 0)
+	return bruteFixedSample(loads, t, m, rule, a, 0)
 }
 
-func bruteFixedSample(loads []int, t, m int, a []int, j int) float64 {
+func bruteFixedSample(loads []int, t, m int, rule Rule, a []int, j int) float64 {
 	n := float64(len(loads))
 	var sum float64
 	for i := range loads {
-		if j < len(a) && float64(loads[i]) >= math.Ceil(float64(t)/n+(float64(a[j])-0.5)/n) {
-			sum += bruteFixedSample(loads, t, m, a, j+1)
-			continue
+		if j < len(a) {
+			limit := float64(a[j])
+			if rule == Relative {
+				limit = math.Ceil(float64(t)/n + (float64(a[j])-0.5)/n)
+			}
+			if float64(loads[i]) >= limit {
+				sum += bruteFixedSample(loads, t, m, rule, a, j+1)
+				continue
+			}
 		}
 		loads[i]++
-		sum += bruteFixed(loads, t+1, m, a)
+		sum += bruteFixed(loads, t+1, m, rule, a)
 		loads[i]--
 	}
 	return sum / n
@@ -142,15 +148,32 @@ func TestSolveMatchesBruteForce(t *testing.T) {
 }
 
 // TestFixedMatchesBruteForce: the fixed-threshold evaluation equals the
-// brute-force recursion, whose limits come from floating-point θ.
+// brute-force recursion (relative limits from floating-point θ), for K = 2,
+// 3 and 4.
 func TestFixedMatchesBruteForce(t *testing.T) {
 	for _, c := range []struct{ n, m int }{{2, 5}, {3, 5}} {
 		sp := space(t, c.n, c.m)
-		for _, a := range [][]int{{-4}, {0}, {1}, {2}, {4}, {9}, {0, 2}, {2, 0}, {1, 1}, {-1, 3}} {
-			got := EvaluateFixed(sp, Relative, a)
-			want := bruteFixed(make([]int, c.n), 0, c.m, a)
-			if math.Abs(got-want) > 1e-12 {
-				t.Errorf("n=%d m=%d a=%v: DP %.15f, brute force %.15f", c.n, c.m, a, got, want)
+		for _, rule := range []Rule{Relative, Absolute} {
+			for _, a := range [][]int{{-4}, {0}, {1}, {2}, {4}, {9}, {0, 2}, {2, 0}, {1, 1}, {-1, 3}, {1, 2, 3}} {
+				got := EvaluateFixed(sp, rule, a)
+				want := bruteFixed(make([]int, c.n), 0, c.m, rule, a)
+				if math.Abs(got-want) > 1e-12 {
+					t.Errorf("n=%d m=%d %v a=%v: DP %.15f, brute force %.15f", c.n, c.m, rule, a, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestManyIsEachAlone: policies evaluated together give each one's value
+// alone, to the bit.
+func TestManyIsEachAlone(t *testing.T) {
+	sp := space(t, 4, 7)
+	as := [][]int{{-3, 0}, {0, 1}, {1, 1}, {2, 5}, {9, -1}}
+	for _, rule := range []Rule{Relative, Absolute} {
+		for i, v := range EvaluateFixedMany(sp, rule, as) {
+			if alone := EvaluateFixedMany(sp, rule, as[i:i+1])[0]; v != alone {
+				t.Errorf("%v a=%v: %v together, %v alone", rule, as[i], v, alone)
 			}
 		}
 	}

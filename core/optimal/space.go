@@ -119,7 +119,7 @@ type Size struct {
 	Moves       uint64 // (state, distinct load) pairs over t < m
 	MaxLevel    uint64 // the largest level's states
 	SpaceBytes  uint64 // counts tables, offsets and moves, final loads
-	PassBytes   uint64 // two levels of values
+	PassBytes   uint64 // two levels of values, for Batch fixed policies at once
 	PolicyBytes uint64 // a policy's masks: K − 1 words per state below m
 }
 
@@ -147,7 +147,7 @@ func Estimate(n, m, k int) Size {
 	tables := uint64(2 * 8 * (m + 1) * (m + 1) * (min(n, m) + 1))
 	sz.SpaceBytes = addSat(addSat(tables, mulSat(sz.States, 8)), mulSat(sz.Moves, 12))
 	sz.SpaceBytes = addSat(sz.SpaceBytes, mulSat(sz.MaxLevel, 8))
-	sz.PassBytes = mulSat(sz.MaxLevel, 16)
+	sz.PassBytes = mulSat(sz.MaxLevel, 16*Batch)
 	sz.PolicyBytes = mulSat(sz.States, uint64(8*(k-1)))
 	return sz
 }
