@@ -120,7 +120,7 @@ func kThinningBatchedDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] 
 
 func (p *KThinning) HistogramWhy() string {
 	if p.Thresholds.Optimal {
-		return optimalWhy("k-thinning --thresholds", "use --engine direct or auto")
+		return optimalWhy("k-thinning --thresholds", "the histogram engine is not built with it")
 	}
 	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
 		return why

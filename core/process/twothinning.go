@@ -93,7 +93,7 @@ func (p *TwoThinning) Check(su *Setup) error {
 // HistogramWhy: batches and delays run on the direct engine only.
 func (p *TwoThinning) HistogramWhy() string {
 	if p.Optimal {
-		return optimalWhy("two-thinning --threshold", "use --engine direct or auto")
+		return optimalWhy("two-thinning --threshold", "the histogram engine is not built with it")
 	}
 	if p.Batch > 1 {
 		return "two-thinning in batches (--batch) runs on the direct engine"
