@@ -25,10 +25,11 @@ run: build
 TESTFLAGS ?=
 
 # The tests whose goroutines share memory: the concurrent allocator's workers
-# and its striped counters, the ordered trial pool, and balloc's commands run
-# with several workers or interrupted. make test runs these again under the
-# race detector (not the whole suite twice); a new test that shares memory
-# between goroutines takes a name matching this pattern.
+# and its striped counters, the ordered trial pool, balloc's commands run
+# with several workers or interrupted, and the Go API's parallel trials. make
+# test runs these again under the race detector (not the whole suite twice);
+# a new test that shares memory between goroutines takes a name matching
+# this pattern.
 RACE_TESTS := Contention|TotalsAddUp|MeasuredBallsAllCounted|Ordered|ForAnyWorkers|Concurrent|Interrupt|SweepJobs|GoroutineBackpressure
 
 # Fast versions of every check (long statistical ones are skipped by -short,
@@ -38,7 +39,7 @@ RACE_TESTS := Contention|TotalsAddUp|MeasuredBallsAllCounted|Ordered|ForAnyWorke
 test:
 	$(GO) vet ./...
 	$(GO) test -short -timeout 30m $(TESTFLAGS) ./...
-	$(GO) test -short -race -timeout 30m $(TESTFLAGS) -run '$(RACE_TESTS)' ./concurrency/... ./cmd/...
+	$(GO) test -short -race -timeout 30m $(TESTFLAGS) -run '$(RACE_TESTS)' . ./concurrency/... ./cmd/...
 
 # Everything, including the long statistical checks at full power, the
 # shared-memory tests at full size under the race detector (the whole
@@ -46,7 +47,7 @@ test:
 # fuzzing balloc run's flag values (make test runs only the seed corpus).
 test-long:
 	$(GO) test -timeout 60m $(TESTFLAGS) ./...
-	$(GO) test -race -timeout 30m $(TESTFLAGS) -run '$(RACE_TESTS)' ./concurrency/... ./cmd/...
+	$(GO) test -race -timeout 30m $(TESTFLAGS) -run '$(RACE_TESTS)' . ./concurrency/... ./cmd/...
 	$(GO) test -run '^$$' -fuzz FuzzRunFlags -fuzztime 20s -fuzzminimizetime 5s ./cmd/balloc
 
 # A real one-node Slurm cluster runs a sweep as a 4-task array and merges it

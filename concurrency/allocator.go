@@ -6,7 +6,6 @@ import (
 	"math"
 	"runtime/pprof"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -174,12 +173,10 @@ func Check(s *core.Spec) error {
 	c, ok := s.Proc.(process.Concurrent)
 	if !ok {
 		var names []string
-		for _, e := range process.Entries() {
-			if _, ok := e.New().(process.Concurrent); ok {
-				names = append(names, e.Name)
-			}
+		for _, e := range process.ConcurrentProcesses() {
+			names = append(names, e.Name)
 		}
-		return fmt.Errorf("--process %s: balloc concurrent runs %s and %s", s.Process.Name, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+		return fmt.Errorf("--process %s: balloc concurrent runs %s", s.Process.Name, andList(names))
 	}
 	if t, ok := s.Proc.(*process.TwoThinning); ok && t.Optimal {
 		return fmt.Errorf("--threshold optimal: balloc concurrent runs a fixed θ (the optimal policy's table runs in balloc run)")
@@ -217,143 +214,6 @@ func CheckSharded(s *core.Spec, W int, emulated bool) error {
 		return fmt.Errorf("--emulate %d: --mode sharded keeps a batch per pair of workers and emulates at most %d", W, MaxEmulatedShardedWorkers)
 	}
 	return nil
-}
-
-// rule is a process's decision (process.Rule), set up once per run.
-type rule struct {
-	kind  process.Shape
-	d     int
-	coin  kernels.Bernoulli
-	g     uint32
-	theta float64
-	n     uint32
-}
-
-func newRule(s *core.Spec) (*rule, error) {
-	r := s.Proc.(process.Concurrent).Concurrent() // Check checked it is one
-	ru := &rule{kind: r.Shape, d: r.D, theta: r.Theta, n: uint32(s.Bins)}
-	if ru.kind == process.ShapeCoin {
-		c, err := kernels.NewBernoulli(r.Beta)
-		if err != nil {
-			return nil, err
-		}
-		ru.coin = c
-	}
-	ru.g = uint32(math.Min(math.Floor(r.G), math.MaxUint32))
-	return ru, nil
-}
-
-// ball is one ball's random choices, fixed before any load is read.
-type ball struct {
-	idx  [maxSamples]uint32
-	k    int    // samples in idx
-	coin uint32 // g-myopic-comp's coin
-}
-
-func (ru *rule) draw(r *kernels.PCG32, b *ball) {
-	switch ru.kind {
-	case process.ShapeLeast:
-		b.k = ru.d
-	case process.ShapeCoin:
-		b.k = 1
-		if ru.coin.Flip(r) {
-			b.k = 2
-		}
-	case process.ShapeThinning:
-		b.k = 2 // the second is used only when the first is rejected
-	case process.ShapeMyopic:
-		b.k = 2
-		b.coin = r.Uint32()
-	}
-	for i := range b.k {
-		b.idx[i] = r.Bounded(ru.n)
-	}
-}
-
-// reader reads a bin's load: from the shared array, or, in a local batch,
-// from the worker's cache (each bin read from the array once per epoch).
-// A concrete type, so that reading costs no indirect call.
-type reader struct {
-	cells  []atomic.Uint32
-	stride uint64
-	cached bool
-	cache  []uint32
-	epoch  []uint32
-	cur    uint32
-}
-
-func (rd *reader) get(i uint32) uint32 {
-	if !rd.cached {
-		return rd.cells[uint64(i)*rd.stride].Load()
-	}
-	if rd.epoch[i] != rd.cur {
-		rd.cache[i], rd.epoch[i] = rd.cells[uint64(i)*rd.stride].Load(), rd.cur
-	}
-	return rd.cache[i]
-}
-
-// newEpoch starts a new batch: every bin is read afresh.
-func (rd *reader) newEpoch() {
-	if rd.cur++; rd.cur == 0 { // wrapped: clear the tags
-		clear(rd.epoch)
-		rd.cur = 1
-	}
-}
-
-// decide reads the loads of the ball's samples through rd and returns the
-// chosen bin and the load it was read at. limit is two-thinning's current
-// acceptance limit.
-func (ru *rule) decide(b *ball, rd *reader, limit uint64) (uint32, uint32) {
-	switch ru.kind {
-	case process.ShapeThinning:
-		v := rd.get(b.idx[0])
-		if uint64(v) < limit {
-			return b.idx[0], v
-		}
-		return b.idx[1], rd.get(b.idx[1])
-	case process.ShapeMyopic:
-		vi, vj := rd.get(b.idx[0]), rd.get(b.idx[1])
-		d := vi - vj
-		if vj > vi {
-			d = vj - vi
-		}
-		pickJ := vj < vi
-		if d <= ru.g {
-			pickJ = b.coin >= 1<<31
-		}
-		if pickJ {
-			return b.idx[1], vj
-		}
-		return b.idx[0], vi
-	}
-	best, bv := b.idx[0], rd.get(b.idx[0])
-	for _, j := range b.idx[1:b.k] {
-		if v := rd.get(j); v < bv {
-			best, bv = j, v
-		}
-	}
-	return best, bv
-}
-
-// thinLimit is ⌈t/n + θ⌉ for the total t the striped counter shows.
-func (ru *rule) thinLimit(total uint64) uint64 {
-	return uint64(max(0, math.Ceil(float64(total)/float64(ru.n)+ru.theta)))
-}
-
-// thinNext is the smallest total after t at which thinLimit moves.
-func (ru *rule) thinNext(t uint64) uint64 {
-	l := ru.thinLimit(t)
-	c := uint64(t + 1)
-	if x := math.Floor(float64(ru.n)*(float64(l)-ru.theta)) + 1; x > float64(c) {
-		c = uint64(min(x, 1<<63))
-	}
-	for ru.thinLimit(c) <= l && c < 1<<63 {
-		c++
-	}
-	for c-1 > t && ru.thinLimit(c-1) > l {
-		c--
-	}
-	return c
 }
 
 // Run performs one concurrent run.
@@ -594,7 +454,7 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 	}
 	mine := st.placed.cell(w) // this worker's published count
 	nn := uint32(n)
-	fast := cfg.Mode == Racy && ru.kind == process.ShapeLeast
+	fast := cfg.Mode == Racy && ru.leastOnly()
 	var log []uint64 // traced: the stamps of the balls still to place, two words a ball
 	if st.logs != nil {
 		log = st.logs[w]
@@ -622,7 +482,7 @@ func worker(cfg Config, ru *rule, st *state, w int, count uint64) uint64 {
 		// Two-thinning's limit: the striped total is read every 64 balls,
 		// and as soon as the balls this worker placed since would move the
 		// limit on their own (so one worker follows ⌈t/n + θ⌉ exactly).
-		if ru.kind == process.ShapeThinning && (k%64 == 1 || base+placed-basePlaced >= nextChange) {
+		if ru.thinning() && (k%64 == 1 || base+placed-basePlaced >= nextChange) {
 			base, basePlaced = st.placed.Sum(), placed
 			limit, nextChange = ru.thinLimit(base), ru.thinNext(base)
 		}

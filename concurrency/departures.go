@@ -100,24 +100,46 @@ func sampleLane(w int) kernels.Lane { return kernels.Lane(1<<40 + uint64(w)) }
 
 // CheckDepartures reports whether the supermarket spec s can run
 // concurrently (called by Check): its placement must be the least of D
-// samples with probability β (one-choice, two-choice, d-choice,
-// one-plus-beta) or thinning's (two-thinning), which the workers decide on
-// racy reads.
+// samples with probability β or thinning's (kernels.Placement), which the
+// workers decide on racy reads.
 func CheckDepartures(s *core.Spec) error {
 	pl, ok := s.Proc.(process.Placer)
 	if !ok {
-		return fmt.Errorf("--arrival-rate: balloc concurrent runs departures for one-choice, two-choice, d-choice and one-plus-beta (the least of d samples); %s has no supermarket reading", s.Process.Name)
+		return fmt.Errorf("--arrival-rate: balloc concurrent runs departures for %s; %s has no supermarket reading", andList(DepartureProcesses()), s.Process.Name)
 	}
 	p, why := pl.Placement()
 	switch {
 	case why != "":
 		return fmt.Errorf("--arrival-rate: %s", why)
-	case p.Heavy > 0 || p.Retry || len(p.Thetas) >= maxSamples:
-		return fmt.Errorf("--arrival-rate: balloc concurrent runs departures for one-choice, two-choice, d-choice, one-plus-beta and two-thinning; %s is not built concurrently", s.Process.Name)
+	case !placementBuilt(p):
+		return fmt.Errorf("--arrival-rate: balloc concurrent runs departures for %s; %s is not built concurrently", andList(DepartureProcesses()), s.Process.Name)
 	case s.Dynamic.Stale():
 		return fmt.Errorf("--arrival-rate: balloc concurrent's staleness is its workers' own; --update-period, --update-delay and --update-individual are balloc run's")
 	}
 	return nil
+}
+
+// placementBuilt: the workers place by p (no heavy-rank test, no retries,
+// at most maxSamples thinning samples).
+func placementBuilt(p kernels.Placement) bool {
+	return p.Heavy == 0 && !p.Retry && len(p.Thetas) < maxSamples
+}
+
+// DepartureProcesses are the processes with a concurrent rule whose
+// placement, at their defaults, the workers run with departures, in
+// catalogue order.
+func DepartureProcesses() []string {
+	var names []string
+	for _, e := range process.ConcurrentProcesses() {
+		pl, ok := e.New().(process.Placer)
+		if !ok {
+			continue
+		}
+		if p, why := pl.Placement(); why == "" && placementBuilt(p) {
+			names = append(names, e.Name)
+		}
+	}
+	return names
 }
 
 // CheckDeparturesMode reports whether mode can run departures.

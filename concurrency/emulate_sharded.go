@@ -3,7 +3,6 @@ package concurrency
 import (
 	"math"
 
-	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -119,7 +118,7 @@ func emulateSharded(cfg Config, ru *rule, W int) *state {
 		vw.chunkT = total
 		return true
 	}
-	staged := ru.kind == process.ShapeLeast && ru.d == 2
+	staged := ru.leastOfTwo()
 	var b ball
 	for len(active) > 0 {
 		a := int(sched.Bounded(uint32(len(active))))

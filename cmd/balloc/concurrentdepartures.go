@@ -110,18 +110,7 @@ func compareDepartures(row *concurrentRow, res *concurrency.Result, spec *core.S
 // sequential run), then per worker count the fractions of bins with load
 // ≥ i beside the sequential run's and the fixed point.
 func printDepartures(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mode concurrency.Mode, layout concurrency.Layout, measure uint64, emulated, compare bool) {
-	d := spec.Dynamic
-	fmt.Fprintf(stdout, "%s: supermarket model, λ = %s, n = %s bins, %s events (time %s, warmup %s), mode %s, layout %s, seed %d, %d CPU(s)\n",
-		strings.TrimSpace(spec.Process.Name+" "+spec.ParamsText()), g(d.ArrivalRate), units.FormatCount(spec.Bins), units.FormatCount(d.Events),
-		g(float64(d.Events)/d.EventRate(spec.Bins)), g(d.Warmup), mode, layout, spec.Seed, runtime.NumCPU())
-	fmt.Fprintln(stdout, "events: each worker draws its own share, an arrival with probability λ/(1+λ) (decided on racy reads, committed by an atomic add, or --mode cas a compare-and-swap),")
-	fmt.Fprintln(stdout, "else a departure from a uniform bin, taken by compare-and-swap only if that bin is non-empty")
-	fmt.Fprintf(stdout, "time averages: %d consecutive bins from a uniform start read before every %d-th event of each worker after its share of the warmup, ± batch-means SE\n", concurrency.SampleBins, measure)
-	if emulated {
-		fmt.Fprintln(stdout, "ages: of every arrival, exact: load changes (arrivals and departures) committed between its reads and its commit")
-	} else {
-		fmt.Fprintf(stdout, "ages: of every %d-th event of each worker that is an arrival: load changes (arrivals and departures) committed between its reads and its commit\n", measure)
-	}
+	printDeparturesHeader(stdout, spec, mode, layout, measure, emulated)
 	fmt.Fprintln(stdout)
 	what := "workers"
 	if emulated {
@@ -243,5 +232,22 @@ func printDepartureLevels(stdout io.Writer, grp []concurrentRow, spec *core.Spec
 	tw.Flush()
 	if compare {
 		fmt.Fprintf(stdout, "  fixed point: %s\n", model)
+	}
+}
+
+// printDeparturesHeader says what was run and how its events and time
+// averages were drawn.
+func printDeparturesHeader(stdout io.Writer, spec *core.Spec, mode concurrency.Mode, layout concurrency.Layout, measure uint64, emulated bool) {
+	d := spec.Dynamic
+	fmt.Fprintf(stdout, "%s: supermarket model, λ = %s, n = %s bins, %s events (time %s, warmup %s), mode %s, layout %s, seed %d, %d CPU(s)\n",
+		strings.TrimSpace(spec.Process.Name+" "+spec.ParamsText()), g(d.ArrivalRate), units.FormatCount(spec.Bins), units.FormatCount(d.Events),
+		g(float64(d.Events)/d.EventRate(spec.Bins)), g(d.Warmup), mode, layout, spec.Seed, runtime.NumCPU())
+	fmt.Fprintln(stdout, "events: each worker draws its own share, an arrival with probability λ/(1+λ) (decided on racy reads, committed by an atomic add, or --mode cas a compare-and-swap),")
+	fmt.Fprintln(stdout, "else a departure from a uniform bin, taken by compare-and-swap only if that bin is non-empty")
+	fmt.Fprintf(stdout, "time averages: %d consecutive bins from a uniform start read before every %d-th event of each worker after its share of the warmup, ± batch-means SE\n", concurrency.SampleBins, measure)
+	if emulated {
+		fmt.Fprintln(stdout, "ages: of every arrival, exact: load changes (arrivals and departures) committed between its reads and its commit")
+	} else {
+		fmt.Fprintf(stdout, "ages: of every %d-th event of each worker that is an arrival: load changes (arrivals and departures) committed between its reads and its commit\n", measure)
 	}
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 	"math/big"
 	"testing"
@@ -15,6 +14,9 @@ import (
 // with ties broken by an explicit uniform choice among the tied samples
 // (not the fast loops' first-minimum rule), and the direct engine's final
 // vectors over many seeded trials are tested against it with a χ² test.
+// Each process's own exact law is a row of the process table
+// (core/process/*_table_test.go, internal/proctable); the transitions here
+// serve the settings' tests (batches, delays, balls that leave, graphs).
 
 type vec string // loads as bytes, a map key
 
@@ -82,16 +84,6 @@ func dChoiceExact(n, d int) transition {
 		g[k] = allBins(n)
 	}
 	return bestOf(g, false)
-}
-
-func alwaysGoLeftExact(n, d int) transition {
-	g := make([][]int, d)
-	for k := range g {
-		for b := k * n / d; b < (k+1)*n/d; b++ {
-			g[k] = append(g[k], b)
-		}
-	}
-	return bestOf(g, true)
 }
 
 func mix(beta float64, a, b transition) transition {
@@ -189,29 +181,6 @@ type exactCase struct {
 	law     transition
 }
 
-func exactCases() []exactCase {
-	return []exactCase{
-		{"one-choice", nil, 3, 5, uniformChoice(3)},
-		{"two-choice", nil, 3, 6, dChoiceExact(3, 2)},
-		{"d-choice", map[string]string{"d": "3"}, 3, 5, dChoiceExact(3, 3)},
-		{"d-choice", map[string]string{"d": "2"}, 4, 5, dChoiceExact(4, 2)},
-		{"one-plus-beta", map[string]string{"beta": "0.3"}, 3, 5, mix(0.3, uniformChoice(3), dChoiceExact(3, 2))},
-		{"always-go-left", map[string]string{"d": "2"}, 4, 5, alwaysGoLeftExact(4, 2)},
-		{"always-go-left", map[string]string{"d": "3"}, 3, 5, alwaysGoLeftExact(3, 3)},
-		{"always-go-left", map[string]string{"d": "3"}, 6, 4, alwaysGoLeftExact(6, 3)},
-		{"two-thinning", map[string]string{"threshold": "0.5"}, 3, 6, thinningExact(3, 0.5)},
-		{"two-thinning", map[string]string{"threshold": "1"}, 3, 6, thinningExact(3, 1)},
-		{"two-thinning", map[string]string{"threshold": "0.4"}, 2, 7, thinningExact(2, 0.4)},
-		{"two-choice", map[string]string{"weights": "const:2.5"}, 3, 5, dChoiceExact(3, 2)},
-		{"quantile", map[string]string{"delta": "0.5"}, 3, 6, quantileExact(3, 0.5)},
-		{"quantile", map[string]string{"delta": "0.25"}, 4, 6, quantileExact(4, 0.25)},
-		{"quantile", map[string]string{"delta": "0.3"}, 4, 5, quantileExact(4, 0.3)},
-		{"quantile", map[string]string{"delta": "1"}, 3, 5, uniformChoice(3)}, // δ = 1 is One-Choice in law
-		{"mixed-quantile", map[string]string{"delta": "0.5", "eta": "0.4"}, 4, 5, mix(0.4, uniformChoice(4), quantileExact(4, 0.5))},
-		{"mixed-quantile", map[string]string{"delta": "0.3", "eta": "1"}, 4, 5, quantileExact(4, 0.3)},
-	}
-}
-
 func simulateVectors(t *testing.T, c exactCase, trials int, seed uint64) map[vec]int {
 	s, err := core.NewSpec(c.process, c.params, core.Common{Bins: uint64(c.n), Balls: uint64(c.m), Trials: trials, Seed: seed, Alpha: 1, KeepLoads: true})
 	if err != nil {
@@ -227,21 +196,6 @@ func simulateVectors(t *testing.T, c exactCase, trials int, seed uint64) map[vec
 		obs[vec(v)]++
 	}
 	return obs
-}
-
-func TestDirectEngineMatchesExactLaw(t *testing.T) {
-	t.Parallel()
-	trials := lawTrials(40000)
-	for i, c := range exactCases() {
-		t.Run(fmt.Sprintf("%s%v/n=%d,m=%d", c.process, c.params, c.n, c.m), func(t *testing.T) {
-			law := exactLaw(c.n, c.m, c.law)
-			obs := simulateVectors(t, c, trials, uint64(1000+i))
-			stat, limit, df := stattest.Law(law, obs, trials)
-			if stat > limit {
-				t.Errorf("χ² = %.1f on %d df exceeds %.1f (p < 1e-4)", stat, df, limit)
-			}
-		})
-	}
 }
 
 // The test has power: one-choice's vectors are far from two-choice's law.

@@ -317,7 +317,13 @@ func (p *DChoice) Fluid(bins, balls uint64) (theory.Profile, error) {
 	return theory.FluidDChoice(p.D, float64(balls)/float64(bins)), nil
 }
 
-func (p *DChoice) Concurrent() Rule { return Rule{Shape: ShapeLeast, D: p.D} }
+func (p *DChoice) Concurrent() Rule {
+	r := Rule{Shape: ShapeLeast, D: p.D, Params: []RuleParam{{"d", "samples per ball, the least loaded taken, 1 ≤ d ≤ 16 and d ≤ bins (default 2)"}}}
+	if p.D == 2 { // two-choice, and d-choice d = 2
+		r.Models = leastOfTwoModels()
+	}
+	return r
+}
 
 // InitialWhy: delayed, its record of past loads starts empty (delayparam.go).
 func (p *DChoice) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }

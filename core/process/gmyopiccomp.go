@@ -38,4 +38,6 @@ func (p *GMyopicComp) Fluid(bins, balls uint64) (theory.Profile, error) {
 	return p.comp().fluid(bins, balls), nil
 }
 
-func (p *GMyopicComp) Concurrent() Rule { return Rule{Shape: ShapeMyopic, G: p.G} }
+func (p *GMyopicComp) Concurrent() Rule {
+	return Rule{Shape: ShapeMyopic, G: p.G, Params: []RuleParam{{"g", "two loads differing by at most g are compared by a fair coin, else the lighter is taken, g ≥ 0"}}}
+}

@@ -242,7 +242,9 @@ func (p *OnePlusBeta) Fluid(bins, balls uint64) (theory.Profile, error) {
 		}), nil
 }
 
-func (p *OnePlusBeta) Concurrent() Rule { return Rule{Shape: ShapeCoin, Beta: p.Beta} }
+func (p *OnePlusBeta) Concurrent() Rule {
+	return Rule{Shape: ShapeCoin, Beta: p.Beta, Params: []RuleParam{{"beta", "probability β that a ball samples two bins and takes the less loaded (else one bin), 0 ≤ β ≤ 1"}}}
+}
 
 // Memory: the frozen loads and the pending list of a batched run.
 func (p *OnePlusBeta) Memory(f *units.Footprint, m Mem) {

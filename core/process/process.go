@@ -353,6 +353,11 @@ type Rule struct {
 	Beta  float64
 	Theta float64
 	G     float64
+	// Params: the parameters the rule reads, balloc concurrent's flags;
+	// Models: the sequential runs it is compared with, nil for none
+	// (concurrent.go).
+	Params []RuleParam
+	Models *Models
 }
 
 // Vector is a process the vector engine (core/engine/vector.go) runs: IDEA's balls

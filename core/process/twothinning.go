@@ -177,7 +177,9 @@ func (p *TwoThinning) Fluid(bins, balls uint64) (theory.Profile, error) {
 	return theory.FluidTwoThinning(p.Threshold, float64(balls)/float64(bins)), nil
 }
 
-func (p *TwoThinning) Concurrent() Rule { return Rule{Shape: ShapeThinning, Theta: p.Threshold} }
+func (p *TwoThinning) Concurrent() Rule {
+	return Rule{Shape: ShapeThinning, Theta: p.Threshold, Params: []RuleParam{{"threshold", "θ; a ball keeps its first bin if that bin's load < t/n + θ, t the balls placed so far as the workers' striped counts give it, else takes a second (any real)"}}}
+}
 
 // Thinning computes Two-Thinning's acceptance limit exactly. Ball t+1 sees
 // t balls placed, average t/n, and keeps its first bin when load < t/n + θ;

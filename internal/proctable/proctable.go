@@ -1,0 +1,503 @@
+// Package proctable is the per-process test battery: each process's test
+// declares a Row (its literal slow loop and, where one exists, its exact
+// law for tiny n), and Run puts every row through every engine its process
+// claims, so a new process gets the whole battery by adding its row. Test
+// code only: nothing outside _test.go files imports it.
+package proctable
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/engine"
+	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/internal/stattest"
+	"github.com/balloc/balloc/kernels"
+)
+
+// Row is one process at one setting of its parameters.
+type Row struct {
+	Process string
+	Params  map[string]string
+	// Slow places ball t+1 (t balls placed before) on loads, drawing from
+	// the trial's streams, in the order the process's file
+	// documents: the rule written out literally, one draw at a time, with
+	// no fast path, against which the direct engine's loop is checked ball
+	// for ball. Nil where the process has none yet.
+	Slow func(loads []uint64, tr Trial, t uint64)
+	// Step is Slow for a process whose steps place several balls
+	// (twinning, packing, kd-choice): one step from ball t+1 on, cut to the
+	// run's Balls as the process cuts its last step; it returns the balls
+	// placed. At most one of Slow and Step is set.
+	Step func(loads []uint64, tr Trial, t uint64) uint64
+	// Law is the law of the bin that receives ball t+1 given the loads,
+	// from the process's definition (ties split uniformly where the
+	// definition says random ties), for the exact law of the load vector
+	// of M balls in N bins; nil where none is declared.
+	Law  Transition
+	N, M int
+}
+
+func (r Row) String() string {
+	keys := make([]string, 0, len(r.Params))
+	for k := range r.Params {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	s := r.Process
+	for _, k := range keys {
+		s += fmt.Sprintf(" %s=%s", k, r.Params[k])
+	}
+	return s
+}
+
+// Trial is what a slow loop sees of its trial, as the direct engine hands
+// it to the process (process.Trial): the streams, Choices for its samples
+// and Noise for coins the process draws apart, and the run's balls m.
+type Trial struct {
+	Choices, Noise *kernels.PCG32
+	Balls          uint64
+}
+
+// Transition is the law of the bin that receives ball t+1 (t balls placed)
+// given the loads.
+type Transition func(loads []int, t int) []float64
+
+// Options are the sizes of the battery.
+type Options struct {
+	// SlowBins, SlowBalls: the sizes of the ball-for-ball comparison; the
+	// loads are compared after runs of each of Checks balls and of
+	// SlowBalls (each its own run: a process may read m, threshold's M).
+	SlowBins  uint64
+	SlowBalls uint64
+	Checks    []uint64
+	// LawTrials: seeded trials of the exact-law χ² test on each engine.
+	LawTrials int
+	// Pending: catalogue entries that have no row yet, each with why. An
+	// entry neither in a row nor here fails Run, as does a pending entry
+	// that has a row.
+	Pending map[string]string
+}
+
+// Run checks that every entry of the catalogue has a row or is pending,
+// then runs each row: the direct engine against its slow loop ball for
+// ball, and its exact law on the direct engine and, for a process with the
+// Histogram capability, on the histogram engine (the law of the sorted
+// loads, which is what its levels hold). Where the process takes
+// --weights, the slow loop again with constant weights, which scale every
+// load and change nothing else, and its first row's law with them; where
+// it places balls that leave (Placer), its first row's law in the
+// supermarket model on its engines.
+func Run(t *testing.T, rows []Row, o Options) {
+	has := map[string]bool{}
+	for _, r := range rows {
+		if _, err := process.Lookup(r.Process); err != nil {
+			t.Errorf("row %s: %v", r, err)
+		}
+		has[r.Process] = true
+	}
+	for _, e := range process.Entries() {
+		_, pending := o.Pending[e.Name]
+		switch {
+		case has[e.Name] && pending:
+			t.Errorf("%s has a row: take it out of Pending", e.Name)
+		case !has[e.Name] && !pending:
+			t.Errorf("%s has no row in the process table: declare its slow loop and exact law (internal/proctable.Row) beside its tests", e.Name)
+		}
+	}
+	weighed, left := map[string]bool{}, map[string]bool{} // processes checked with constant weights, with balls leaving
+	for i, r := range rows {
+		e, err := process.Lookup(r.Process)
+		if err != nil {
+			continue
+		}
+		// Constant weights and balls that leave are checked once a process
+		// (its first row with a law), by the exact law: how the engine
+		// treats the weights, and its arrivals' placement, are the
+		// process's, whatever the row's parameters.
+		weigh := e.Weighted && r.Law != nil && !weighed[r.Process]
+		if weigh {
+			weighed[r.Process] = true
+		}
+		leave := r.Law != nil && !left[r.Process] && leaves(t, r)
+		if leave {
+			left[r.Process] = true
+		}
+		t.Run(r.String(), func(t *testing.T) {
+			t.Parallel()
+			if r.Slow != nil || r.Step != nil {
+				checkSlow(t, r, o, nil)
+				if e.Weighted {
+					checkSlow(t, r, o, map[string]string{"weights": "const:2.5"})
+				}
+			}
+			if r.Law == nil {
+				return
+			}
+			checkLaw(t, r, core.EngineDirect, nil, o.LawTrials, uint64(1000+i))
+			if weigh {
+				checkLaw(t, r, core.EngineDirect, map[string]string{"weights": "const:2.5"}, o.LawTrials, uint64(3000+i))
+			}
+			if e.Symmetric() {
+				checkLaw(t, r, core.EngineHistogram, nil, o.LawTrials, uint64(2000+i))
+			}
+			if leave {
+				checkSupermarket(t, r, core.EngineDirect, o.LawTrials, uint64(4000+i))
+				if e.Symmetric() {
+					checkSupermarket(t, r, core.EngineHistogram, o.LawTrials, uint64(5000+i))
+				}
+			}
+		})
+	}
+}
+
+// spec builds r's spec with extra parameters, on an engine.
+func spec(t *testing.T, r Row, extra map[string]string, com core.Common) *core.Spec {
+	set := map[string]string{}
+	for k, v := range r.Params {
+		set[k] = v
+	}
+	for k, v := range extra {
+		set[k] = v
+	}
+	s, err := core.NewSpec(r.Process, set, com)
+	if err != nil {
+		t.Fatalf("%s %v: %v", r, extra, err)
+	}
+	return s
+}
+
+// checkSlow runs the direct engine on one trial of each check's number of
+// balls m, and the slow loop ball by ball on the same trial's streams, and
+// compares every load (in units of the constant weight, if any).
+func checkSlow(t *testing.T, r Row, o Options, extra map[string]string) {
+	const seed, trial = 5, 3
+	for _, m := range append(slices.Clone(o.Checks), o.SlowBalls) {
+		rng := kernels.TrialStream(seed, trial, kernels.LaneChoices)
+		noise := kernels.TrialStream(seed, trial, kernels.LaneNoise)
+		tr := Trial{Choices: &rng, Noise: &noise, Balls: m}
+		loads := make([]uint64, o.SlowBins)
+		for placed := uint64(0); placed < m; {
+			if r.Step != nil {
+				placed += r.Step(loads, tr, placed)
+				continue
+			}
+			r.Slow(loads, tr, placed)
+			placed++
+		}
+		s := spec(t, r, extra, core.Common{Bins: o.SlowBins, Balls: m, Trials: 1, Seed: seed, Alpha: 1, Engine: core.EngineDirect, KeepLoads: true})
+		res := engine.RunTrial(s, trial, nil)
+		scale := s.Weights.Scale()
+		for i, want := range loads {
+			if got := res.Loads[i] / scale; got != float64(want) {
+				t.Fatalf("%s, %s, n = %d: after %d balls bin %d holds %v on the direct engine, %d by the slow loop (the fast loop left the rule or its stream)",
+					r, ballsText(extra), o.SlowBins, m, i, got, want)
+			}
+		}
+	}
+}
+
+// Supermarket is the setting of the balls-leave check: arrivals at rate
+// λn, each non-empty bin serving at rate 1, over Events uniformized events
+// (core/dynamic.go): an arrival with probability λ/(1+λ), placed by the
+// row's law with t the balls present, else a departure from a uniform bin
+// of the n when it is non-empty.
+var Supermarket = struct {
+	Lambda float64
+	Events int
+}{0.7, 8}
+
+// leaves reports whether r's process at r's parameters places balls when
+// balls leave (the Placer capability, its placement not refused).
+func leaves(t *testing.T, r Row) bool {
+	s := spec(t, r, nil, core.Common{Bins: uint64(r.N), Balls: uint64(r.M), Trials: 1, Seed: 1, Alpha: 1, Engine: core.EngineDirect})
+	pl, ok := s.Proc.(process.Placer)
+	if !ok {
+		return false
+	}
+	_, why := pl.Placement()
+	return why == ""
+}
+
+// checkSupermarket tests r's process in the supermarket model against the
+// exact law of its load vector after Supermarket.Events events (sorted on
+// the histogram engine), and that the loads hold the balls present.
+func checkSupermarket(t *testing.T, r Row, eng core.Engine, trials int, seed uint64) {
+	lambda, events := Supermarket.Lambda, Supermarket.Events
+	law := supermarketLaw(r.N, events, lambda/(1+lambda), r.Law)
+	sorted := eng == core.EngineHistogram
+	if sorted {
+		law = SortedLaw(law)
+	}
+	dyn := core.Dynamic{ArrivalRate: lambda, Events: uint64(events)}
+	s := spec(t, r, nil, core.Common{Bins: uint64(r.N), Trials: trials, Seed: seed, Alpha: 1, Engine: eng, KeepLoads: !sorted, Dynamic: dyn})
+	obs := map[string]int{}
+	for k := range trials {
+		res := engine.RunTrial(s, uint64(k), nil)
+		v := vector(res.Loads, res.Histogram, sorted)
+		total := uint64(0)
+		for _, b := range v {
+			total += uint64(b)
+		}
+		if total != res.Balls {
+			t.Fatalf("%s, balls leave, %s engine, trial %d: the loads hold %d balls, the result says %d present", r, eng, k, total, res.Balls)
+		}
+		obs[string(v)]++
+	}
+	law, obs = poolRare(law, obs, trials)
+	if stat, limit, df := stattest.Law(law, obs, trials); stat > limit {
+		t.Errorf("%s with balls leaving (λ = %g, %d events) on the %s engine: χ² = %.1f on %d df exceeds %.1f (p < 1e-4) against its exact law (%d trials, seed %d)",
+			r, lambda, events, eng, stat, df, limit, trials, seed)
+	}
+}
+
+// supermarketLaw propagates the law of load vectors through events
+// uniformized events: with probability a an arrival placed by tr (t the
+// balls present), else a departure from a uniform bin, if non-empty.
+func supermarketLaw(n, events int, a float64, tr Transition) map[string]float64 {
+	law := map[string]float64{string(make([]byte, n)): 1}
+	for range events {
+		next := map[string]float64{}
+		for v, pv := range law {
+			loads, present := make([]int, n), 0
+			for i := range loads {
+				loads[i] = int(v[i])
+				present += loads[i]
+			}
+			for b, pb := range tr(loads, present) {
+				if pb > 0 {
+					w := []byte(v)
+					w[b]++
+					next[string(w)] += pv * a * pb
+				}
+			}
+			for b := range n {
+				w := []byte(v)
+				if w[b] > 0 {
+					w[b]--
+				}
+				next[string(w)] += pv * (1 - a) / float64(n)
+			}
+		}
+		law = next
+	}
+	return law
+}
+
+// vector is a trial's load vector as bytes: bin by bin from loads, or
+// sorted from the histogram's levels.
+func vector(loads []float64, h result.Histogram, sorted bool) []byte {
+	var v []byte
+	if sorted {
+		for _, l := range h {
+			for range l.Count {
+				v = append(v, byte(math.Round(l.Load)))
+			}
+		}
+		slices.Sort(v)
+		return v
+	}
+	for _, x := range loads {
+		v = append(v, byte(math.Round(x)))
+	}
+	return v
+}
+
+// ballsText names the balls of a comparison: unit, or the weights given.
+func ballsText(extra map[string]string) string {
+	if w, ok := extra["weights"]; ok {
+		return "--weights " + w
+	}
+	return "unit balls"
+}
+
+// checkLaw tests the vectors of trials seeded trials on eng against r's
+// exact law: the load vectors on the direct engine, the sorted ones on the
+// histogram engine.
+func checkLaw(t *testing.T, r Row, eng core.Engine, extra map[string]string, trials int, seed uint64) {
+	law := ExactLaw(r.N, r.M, r.Law)
+	sorted := eng == core.EngineHistogram
+	if sorted {
+		law = SortedLaw(law)
+	}
+	s := spec(t, r, extra, core.Common{Bins: uint64(r.N), Balls: uint64(r.M), Trials: trials, Seed: seed, Alpha: 1, Engine: eng, KeepLoads: !sorted})
+	scale := s.Weights.Scale()
+	obs := map[string]int{}
+	for k := range trials {
+		res := engine.RunTrial(s, uint64(k), nil)
+		v := make([]byte, 0, r.N)
+		if sorted {
+			for _, l := range res.Histogram {
+				for range l.Count {
+					v = append(v, byte(math.Round(l.Load)))
+				}
+			}
+			slices.Sort(v)
+		} else {
+			for _, x := range res.Loads {
+				v = append(v, byte(math.Round(x/scale)))
+			}
+		}
+		obs[string(v)]++
+	}
+	law, obs = poolRare(law, obs, trials)
+	stat, limit, df := stattest.Law(law, obs, trials)
+	if stat > limit {
+		t.Errorf("%s on the %s engine, %s: χ² = %.1f on %d df exceeds %.1f (p < 1e-4) against its exact law for n = %d, m = %d (%d trials, seed %d)", r, eng, ballsText(extra), stat, df, limit, r.N, r.M, trials, seed)
+	}
+}
+
+// pooled is the outcome poolRare merges rare outcomes into (no load vector
+// of the tables' sizes is this string).
+const pooled = "pooled"
+
+// poolRare merges the outcomes expected fewer than 5 times into one, and
+// that one, while still expected fewer than 5 times, with the least likely
+// other outcome: stattest.Law pools them too but leaves a pooled cell of
+// tiny expectation, where one observation (d-choice d = 3, n = 3, m = 5:
+// [0 0 5], expected 0.04 times in 20000 trials) makes χ² ≈ 23 alone.
+// Outcomes outside the law are kept as they are, so they still fail.
+func poolRare(law map[string]float64, obs map[string]int, trials int) (map[string]float64, map[string]int) {
+	pl, po := map[string]float64{}, map[string]int{}
+	into := func(k string) string {
+		if p, ok := law[k]; ok && p*float64(trials) < 5 {
+			return pooled
+		}
+		return k
+	}
+	for k, p := range law {
+		pl[into(k)] += p
+	}
+	for k, o := range obs {
+		po[into(k)] += o
+	}
+	for pl[pooled] > 0 && pl[pooled]*float64(trials) < 5 && len(pl) > 2 {
+		least := ""
+		for k, p := range pl {
+			if k != pooled && (least == "" || p < pl[least]) {
+				least = k
+			}
+		}
+		pl[pooled] += pl[least]
+		po[pooled] += po[least]
+		delete(pl, least)
+		delete(po, least)
+	}
+	return pl, po
+}
+
+// ExactLaw propagates the law of the load vector (one byte a bin) over m
+// balls in n bins.
+func ExactLaw(n, m int, tr Transition) map[string]float64 {
+	law := map[string]float64{string(make([]byte, n)): 1}
+	for t := range m {
+		next := map[string]float64{}
+		for v, pv := range law {
+			loads := make([]int, n)
+			for i := range loads {
+				loads[i] = int(v[i])
+			}
+			for b, pb := range tr(loads, t) {
+				if pb == 0 {
+					continue
+				}
+				w := []byte(v)
+				w[b]++
+				next[string(w)] += pv * pb
+			}
+		}
+		law = next
+	}
+	return law
+}
+
+// SortedLaw is the law of the sorted load vector.
+func SortedLaw(law map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for v, p := range law {
+		b := []byte(v)
+		slices.Sort(b)
+		out[string(b)] += p
+	}
+	return out
+}
+
+// Uniform is One-Choice's transition: every bin 1/n.
+func Uniform(n int) Transition {
+	return func([]int, int) []float64 {
+		p := make([]float64, n)
+		for i := range p {
+			p[i] = 1 / float64(n)
+		}
+		return p
+	}
+}
+
+// BestOf enumerates every tuple of samples (sample k uniform in groups[k])
+// and splits each tuple's mass among its tied least loaded samples:
+// uniformly, or all to the first when leftmost is set.
+func BestOf(groups [][]int, leftmost bool) Transition {
+	return func(loads []int, _ int) []float64 {
+		p := make([]float64, len(loads))
+		var rec func(k int, tuple []int, mass float64)
+		rec = func(k int, tuple []int, mass float64) {
+			if k == len(groups) {
+				lo := math.MaxInt
+				for _, b := range tuple {
+					lo = min(lo, loads[b])
+				}
+				var tied []int
+				for _, b := range tuple {
+					if loads[b] == lo {
+						tied = append(tied, b)
+					}
+				}
+				if leftmost {
+					tied = tied[:1]
+				}
+				for _, b := range tied {
+					p[b] += mass / float64(len(tied))
+				}
+				return
+			}
+			for _, b := range groups[k] {
+				rec(k+1, append(tuple, b), mass/float64(len(groups[k])))
+			}
+		}
+		rec(0, nil, 1)
+		return p
+	}
+}
+
+// AllBins is 0 … n−1.
+func AllBins(n int) []int {
+	b := make([]int, n)
+	for i := range b {
+		b[i] = i
+	}
+	return b
+}
+
+// DChoice is the least loaded of d uniform samples, ties at random.
+func DChoice(n, d int) Transition {
+	g := make([][]int, d)
+	for k := range g {
+		g[k] = AllBins(n)
+	}
+	return BestOf(g, false)
+}
+
+// Mix is a with probability 1 − β, b with probability β.
+func Mix(beta float64, a, b Transition) Transition {
+	return func(loads []int, t int) []float64 {
+		pa, pb := a(loads, t), b(loads, t)
+		for i := range pa {
+			pa[i] = (1-beta)*pa[i] + beta*pb[i]
+		}
+		return pa
+	}
+}
