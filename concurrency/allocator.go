@@ -178,6 +178,9 @@ func Check(s *core.Spec) error {
 		}
 		return fmt.Errorf("--process %s: balloc concurrent runs %s", s.Process.Name, andList(names))
 	}
+	if t, ok := s.Proc.(*process.TwoThinning); ok && t.Optimal {
+		return fmt.Errorf("--threshold optimal: balloc concurrent runs a fixed θ (the optimal policy's table runs in balloc run)")
+	}
 	if !s.Initial.IsZero() {
 		return fmt.Errorf("--initial %s: balloc concurrent starts from empty bins", s.Initial.String())
 	}

@@ -119,6 +119,7 @@ func commandBase(f *fixtures) map[string]struct{ pos, flags []string } {
 		"graph-stats":      {nil, []string{"--graph", "cycle:8"}},
 		"hypergraph-stats": {nil, []string{"--hyperedges", "random:4,2", "--bins", "8"}},
 		"haar-info":        {nil, []string{"--graph", "cycle:8"}},
+		"optimal":          {nil, []string{"--process", "two-thinning", "--bins", "4", "--balls", "4", "--trials", "10"}},
 		"info":             {nil, nil},
 		"version":          {nil, nil},
 		"completion":       {[]string{"bash"}, nil},
@@ -292,6 +293,14 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"haar-info/seed":        {kind: kCount0, legal: "2"},
 		"haar-info/measure":     {kind: kCount0, legal: "2", bad: []string{"2^31"}},
 		"haar-info/graph-clean": {kind: kEnum, legal: "drop", base: []string{"--graph", "file:" + f.graph}},
+		"optimal/process":       {kind: kEnum, legal: "k-thinning", bad: []string{"two-choice"}},
+		"optimal/bins":          {kind: kCount1, legal: "3", bad: []string{"2^32"}},
+		"optimal/balls":         {kind: kCount0, legal: "3", bad: []string{"2^16+1", "65536"}},
+		"optimal/k":             {kind: kCount1, legal: "3", base: []string{"--process", "k-thinning"}, bad: []string{"1", "65"}},
+		"optimal/rule":          {kind: kEnum, legal: "absolute"},
+		"optimal/theta-max":     {kind: kReal, legal: "1.5", bad: []string{"1e7"}},
+		"optimal/trials":        {kind: kCount0, legal: "5"},
+		"optimal/seed":          {kind: kCount0, legal: "2"},
 
 		// Balls that leave (core/dynamic.go).
 		"run/arrival-rate":      {kind: kReal, legal: "0.5", base: []string{"--balls", "-", "--time", "2"}, bad: []string{"0", "1", "-0.5", "1.5"}},
@@ -430,6 +439,7 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 		{"run", "extra", []string{"extra"}, "extra"},
 		{"graph-stats", "extra", []string{"extra"}, "extra"},
 		{"haar-info", "extra", []string{"extra"}, "extra"},
+		{"optimal", "extra", []string{"extra"}, "extra"},
 		{"hypergraph-stats", "extra", []string{"extra"}, "extra"},
 		{"concurrent", "extra", []string{"extra"}, "extra"},
 	} {
@@ -440,6 +450,7 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 		{"run", "--process"}, {"run", "--bins"}, {"run", "--balls"}, {"plot", "--kind"}, {"plot", "--out"},
 		{"merge", "--out"}, {"slurm", "--tasks"}, {"concurrent", "--process"}, {"concurrent", "--bins"},
 		{"concurrent", "--balls"}, {"graph-stats", "--graph"}, {"haar-info", "--graph"}, {"hypergraph-stats", "--hyperedges"},
+		{"optimal", "--process"}, {"optimal", "--bins"},
 	} {
 		add(badCase{name: c.cmd + "/without " + c.drop, args: append(append([]string{c.cmd}, bases[c.cmd].pos...), with(bases[c.cmd].flags, []string{c.drop, "-"})...), want: c.drop})
 	}

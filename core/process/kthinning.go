@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/balloc/balloc/core/optimal"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
@@ -53,6 +54,9 @@ import (
 // --tau T --delay fixed (τ-Delay's setting): every sample's load as it was
 // τ balls ago, against t/n + θj for the current t or ranked in the vector
 // of τ balls ago.
+//
+// --thresholds optimal: the optimal policy's table from core/optimal's
+// exact DP (optimalrule.go), on the direct engine only.
 
 // KThinning is K-Thinning.
 type KThinning struct {
@@ -61,12 +65,15 @@ type KThinning struct {
 	idx        []uint64 // quantile: the ascending position of each test's boundary
 	Batch      uint64   // balls per batch (b-Batch's setting, batch.go); 1: none
 	Delayed    Delayed  // τ-Delay's setting, --delay fixed (delay.go); τ = 0: none
+
+	policy *optimal.Policy // --thresholds optimal: its table, built by Check (optimalrule.go)
 }
 
-// Thresholds is the value of --thresholds: K − 1 reals, or the quantile
-// rule.
+// Thresholds is the value of --thresholds: K − 1 reals, the quantile
+// rule, or the optimal policy (optimalrule.go).
 type Thresholds struct {
 	Quantile bool
+	Optimal  bool
 	Theta    []float64
 }
 
@@ -74,6 +81,9 @@ type Thresholds struct {
 func (th Thresholds) String() string {
 	if th.Quantile {
 		return "quantile"
+	}
+	if th.Optimal {
+		return optimalWord
 	}
 	parts := make([]string, len(th.Theta))
 	for i, x := range th.Theta {
@@ -101,7 +111,7 @@ func (p *KThinning) Params() []*Param {
 	return append([]*Param{
 		IntWant("k", "k-thinning: K, the most uniform samples a ball takes (the K-th kept whatever its load), 2 ≤ K ≤ 64", &p.K, 2, maxK,
 			fmt.Sprintf("an integer in [2, %d]", maxK)).Def("2").Listed(),
-		Custom("thresholds", "k-thinning: θ1,…,θ(K−1), sample j < K kept if its load < t/n + θj; or quantile, kept if within the 1 − 2^(−1/choices left) quantile of the loads",
+		Custom("thresholds", "k-thinning: θ1,…,θ(K−1), sample j < K kept if its load < t/n + θj; or quantile, kept if within the 1 − 2^(−1/choices left) quantile of the loads; or optimal, the exact DP's policy for these n and m",
 			func(v string) error {
 				th, err := ParseThresholds(v)
 				if err != nil {
@@ -110,22 +120,26 @@ func (p *KThinning) Params() []*Param {
 				p.Thresholds = th
 				return nil
 			}, func() any { return p.Thresholds.String() }).
-			Need("θ1,…,θ(K−1) (K − 1 reals, one per sample before the last) or quantile"),
+			Need("θ1,…,θ(K−1) (K − 1 reals, one per sample before the last), quantile or optimal"),
 		BatchParam(&p.Batch),
 	}, p.Delayed.params("k-thinning")...)
 }
 
-// ParseThresholds reads --thresholds: "quantile" or a comma-separated list
-// of reals with |θ| ≤ 1e15 (two-thinning's --threshold range).
+// ParseThresholds reads --thresholds: "quantile", "optimal" or a
+// comma-separated list of reals with |θ| ≤ 1e15 (two-thinning's --threshold
+// range).
 func ParseThresholds(v string) (Thresholds, error) {
 	if strings.TrimSpace(v) == "quantile" {
 		return Thresholds{Quantile: true}, nil
+	}
+	if isOptimal(v) {
+		return Thresholds{Optimal: true}, nil
 	}
 	var th Thresholds
 	for _, part := range strings.Split(v, ",") {
 		x, err := ParseReal(part)
 		if err != nil || math.Abs(x) > 1e15 {
-			return Thresholds{}, fmt.Errorf("--thresholds %q: want quantile or a comma-separated list of reals θ with |θ| ≤ 1e15", v)
+			return Thresholds{}, fmt.Errorf("--thresholds %q: want quantile or a comma-separated list of reals θ with |θ| ≤ 1e15, or optimal", v)
 		}
 		th.Theta = append(th.Theta, x)
 	}
@@ -141,6 +155,11 @@ func (p *KThinning) Check(su *Setup) error {
 		return err
 	}
 	if err := p.checkDelay(su); err != nil {
+		return err
+	}
+	if p.Thresholds.Optimal {
+		var err error
+		p.policy, err = optimalPolicy("--thresholds", su, p.K, p.Batch, &p.Delayed)
 		return err
 	}
 	if p.Thresholds.Quantile {
@@ -179,7 +198,7 @@ func kThinningIndex(n uint64, c int) uint64 {
 
 // twoThinning is K = 2 with a threshold: Two-Thinning itself.
 func (p *KThinning) twoThinning() *TwoThinning {
-	if p.K == 2 && !p.Thresholds.Quantile {
+	if p.K == 2 && !p.Thresholds.Quantile && !p.Thresholds.Optimal {
 		return &TwoThinning{Threshold: p.Thresholds.Theta[0]}
 	}
 	return nil
@@ -262,6 +281,9 @@ func (l kThinningQuantileLoop[L]) Step(loads []L, _, c uint64, maxLoad L) (uint6
 func (l kThinningQuantileLoop[L]) Start(loads []L) { kernels.StartKThinning(l.q, loads) }
 
 func kThinningDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] {
+	if p.Thresholds.Optimal {
+		return newOptimalLoop[L](p.policy, tr)
+	}
 	if p.Batch > 1 {
 		return kThinningBatchedDirect[L](p, tr)
 	}
@@ -352,6 +374,9 @@ func (p *KThinning) Fluid(bins, balls uint64) (theory.Profile, error) {
 	if p.Thresholds.Quantile {
 		return theory.Profile{}, fmt.Errorf("no fluid limit for k-thinning --thresholds quantile (a discontinuous right-hand side)")
 	}
+	if p.Thresholds.Optimal {
+		return theory.Profile{}, fmt.Errorf("no fluid limit for k-thinning --thresholds optimal (a policy of the whole load vector)")
+	}
 	return theory.FluidKThinning(p.Thresholds.Theta, float64(balls)/float64(bins)), nil
 }
 
@@ -416,6 +441,9 @@ func kThinningBatchedDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] 
 }
 
 func (p *KThinning) HistogramWhy() string {
+	if p.Thresholds.Optimal {
+		return optimalWhy("k-thinning --thresholds", "the histogram engine is not built with it")
+	}
 	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
 		return why
 	}
@@ -427,7 +455,12 @@ func (p *KThinning) Footprint(f *units.Footprint, m Mem) {
 	p.Delayed.memory(f, m)
 }
 
-func (p *KThinning) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+func (p *KThinning) InitialWhy() string {
+	if p.Thresholds.Optimal {
+		return optimalWhy("k-thinning --thresholds", "--initial is not built with it")
+	}
+	return p.Delayed.initialWhy(p.Entry().Name)
+}
 
 // checkDelay: --tau with --delay fixed only (each sample's own load τ balls
 // old, as two-thinning's fixed delay reads its first sample; the other
@@ -479,6 +512,9 @@ func kThinningDelayedDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] 
 // Two-Thinning's. The quantile thresholds (positions of the sorted loads)
 // are not built here.
 func (p *KThinning) Placement() (kernels.Placement, string) {
+	if p.Thresholds.Optimal {
+		return kernels.Placement{}, optimalWhy("--thresholds", "balls that leave are not built with it")
+	}
 	if why := settingWhy(p.Batch, &p.Delayed); why != "" {
 		return kernels.Placement{}, why
 	}

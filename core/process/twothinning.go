@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/balloc/balloc/core/optimal"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
@@ -33,6 +34,9 @@ type TwoThinning struct {
 	Threshold float64 // θ, relative to the current average
 	Batch     uint64  // balls per batch (b-Batch's setting); 1: none
 	Delayed   Delayed // τ-Delay's setting (delay.go); τ = 0: none
+
+	Optimal bool            // --threshold optimal (optimalrule.go)
+	policy  *optimal.Policy // its table, built by Check
 }
 
 var twoThinningEntry = &Entry{
@@ -48,9 +52,25 @@ func (*TwoThinning) Entry() *Entry { return twoThinningEntry }
 
 func (p *TwoThinning) Params() []*Param {
 	return append([]*Param{
-		Real("threshold", "θ: two-thinning keeps the first bin if its load < t/n + θ (any real)", &p.Threshold,
-			func(x float64) bool { return math.Abs(x) <= 1e15 }, "a real number with |θ| ≤ 1e15").
-			Listed().Need("a real θ; the first bin is kept when its load < t/n + θ"),
+		Custom("threshold", "θ: two-thinning keeps the first bin if its load < t/n + θ (any real); or optimal, the exact DP's policy for these n and m",
+			func(v string) error {
+				if isOptimal(v) {
+					p.Optimal = true
+					return nil
+				}
+				x, err := ParseReal(v)
+				if err != nil || math.Abs(x) > 1e15 {
+					return fmt.Errorf("--threshold %q: want a real number with |θ| ≤ 1e15, or optimal", v)
+				}
+				p.Threshold, p.Optimal = x, false
+				return nil
+			}, func() any {
+				if p.Optimal {
+					return optimalWord
+				}
+				return p.Threshold
+			}).
+			Listed().Need("a real θ; the first bin is kept when its load < t/n + θ (or optimal)"),
 		BatchParam(&p.Batch),
 	}, p.Delayed.params("two-thinning")...)
 }
@@ -62,11 +82,19 @@ func (p *TwoThinning) Check(su *Setup) error {
 	if err := checkBatch(p.Entry().Name, p.Batch, su, 1); err != nil {
 		return err
 	}
+	if p.Optimal {
+		var err error
+		p.policy, err = optimalPolicy("--threshold", su, 2, p.Batch, &p.Delayed)
+		return err
+	}
 	return p.Delayed.check(p.Entry().Name, su, delayRule{batch: p.Batch})
 }
 
 // HistogramWhy: batches and delays run on the direct engine only.
 func (p *TwoThinning) HistogramWhy() string {
+	if p.Optimal {
+		return optimalWhy("two-thinning --threshold", "the histogram engine is not built with it")
+	}
 	if p.Batch > 1 {
 		return "two-thinning in batches (--batch) runs on the direct engine"
 	}
@@ -100,6 +128,8 @@ func (l *twoThinningLoop[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L)
 func twoThinningDirect[L kernels.Load](p *TwoThinning, tr *Trial) Stepper[L] {
 	thin := NewThinning(tr.Bins, p.Threshold)
 	switch {
+	case p.Optimal:
+		return newOptimalLoop[L](p.policy, tr)
 	case p.Batch > 1:
 		return newBatchedThinning[L](tr.Choices, thin, int(tr.Bins), p.Batch, tr.Initial)
 	case p.Delayed.on():
@@ -135,6 +165,9 @@ func (*TwoThinning) HistogramSeconds(_, m, _ uint64) float64 { return float64(m)
 func (*TwoThinning) DirectFactor() float64 { return 6.26 / 5.46 }
 
 func (p *TwoThinning) Fluid(bins, balls uint64) (theory.Profile, error) {
+	if p.Optimal {
+		return theory.Profile{}, fmt.Errorf("no fluid limit for two-thinning --threshold optimal (a policy of the whole load vector)")
+	}
 	if p.Batch > 1 {
 		return theory.Profile{}, fmt.Errorf("no fluid limit for two-thinning in batches")
 	}
@@ -200,7 +233,12 @@ func ceilRat(x *big.Rat) *big.Int {
 }
 
 // InitialWhy: delayed, its record of past loads starts empty (delay.go).
-func (p *TwoThinning) InitialWhy() string { return p.Delayed.initialWhy(p.Entry().Name) }
+func (p *TwoThinning) InitialWhy() string {
+	if p.Optimal {
+		return optimalWhy("two-thinning --threshold", "--initial is not built with it")
+	}
+	return p.Delayed.initialWhy(p.Entry().Name)
+}
 
 // Placement: Two-Thinning with t read as the balls present — the first bin
 // is kept when its load is below (balls present)/n + θ, the current
@@ -208,6 +246,9 @@ func (p *TwoThinning) InitialWhy() string { return p.Delayed.initialWhy(p.Entry(
 // ball has left. The deletions model passes the balls present as t to the
 // static steppers, so they run unchanged.
 func (p *TwoThinning) Placement() (kernels.Placement, string) {
+	if p.Optimal {
+		return kernels.Placement{}, optimalWhy("--threshold", "balls that leave are not built with it")
+	}
 	if why := settingWhy(p.Batch, &p.Delayed); why != "" {
 		return kernels.Placement{}, why
 	}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/balloc/balloc/core/optimal"
+	"github.com/balloc/balloc/core/units"
+)
+
+// optimalFlags are balloc optimal's flags, as typed.
+type optimalFlags struct {
+	process, bins, balls, k, rule, thetaMax, trials, seed string
+}
+
+// optimalPlan is the flags checked: everything refused before any work.
+type optimalPlan struct {
+	process  string
+	n, m, k  int
+	rules    []optimal.Rule
+	thetaMax float64 // NaN: the default grid
+	trials   int
+	seed     uint64
+	size     optimal.Size
+}
+
+// balloc optimal computes, by exact dynamic programming (core/optimal), the
+// policy of two-thinning or k-thinning that minimises the expected maximum
+// load given the whole load vector, its exact value, the best fixed
+// thresholds' exact values beside it, and the optimal policy's simulated
+// mean.
+func newOptimalCommand(stdout io.Writer) *cobra.Command {
+	var f optimalFlags
+	c := &cobra.Command{
+		Use:   "optimal --process two-thinning|k-thinning --bins N --balls M [--k K] [--rule relative|absolute|both] [--trials T]",
+		Short: "Exact optimal two-/k-thinning by dynamic programming: the optimum, the best fixed thresholds, states and time",
+		Long: `balloc optimal solves two-thinning and k-thinning exactly for small n and m:
+the policy that minimises E[max load after m balls] seeing the whole load
+vector, by backward induction over the sorted load vectors (core/optimal),
+its exact value, and the exact value of the best fixed-threshold policy:
+relative (balloc's --threshold θ / --thresholds θ1,…: keep a sample whose
+load is < t/n + θ, searched on the grid θ = a/n, which holds every distinct
+policy) and absolute (keep a load < L). For k-thinning the thresholds are
+searched from the best common θ by coordinate descent (a local optimum).
+The optimal policy is also simulated ball by ball (--trials). Sizes whose
+states do not fit in memory are refused with the estimate.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			pl, err := checkOptimal(c, f)
+			if err != nil {
+				return err
+			}
+			return runOptimal(stdout, pl)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.process, "process", "", "two-thinning or k-thinning")
+	fl.StringVar(&f.bins, "bins", "", "n, the bins")
+	fl.StringVar(&f.balls, "balls", "", "m, the balls (default n)")
+	fl.StringVar(&f.k, "k", "2", "k-thinning: K, the most samples a ball takes (the K-th kept), 2 ≤ K ≤ 64")
+	fl.StringVar(&f.rule, "rule", "both", "fixed thresholds to compare: relative (load < t/n + θ), absolute (load < L) or both")
+	fl.StringVar(&f.thetaMax, "theta-max", "", "relative thresholds searched up to this θ (default ⌈m/n⌉ + 2; from −(m − 1)/n, below which all are alike)")
+	fl.StringVar(&f.trials, "trials", "10000", "runs of the optimal policy to simulate (0: none)")
+	fl.StringVar(&f.seed, "seed", "1", "the simulation's seed")
+	return c
+}
+
+// checkOptimal refuses bad flags in one line, and a size that does not fit.
+func checkOptimal(c *cobra.Command, f optimalFlags) (*optimalPlan, error) {
+	pl := &optimalPlan{process: f.process, k: 2, thetaMax: math.NaN()}
+	switch f.process {
+	case "two-thinning":
+		if c.Flags().Changed("k") {
+			return nil, fmt.Errorf("--k is for k-thinning; two-thinning is K = 2")
+		}
+	case "k-thinning":
+	case "":
+		return nil, fmt.Errorf("--process is required: two-thinning or k-thinning")
+	default:
+		return nil, fmt.Errorf("--process %q: balloc optimal solves two-thinning or k-thinning", f.process)
+	}
+	if !c.Flags().Changed("bins") {
+		return nil, fmt.Errorf("--bins is required")
+	}
+	counts := []struct {
+		name, v string
+		dst     *int
+		lo, hi  uint64
+	}{
+		{"bins", f.bins, &pl.n, 1, math.MaxUint32},
+		{"balls", f.balls, &pl.m, 0, 1 << 16},
+		{"k", f.k, &pl.k, 2, 64},
+		{"trials", f.trials, &pl.trials, 0, 1 << 40},
+	}
+	for _, x := range counts {
+		if x.name == "balls" && !c.Flags().Changed("balls") {
+			pl.m = pl.n
+			if pl.n > 1<<16 {
+				return nil, fmt.Errorf("--balls defaults to --bins %d, more than %d: give --balls", pl.n, 1<<16)
+			}
+			continue
+		}
+		v, err := units.ParseCount(x.v)
+		if err != nil || v < x.lo || v > x.hi {
+			return nil, fmt.Errorf("--%s %q: want an integer in [%d, %d]", x.name, x.v, x.lo, x.hi)
+		}
+		*x.dst = int(v)
+	}
+	seed, err := units.ParseCount(f.seed)
+	if err != nil {
+		return nil, fmt.Errorf("--seed %q: want a non-negative integer", f.seed)
+	}
+	pl.seed = seed
+	switch f.rule {
+	case "relative":
+		pl.rules = []optimal.Rule{optimal.Relative}
+	case "absolute":
+		pl.rules = []optimal.Rule{optimal.Absolute}
+	case "both":
+		pl.rules = []optimal.Rule{optimal.Relative, optimal.Absolute}
+	default:
+		return nil, fmt.Errorf("--rule %q: want relative, absolute or both", f.rule)
+	}
+	if c.Flags().Changed("theta-max") {
+		x, err := strconv.ParseFloat(f.thetaMax, 64)
+		if err != nil || math.IsNaN(x) || math.Abs(x) > 1e6 {
+			return nil, fmt.Errorf("--theta-max %q: want a real number with |θ| ≤ 1e6", f.thetaMax)
+		}
+		pl.thetaMax = x
+	}
+	pl.size, err = optimal.Fits(pl.n, pl.m, pl.k, pl.trials > 0)
+	return pl, err
+}
+
+// runOptimal solves, searches the fixed thresholds, simulates and prints.
+func runOptimal(w io.Writer, pl *optimalPlan) error {
+	start := time.Now()
+	sp, err := optimal.NewSpace(pl.n, pl.m)
+	if err != nil {
+		return failure{err}
+	}
+	built := time.Since(start)
+	opt, pol, err := optimal.Solve(sp, pl.k, pl.trials > 0)
+	if err != nil {
+		return failure{err}
+	}
+	solved := time.Since(start) - built
+	name := pl.process
+	if pl.process == "k-thinning" {
+		name += fmt.Sprintf(", K = %d", pl.k)
+	}
+	fmt.Fprintf(w, "process    %s on n = %d bins, m = %d balls\n", name, pl.n, pl.m)
+	fmt.Fprintf(w, "states     %s sorted load vectors over %d levels (largest %s), %s moves; about %s\n",
+		units.FormatCount(pl.size.States), pl.m+1, units.FormatCount(pl.size.MaxLevel), units.FormatCount(pl.size.Moves),
+		units.FormatBytes(float64(pl.size.Bytes(pl.trials > 0))))
+	fmt.Fprintf(w, "optimum    E[max load] = %.10f (exact DP; states %.3g s, values %.3g s)\n", opt, built.Seconds(), solved.Seconds())
+	if pl.trials > 0 {
+		t0 := time.Now()
+		mean, se := pol.Simulate(pl.seed, pl.trials)
+		fmt.Fprintf(w, "simulated  %.4f ± %.4f (standard error) over %d runs of the optimal policy, seed %d (%.3g s)\n",
+			mean, se, pl.trials, pl.seed, time.Since(t0).Seconds())
+	}
+	for _, rule := range pl.rules {
+		printBestFixed(w, sp, pl, rule, opt)
+	}
+	fmt.Fprintf(w, "time       %.3g s in all\n", time.Since(start).Seconds())
+	return nil
+}
+
+// printBestFixed searches one rule's grid and prints its best policy.
+func printBestFixed(w io.Writer, sp *optimal.Space, pl *optimalPlan, rule optimal.Rule, opt float64) {
+	r := optimal.DefaultRange(rule, pl.n, pl.m)
+	if rule == optimal.Relative && !math.IsNaN(pl.thetaMax) {
+		full := optimal.FullRange(rule, pl.n, pl.m)
+		r.Hi = max(r.Lo, min(full.Hi, int(math.Floor(pl.thetaMax*float64(pl.n)))))
+	}
+	t0 := time.Now()
+	best, evals := optimal.BestFixed(sp, pl.k, rule, r)
+	how := "every policy of the grid"
+	if pl.k > 2 {
+		how = "coordinate descent from the best common threshold (a local optimum)"
+	}
+	gap := fmt.Sprintf("%+.4f over the optimum", best.Value-opt)
+	if rule == optimal.Absolute {
+		fmt.Fprintf(w, "absolute   keep load < L: best L = %s, E[max load] = %.10f (%s); L ∈ [%d, %d], %d policies, %s, %.3g s\n",
+			best, best.Value, gap, r.Lo, r.Hi, evals, how, time.Since(t0).Seconds())
+		return
+	}
+	fmt.Fprintf(w, "relative   keep load < t/n + θ: best θ = %s (θ in %s), E[max load] = %.10f (%s); θ = a/%d, a ∈ [%d, %d], %d policies, %s, %.3g s\n",
+		best, best.Class(), best.Value, gap, pl.n, r.Lo, r.Hi, evals, how, time.Since(t0).Seconds())
+}
