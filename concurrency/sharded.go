@@ -138,12 +138,11 @@ type shardWorker struct {
 	mine    *atomic.Uint64
 	done    *atomic.Int64 // workers that have pushed their last batch
 	// Backpressure: per owner, the floor of the batch being filled; the
-	// total read at the last check that passed; the workers' floors
-	// (floors.cell(w) is this worker's); shardMaxLag·W; and the checks
-	// that failed.
+	// total read at the last check that passed; this worker's published
+	// floor (beside its count, on one line: st.placed.aux(w)); shardMaxLag·W;
+	// and the checks that failed.
 	outStamp []uint64
 	chunkT   uint64
-	floors   *Striped
 	floor    *atomic.Uint64
 	maxLag   uint64
 	waits    uint64
@@ -285,14 +284,14 @@ func newShardRings(W int) []ring { return make([]ring, W*W) }
 
 // shardedWorker places count balls by --mode sharded, then commits what
 // the others send it until every worker has pushed its last batch.
-func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, rings []ring, done *atomic.Int64, floors *Striped) {
+func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, rings []ring, done *atomic.Int64) {
 	r := kernels.TrialStream(cfg.Spec.Seed, cfg.Trial, kernels.WorkerLane(w))
 	n := cfg.Spec.Bins
 	sw := &newPaddedWorker().sw
 	*sw = shardWorker{w: w, W: W, st: st, cells: st.loads.cells, stride: st.loads.stride, rings: rings,
 		outBuf: padded[[]uint32](W), outTail: padded[uint64](W), nextTry: padded[int](W), inHead: padded[uint64](W),
 		sink: st.loads.sinkCell(w), mine: st.placed.cell(w), done: done,
-		outStamp: padded[uint64](W), floors: floors, floor: floors.cell(w), maxLag: shardMaxLag * uint64(W),
+		outStamp: padded[uint64](W), floor: st.placed.aux(w), maxLag: shardMaxLag * uint64(W),
 		noBackpressure: cfg.noBackpressure}
 	for o := range sw.outBuf {
 		sw.outBuf[o] = make([]uint32, 0, shardBatch+4)
@@ -411,17 +410,23 @@ func (sw *shardWorker) inFlight() (entries, floor uint64) {
 
 // admit is the backpressure check, made after a push of every batch: it
 // publishes this worker's floor and reports whether the worker may decide
-// its next shardCheckEvery balls. The floors are read before the total, so
-// a floor read is no higher than the total read after it.
+// its next shardCheckEvery balls. Each worker's floor sits on its count's
+// cache line (cell.aux), so the check reads one line a worker for both,
+// as the total needs them anyway: a line apart, the floors were W − 1
+// more misses a check, against a line each worker writes every ball. In
+// what order they are read does not matter to the bound: a floor read is
+// at most the read of any ball in flight, and a total read above none of
+// them passes (t ≤ low).
 func (sw *shardWorker) admit() bool {
 	entries, floor := sw.inFlight()
-	low := uint64(math.MaxUint64)
+	low, t := uint64(math.MaxUint64), uint64(0)
 	for q := range sw.W {
+		c := &sw.st.placed.cells[q]
 		if q != sw.w {
-			low = min(low, sw.floors.Load(q))
+			low = min(low, c.aux.Load())
 		}
+		t += c.v.Load()
 	}
-	t := sw.st.placed.Sum()
 	floor = min(floor, t) // the balls it decides next are read at t or later
 	storeOwned64(sw.floor, floor)
 	low = min(low, floor)
