@@ -99,6 +99,14 @@ const ShardedAgeBoundText = "W·(1024 + 1024 + 2·256)"
 // capped by the ring's size). A slot's old batch, consumed once the head has
 // passed it, becomes the producer's next buffer: no allocation at steady
 // state.
+//
+// Each word written at a push or a drain is followed by the rest of a
+// cache line, and the ring's size is a whole number of lines, so that the
+// W² rings of a run, side by side, never put two pairs' written words on
+// one line. Unpadded at the end (776 bytes), the rings were not
+// line-aligned, and producer 0's count of the entries it sent to 1 shared
+// a line with producer 1's tail towards 0, written at every push of either
+// and read at every drain of worker 0.
 type ring struct {
 	tail  atomic.Uint64 // written by the producer only
 	_     [CacheLine - 8]byte
@@ -111,6 +119,7 @@ type ring struct {
 	stamps [ringSlots]uint64
 	starts [ringSlots]uint64
 	sent   uint64
+	_      [CacheLine - 8]byte
 }
 
 // ringSlots is the batches a ring holds.
