@@ -422,10 +422,11 @@ func (sw *shardWorker) inFlight() (entries, floor uint64) {
 // its next shardCheckEvery balls. Each worker's floor sits on its count's
 // cache line (cell.aux), so the check reads one line a worker for both,
 // as the total needs them anyway: a line apart, the floors were W − 1
-// more misses a check, against a line each worker writes every ball. In
-// what order they are read does not matter to the bound: a floor read is
-// at most the read of any ball in flight, and a total read above none of
-// them passes (t ≤ low).
+// more misses a check, against a line each worker writes every ball. The
+// order of the reads does not matter to the bound, whose derivation uses
+// only that a floor read is at most the read of every ball its worker has
+// in flight: a floor read above the total read (the counts and floors
+// interleave) passes the lag test with t ≤ low ≤ t0 < t0 + A.
 func (sw *shardWorker) admit() bool {
 	entries, floor := sw.inFlight()
 	low, t := uint64(math.MaxUint64), uint64(0)
