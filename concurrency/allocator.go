@@ -401,10 +401,9 @@ func runWorkers(cfg Config, ru *rule, W int, logs [][]uint64) *state {
 	var wg sync.WaitGroup
 	start := make(chan struct{}) // every worker starts at once, not as it is spawned
 	var rings []ring
-	var floors *Striped
 	var done atomic.Int64
 	if cfg.Mode == Sharded {
-		rings, floors = newShardRings(W), NewStriped(W)
+		rings = newShardRings(W)
 	}
 	for w := range W {
 		wg.Add(1)
@@ -414,7 +413,7 @@ func runWorkers(cfg Config, ru *rule, W int, logs [][]uint64) *state {
 			labels := pprof.Labels("worker", strconv.Itoa(w))
 			pprof.Do(context.Background(), labels, func(context.Context) {
 				if cfg.Mode == Sharded {
-					shardedWorker(cfg, ru, st, w, W, share(cfg.Spec.Balls, W, w), rings, &done, floors)
+					shardedWorker(cfg, ru, st, w, W, share(cfg.Spec.Balls, W, w), rings, &done)
 					return
 				}
 				retries[w] = worker(cfg, ru, st, w, share(cfg.Spec.Balls, W, w))

@@ -8,10 +8,13 @@ import "sync/atomic"
 const CacheLine = 64
 
 // cell is one counter alone on its cache line, so that writers of
-// different cells never contend for a line.
+// different cells never contend for a line. aux is a second word the
+// cell's writer may publish beside the count, so that a reader of both
+// fetches one line: a sharded worker's floor (sharded.go).
 type cell struct {
-	v atomic.Uint64
-	_ [CacheLine - 8]byte
+	v   atomic.Uint64
+	aux atomic.Uint64
+	_   [CacheLine - 16]byte
 }
 
 // Striped is a counter split into cache-line-padded cells, a power-of-two
@@ -53,3 +56,6 @@ func (s *Striped) Sum() uint64 {
 
 // cell returns cell i's counter, for a writer that keeps it.
 func (s *Striped) cell(i int) *atomic.Uint64 { return &s.cells[i&s.mask].v }
+
+// aux returns cell i's second word (cell.aux), for a writer that keeps it.
+func (s *Striped) aux(i int) *atomic.Uint64 { return &s.cells[i&s.mask].aux }

@@ -99,6 +99,14 @@ const ShardedAgeBoundText = "W·(1024 + 1024 + 2·256)"
 // capped by the ring's size). A slot's old batch, consumed once the head has
 // passed it, becomes the producer's next buffer: no allocation at steady
 // state.
+//
+// Each word written at a push or a drain is followed by the rest of a
+// cache line, and the ring's size is a whole number of lines, so that the
+// W² rings of a run, side by side, never put two pairs' written words on
+// one line. Unpadded at the end (776 bytes), the rings were not
+// line-aligned, and producer 0's count of the entries it sent to 1 shared
+// a line with producer 1's tail towards 0, written at every push of either
+// and read at every drain of worker 0.
 type ring struct {
 	tail  atomic.Uint64 // written by the producer only
 	_     [CacheLine - 8]byte
@@ -111,6 +119,7 @@ type ring struct {
 	stamps [ringSlots]uint64
 	starts [ringSlots]uint64
 	sent   uint64
+	_      [CacheLine - 8]byte
 }
 
 // ringSlots is the batches a ring holds.
@@ -138,12 +147,11 @@ type shardWorker struct {
 	mine    *atomic.Uint64
 	done    *atomic.Int64 // workers that have pushed their last batch
 	// Backpressure: per owner, the floor of the batch being filled; the
-	// total read at the last check that passed; the workers' floors
-	// (floors.cell(w) is this worker's); shardMaxLag·W; and the checks
-	// that failed.
+	// total read at the last check that passed; this worker's published
+	// floor (beside its count, on one line: st.placed.aux(w)); shardMaxLag·W;
+	// and the checks that failed.
 	outStamp []uint64
 	chunkT   uint64
-	floors   *Striped
 	floor    *atomic.Uint64
 	maxLag   uint64
 	waits    uint64
@@ -285,14 +293,14 @@ func newShardRings(W int) []ring { return make([]ring, W*W) }
 
 // shardedWorker places count balls by --mode sharded, then commits what
 // the others send it until every worker has pushed its last batch.
-func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, rings []ring, done *atomic.Int64, floors *Striped) {
+func shardedWorker(cfg Config, ru *rule, st *state, w, W int, count uint64, rings []ring, done *atomic.Int64) {
 	r := kernels.TrialStream(cfg.Spec.Seed, cfg.Trial, kernels.WorkerLane(w))
 	n := cfg.Spec.Bins
 	sw := &newPaddedWorker().sw
 	*sw = shardWorker{w: w, W: W, st: st, cells: st.loads.cells, stride: st.loads.stride, rings: rings,
 		outBuf: padded[[]uint32](W), outTail: padded[uint64](W), nextTry: padded[int](W), inHead: padded[uint64](W),
 		sink: st.loads.sinkCell(w), mine: st.placed.cell(w), done: done,
-		outStamp: padded[uint64](W), floors: floors, floor: floors.cell(w), maxLag: shardMaxLag * uint64(W),
+		outStamp: padded[uint64](W), floor: st.placed.aux(w), maxLag: shardMaxLag * uint64(W),
 		noBackpressure: cfg.noBackpressure}
 	for o := range sw.outBuf {
 		sw.outBuf[o] = make([]uint32, 0, shardBatch+4)
@@ -411,17 +419,24 @@ func (sw *shardWorker) inFlight() (entries, floor uint64) {
 
 // admit is the backpressure check, made after a push of every batch: it
 // publishes this worker's floor and reports whether the worker may decide
-// its next shardCheckEvery balls. The floors are read before the total, so
-// a floor read is no higher than the total read after it.
+// its next shardCheckEvery balls. Each worker's floor sits on its count's
+// cache line (cell.aux), so the check reads one line a worker for both,
+// as the total needs them anyway: a line apart, the floors were W − 1
+// more misses a check, against a line each worker writes every ball. The
+// order of the reads does not matter to the bound, whose derivation uses
+// only that a floor read is at most the read of every ball its worker has
+// in flight: a floor read above the total read (the counts and floors
+// interleave) passes the lag test with t ≤ low ≤ t0 < t0 + A.
 func (sw *shardWorker) admit() bool {
 	entries, floor := sw.inFlight()
-	low := uint64(math.MaxUint64)
+	low, t := uint64(math.MaxUint64), uint64(0)
 	for q := range sw.W {
+		c := &sw.st.placed.cells[q]
 		if q != sw.w {
-			low = min(low, sw.floors.Load(q))
+			low = min(low, c.aux.Load())
 		}
+		t += c.v.Load()
 	}
-	t := sw.st.placed.Sum()
 	floor = min(floor, t) // the balls it decides next are read at t or later
 	storeOwned64(sw.floor, floor)
 	low = min(low, floor)
@@ -437,18 +452,26 @@ func (sw *shardWorker) admit() bool {
 	return true
 }
 
-// backpressure waits, pushing and draining, until admit passes. It
-// yields to other goroutines first, then sleeps (shardWaitSleep a try), so
-// that on a busy machine the worker it waits for, off the CPU, can have
-// this one's core: spinning with Gosched alone, two workers at n = 2^20
-// on 2 cores shared with other jobs ran 6e5–8e5 balls/s.
+// backpressure waits, pushing and draining, until admit passes. For up
+// to shardWaitSpin it retries at once, yielding only to other goroutines:
+// a worker that is merely a little behind (at 2^20 bins a chunk of 256
+// balls takes about 6 µs) publishes a floor within that, and the wait
+// costs microseconds. Past it, the worker waited for is most likely off
+// the CPU, and this one sleeps between tries so that on a busy machine
+// that worker can have its core: spinning with Gosched alone, two workers
+// at n = 2^20 on 2 cores shared with other jobs ran 6e5–8e5 balls/s. A
+// sleep is never short: with its processor idle the Go runtime waits for
+// a timer in whole milliseconds (time.Sleep(20 µs) took 1.1 ms at the
+// median here), so sleeping after a fixed 16 yields, a few microseconds,
+// turned waits a spin resolves into millisecond stalls of both workers.
 func (sw *shardWorker) backpressure() {
 	if sw.admit() {
 		return
 	}
 	sw.waits++
-	for try := 0; ; try++ {
-		if try < shardWaitSpins {
+	start := time.Now()
+	for {
+		if time.Since(start) < shardWaitSpin {
 			runtime.Gosched()
 		} else {
 			time.Sleep(shardWaitSleep)
@@ -461,9 +484,10 @@ func (sw *shardWorker) backpressure() {
 	}
 }
 
-// A waiting worker's tries with Gosched before it sleeps, and its sleep.
+// A waiting worker's time retrying at once before it sleeps, and its sleep
+// (asked for; taken, about 1 ms: see backpressure).
 const (
-	shardWaitSpins = 16
+	shardWaitSpin  = 50 * time.Microsecond
 	shardWaitSleep = 20 * time.Microsecond
 )
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	"github.com/balloc/balloc/kernels"
 )
@@ -154,5 +155,22 @@ func TestPrefetchBinsNeverFaults(t *testing.T) {
 		if v != uint32(b) {
 			t.Fatalf("bin %d holds %d after the prefetch, want %d", b, v, b)
 		}
+	}
+}
+
+// The rings of a run lie side by side: each must be a whole number of
+// cache lines, with its tail and head each starting a line and its count
+// of entries sent followed by a line's rest, so that no line holds words
+// two pairs write; and at most 1 KiB (MaxShardedWorkers' bound on a run's
+// W² rings). The layout before this test (776 bytes) fails it.
+func TestRingLayout(t *testing.T) {
+	var r ring
+	size, base := unsafe.Sizeof(r), uintptr(unsafe.Pointer(&r))
+	tail := uintptr(unsafe.Pointer(&r.tail)) - base
+	head := uintptr(unsafe.Pointer(&r.head)) - base
+	sent := uintptr(unsafe.Pointer(&r.sent)) - base
+	if size%CacheLine != 0 || size > 1024 || tail%CacheLine != 0 || head%CacheLine != 0 || size-sent < CacheLine {
+		t.Errorf("a ring is %d bytes, its tail at %d, head at %d, count sent at %d: want lines of %d to themselves, at most 1024 bytes",
+			size, tail, head, sent, CacheLine)
 	}
 }
