@@ -466,8 +466,16 @@ func TestSupermarketThinningFixedPoint(t *testing.T) {
 	}
 }
 
+// Thinning's engines agree at every level within the combined standard
+// error (|z| ≤ zMax), at n = 10^4, and at fixedPointBins' 2500 under
+// -short: there a histogram engine running a neighbouring rule still fails
+// by far (two-thinning θ = 0 for 0.5: |z| = 50.9; k-thinning's last
+// threshold 2 for 1: 62.2; adaptive run as two-thinning θ = 1, one retry
+// where adaptive retries until a bin is below its limit: 48.0; at 10^4:
+// 112.7, 93.0 and 37.7), while the engines themselves stay within 1.7.
 func TestSupermarketThinningHistogramVsDirect(t *testing.T) {
 	t.Parallel()
+	n := fixedPointBins()
 	for _, c := range []struct {
 		process string
 		params  map[string]string
@@ -478,8 +486,8 @@ func TestSupermarketThinningHistogramVsDirect(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s%v", c.process, c.params), func(t *testing.T) {
 			dyn := core.Dynamic{ArrivalRate: 0.9, Time: 1600, Warmup: 100}
-			a := supermarketRun(t, c.process, c.params, 1e4, dyn, core.EngineDirect, 25).Dynamic
-			b := supermarketRun(t, c.process, c.params, 1e4, dyn, core.EngineHistogram, 26).Dynamic
+			a := supermarketRun(t, c.process, c.params, n, dyn, core.EngineDirect, 25).Dynamic
+			b := supermarketRun(t, c.process, c.params, n, dyn, core.EngineHistogram, 26).Dynamic
 			for k := range min(len(a.AtLeast), len(b.AtLeast)) {
 				if a.AtLeast[k] < 1e-3 {
 					break
