@@ -29,7 +29,9 @@ TESTFLAGS ?=
 # with several workers or interrupted, and the Go API's parallel trials. make
 # test runs these again under the race detector (not the whole suite twice);
 # a new test that shares memory between goroutines takes a name matching
-# this pattern.
+# this pattern. Under the detector (raceOn in concurrency's and cmd/balloc's
+# tests) they keep their goroutines but drop what only costs time there:
+# fewer balls, no 2^20-bin tables, no emulated (one-goroutine) runs.
 RACE_TESTS := Contention|TotalsAddUp|MeasuredBallsAllCounted|Ordered|ForAnyWorkers|Concurrent|Interrupt|SweepJobs|GoroutineBackpressure
 
 # Fast versions of every check (long statistical ones are skipped by -short,

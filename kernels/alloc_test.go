@@ -29,10 +29,11 @@ type allocCase struct {
 
 // n = 10^6 makes Lemire's rare branch frequent enough (≈ 2.3·10^-4 per
 // draw) to be exercised hundreds of times; the small sizes make ties common.
-// The fast suite throws m = n/5 at n = 10^6 (the long one 2n): about 100
+// The fast suite throws m = n/20 at n = 10^6 (the long one 2n): about 20
 // draws still take the rare branch in two-choice (testAgainstRef checks
-// that some do), and every loop still crosses its staged blocks' edges
-// thousands of times; it was three quarters of the package's time.
+// that some do; a boundedFast that never redraws fails every n = 10^6
+// loop here), and every loop still crosses its staged blocks' edges (128
+// balls) hundreds of times.
 var allocCases = []allocCase{
 	{"n=1", 1, 1000},
 	{"n=2", 2, 5000},
@@ -41,13 +42,25 @@ var allocCases = []allocCase{
 	{"n=1e6", 1000000, 2000000},
 }
 
-// theAllocCases is allocCases, with m = n/5 at n = 10^6 under -short.
+// theAllocCases is allocCases, with m = n/20 at n = 10^6 under -short.
 func theAllocCases() []allocCase {
 	cs := slices.Clone(allocCases)
 	if testing.Short() {
-		cs[len(cs)-1].balls = 200000
+		cs[len(cs)-1].balls = 50000
 	}
 	return cs
+}
+
+// manyChoiceBalls caps the balls of the d = 128, 129 runs under -short:
+// their point is the staged loop's block edge (a block holds 2·128 draws,
+// so every ball or two crosses it), reached thousands of times in 5000
+// balls; at n = 1000's 2·10^5 balls they were 44% of the test's time. The
+// long suite runs every case's balls.
+func manyChoiceBalls(balls uint64) uint64 {
+	if testing.Short() {
+		return min(balls, 5000)
+	}
+	return balls
 }
 
 func checkSame[L loadValue](t *testing.T, what string, fast, ref []L, fr, rr PCG32, fmax L) {
@@ -69,17 +82,20 @@ func testAgainstRef[L Load](t *testing.T) {
 		if c.n == 1000000 && rejections(seed, uint32(c.n), int(2*c.balls)) == 0 {
 			t.Fatalf("%s: the stream never takes Lemire's slow path; pick another seed", c.name)
 		}
-		run := func(name string, fast func([]L, *PCG32, uint64) L, ref func([]L, *PCG32, uint64)) {
+		runBalls := func(name string, balls uint64, fast func([]L, *PCG32, uint64) L, ref func([]L, *PCG32, uint64)) {
 			t.Run(fmt.Sprintf("%s/%s", name, c.name), func(t *testing.T) {
 				fl, rl := make([]L, c.n), make([]L, c.n)
 				fr, rr := TrialStream(seed, 0, LaneChoices), TrialStream(seed, 0, LaneChoices)
 				// Two calls, so that a loop resumes correctly mid-run.
-				half := c.balls / 3
+				half := balls / 3
 				m := fast(fl, &fr, half)
-				m = max(m, fast(fl, &fr, c.balls-half))
-				ref(rl, &rr, c.balls)
+				m = max(m, fast(fl, &fr, balls-half))
+				ref(rl, &rr, balls)
 				checkSame(t, name, fl, rl, fr, rr, m)
 			})
+		}
+		run := func(name string, fast func([]L, *PCG32, uint64) L, ref func([]L, *PCG32, uint64)) {
+			runBalls(name, c.balls, fast, ref)
 		}
 		run("one-choice", func(l []L, r *PCG32, k uint64) L { return OneChoice(l, r, k, maxOf(l)) }, refOneChoice[L])
 		run("two-choice", func(l []L, r *PCG32, k uint64) L { return TwoChoice(l, r, k, maxOf(l)) },
@@ -88,7 +104,11 @@ func testAgainstRef[L Load](t *testing.T) {
 			if d > 5 && c.n > 1000 {
 				continue // the staged loop's block edge, on a cheap case
 			}
-			run(fmt.Sprintf("d-choice-%d", d), func(l []L, r *PCG32, k uint64) L { return DChoice(l, r, k, d, maxOf(l)) },
+			balls := c.balls
+			if d > 5 {
+				balls = manyChoiceBalls(balls)
+			}
+			runBalls(fmt.Sprintf("d-choice-%d", d), balls, func(l []L, r *PCG32, k uint64) L { return DChoice(l, r, k, d, maxOf(l)) },
 				func(l []L, r *PCG32, k uint64) { refDChoice(l, r, k, d) })
 		}
 		for _, beta := range []float64{0, 0.3, 0.5, 0.999} {

@@ -84,14 +84,41 @@ func refWideDChoice(loads []uint32, h *timeline, r *PCG32, count uint64, d int, 
 	}
 }
 
+// wideBalls is the balls a wide case throws on n bins: 20 000 on the small
+// n; at n = 10^6, 10^5 in the long suite and 3·10^4 under -short, where
+// the literal loop's balls were most of the package's time. A draw takes
+// the slow path with probability n/2^32 ≈ 2.3·10^-4 at n = 10^6, so the
+// short runs still take it (seed 41's first 3·10^4 draws: 6 times; 6·10^4,
+// two-choice's: 13), every τ below 3000 still wraps the window, and
+// τ = 2^20 still outlasts the run.
+func wideBalls(n int) uint64 {
+	switch {
+	case n < 100:
+		return 20_000
+	case testing.Short():
+		return 30_000
+	}
+	return 100_000
+}
+
+// minSlowPaths is how many of a wide case's first draws must take
+// Lemire's slow path (rejections): 20 at the long suite's 10^5 balls, 5
+// at -short's 3·10^4.
+func minSlowPaths() int {
+	if testing.Short() {
+		return 5
+	}
+	return 20
+}
+
 // wideCase runs fast (in the given parts) and ref from one stream and
 // compares loads, state and the maximum; at n = 10^6 it first checks the
-// stream takes Lemire's slow path.
+// stream takes Lemire's slow path (minSlowPaths).
 func wideCase(t *testing.T, name string, n int, m uint64, draws int, fast func(loads []uint32, r *PCG32, c uint64, maxLoad uint32) uint32, ref func(loads []uint32, r *PCG32, c uint64)) {
 	t.Helper()
 	seed := uint64(41)
-	if n >= 1e6 && rejections(seed, uint32(n), draws) < 20 {
-		t.Fatalf("%s: the stream takes Lemire's slow path fewer than 20 times; pick another seed", name)
+	if least := minSlowPaths(); n >= 1e6 && rejections(seed, uint32(n), draws) < least {
+		t.Fatalf("%s: the stream takes Lemire's slow path fewer than %d times; pick another seed", name, least)
 	}
 	a, b := make([]uint32, n), make([]uint32, n)
 	r1, r2 := TrialStream(seed, 0, LaneChoices), TrialStream(seed, 0, LaneChoices)
@@ -117,10 +144,7 @@ func TestDelayedDChoiceWideMatchesReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range []int{7, 1_000_000} {
-		m := uint64(100_000)
-		if n < 100 {
-			m = 20_000
-		}
+		m := wideBalls(n)
 		for _, d := range []int{2, 3, 5} {
 			for _, mode := range []DelayMode{DelayFixed, DelayAdversarial} {
 				for _, tau := range []uint64{1, 2, 3000, 1 << 20} {
@@ -193,10 +217,7 @@ func refWideThinning(loads []uint32, h *timeline, r *PCG32, count uint64, limits
 // fixed at n = 10^6 and n = 7, limits that reject often and seldom.
 func TestDelayedThinningWideMatchesReference(t *testing.T) {
 	for _, n := range []int{7, 1_000_000} {
-		m := uint64(100_000)
-		if n < 100 {
-			m = 20_000
-		}
+		m := wideBalls(n)
 		avg := m / uint64(n) / 2 // about the loads' mean halfway
 		for _, tau := range []uint64{1, 3000, 1 << 20} {
 			for _, lim := range [][]uint64{{avg + 1}, {avg + 3}, {avg, avg + 2}} {
@@ -303,10 +324,7 @@ func refWideTwinning(loads []uint32, h *timeline, r *PCG32, count uint64, packin
 
 func TestDelayedTwinningWideMatchesReference(t *testing.T) {
 	for _, n := range []int{7, 1_000_000} {
-		m := uint64(100_000)
-		if n < 100 {
-			m = 20_000
-		}
+		m := wideBalls(n)
 		for _, tau := range []uint64{1, 3000, 1 << 20} {
 			for _, packing := range []bool{false, true} {
 				name := fmt.Sprintf("n=%d/tau=%d/packing=%v", n, tau, packing)
@@ -372,10 +390,7 @@ func refWideQuantile(loads []uint32, r *PCG32, count, k, tau uint64, distinct bo
 // n = 7, τ from 1 to past the run.
 func TestDelayedQuantileWideMatchesReference(t *testing.T) {
 	for _, n := range []int{7, 1_000_000} {
-		m := uint64(100_000)
-		if n < 100 {
-			m = 20_000
-		}
+		m := wideBalls(n)
 		for _, tau := range []uint64{1, 3000, 1 << 20} {
 			name := fmt.Sprintf("n=%d/tau=%d", n, tau)
 			var dl *Delay[uint32]
@@ -396,10 +411,7 @@ func TestDelayedQuantileWideMatchesReference(t *testing.T) {
 // samples) at n = 10^6 and at n = 2, 7, where the samples often coincide.
 func TestQuantileDistinctWideMatchesReference(t *testing.T) {
 	for _, n := range []int{2, 7, 1_000_000} {
-		m := uint64(100_000)
-		if n < 100 {
-			m = 20_000
-		}
+		m := wideBalls(n)
 		var q *QuantileCounts
 		wideCase(t, fmt.Sprintf("n=%d", n), n, m, 3*int(m),
 			func(l []uint32, r *PCG32, c uint64, mx uint32) uint32 {

@@ -120,15 +120,22 @@ func concurrentShards(t *testing.T, n int) {
 // checks the loads and each worker's tally; here the shard totals and the
 // tallies printed add up to m), the comparisons ran for two-choice (and
 // the replay for emulated runs), and sharded rows carry their age bound.
+// Under the race detector only the goroutine runs on n ≤ 1000 (raceOn).
 func TestConcurrentDefaultsEveryModeAndSize(t *testing.T) {
 	m := 3000
 	if !testing.Short() {
 		m = 100000
 	}
 	for _, n := range []int{2, 64, 1000, 1 << 20} {
+		if raceOn && n > 1000 {
+			continue // the size changes no goroutine's work but its cost under the detector
+		}
 		for _, mode := range []string{"racy", "cas", "local-batch", "sharded"} {
 			for _, w := range []int{1, 2, 4} {
 				for _, how := range []string{"--workers", "--emulate"} {
+					if raceOn && how == "--emulate" {
+						continue // one goroutine: nothing for the race detector
+					}
 					name := strconv.Itoa(n) + "/" + mode + "/" + how[2:] + "=" + strconv.Itoa(w)
 					t.Run(name, func(t *testing.T) {
 						args := []string{"concurrent", "--process", "two-choice", "--bins", strconv.Itoa(n), "--balls", strconv.Itoa(m),
