@@ -8,6 +8,7 @@ import (
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/internal/stats"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -233,7 +234,7 @@ func TestSupermarketLittlesLaw(t *testing.T) {
 		means = append(means, sums[b]/float64(counts[b]))
 		mean += means[b] / batches
 	}
-	se := stdErr(means, mean)
+	se := stats.StdErr(means, mean)
 	d := r.Dynamic
 	if z := math.Abs(d.Sojourn-mean) / math.Hypot(se, d.SojournSE); z > zMax {
 		t.Errorf("Little's sojourn %v ± %v, FIFO jobs' mean %v ± %v: z = %.2f", d.Sojourn, d.SojournSE, mean, se, z)
