@@ -18,7 +18,7 @@ package kernels
 // by a chunk's end is finished in the next call (multiball.go).
 //
 // At b = 1 every ball starts a batch, the frozen loads are the loads, and
-// each loop here is its process's own loop draw for draw (batchany_test.go).
+// each loop here is its process's own loop draw for draw (batch_steps_test.go).
 
 // BatchedKThinning throws count balls by K-Thinning with fixed acceptance
 // limits in the b-Batch setting: sample j < K is kept when its frozen load
