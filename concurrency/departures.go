@@ -16,8 +16,8 @@ import (
 	"github.com/balloc/balloc/kernels"
 )
 
-// Concurrent allocation with departures: the supermarket model (issue 18
-// item 2; core/dynamic.go has its settings, kernels/dynamic.go the
+// Concurrent allocation with departures: the supermarket model
+// (core/dynamic.go has its settings, kernels/dynamic.go the
 // sequential event loops) run by W workers on the shared loads.
 //
 // The sequential model is uniformized: n queues, arrivals at rate λn placed

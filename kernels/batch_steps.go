@@ -2,8 +2,8 @@ package kernels
 
 // The b-Batch setting (Berenbrink, Czumaj, Englert, Friedetzky, Nagel 2012;
 // Los and Sauerwald, SPAA 2022; batch.go) for the processes whose decision
-// reads loads beyond d-choice, (1+β), quantile and two-thinning (issue 17
-// item 8): K-Thinning, Threshold and Adaptive, Twinning and Packing, and
+// reads loads beyond d-choice, (1+β), quantile and two-thinning:
+// K-Thinning, Threshold and Adaptive, Twinning and Packing, and
 // (k,d)-choice. Every load a ball's decision reads is its bin's load at the
 // batch's start (bt's frozen loads); so is every count a rule reads (the
 // average, ranks). core/process computes the limits that depend on the

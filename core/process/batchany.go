@@ -8,7 +8,7 @@ import (
 )
 
 // --batch b for k-thinning, threshold, adaptive, twinning, packing and
-// kd-choice (issue 17 item 8; the b-Batch setting of Berenbrink, Czumaj,
+// kd-choice (the b-Batch setting of Berenbrink, Czumaj,
 // Englert, Friedetzky, Nagel 2012 and Los, Sauerwald SPAA 2022, bbatch.go):
 // every ball of a batch decides on the loads at the batch's start, and on
 // what the rule reads beside them as it was then, W0 + t₀ the balls placed
@@ -34,7 +34,7 @@ import (
 //
 // A step of several balls is decided once, in the batch of its first ball;
 // batches count balls, so a step whose balls cross a batch end places the
-// rest first in the next batch, before any new sample (kernels/batchany.go).
+// rest first in the next batch, before any new sample (kernels/batch_steps.go).
 // --batch 1 is the process itself, its own loops. Direct engine only;
 // max_gap covers the batch ends, as for the other batched processes.
 //

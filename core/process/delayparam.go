@@ -8,7 +8,7 @@ import (
 )
 
 // τ-Delay as a setting (Los and Sauerwald, "Balanced allocations with the
-// choice of noise", PODC 2022, §2, for Two-Choice; issue 17 item 8): every
+// choice of noise", PODC 2022, §2, for Two-Choice): every
 // load a process reads may be up to τ balls old, --delay choosing how old,
 // as tau-delay reads them (taudelay.go, kernels/delay.go). d-choice
 // (two-choice with it), one-plus-beta, quantile, mixed-quantile and

@@ -6,7 +6,7 @@ import (
 	"github.com/balloc/balloc/kernels"
 )
 
-// Balls that leave (issue 18): the supermarket model (--arrival-rate) and
+// Balls that leave: the supermarket model (--arrival-rate) and
 // deletions in the heavily loaded case (--delete-prob) run the processes
 // that place by a kernels.Placement — the least loaded of D uniform samples
 // with probability β, else one uniform sample: one-choice, d-choice and

@@ -13,8 +13,8 @@ import (
 	"github.com/balloc/balloc/internal/files"
 )
 
-// --initial: the load vector a trial starts from, for every process (issue 17
-// item 7: recovery studies; the initial configurations of repeated
+// --initial: the load vector a trial starts from, for every process
+// (recovery studies; the initial configurations of repeated
 // balls-into-bins, Los and Sauerwald, STACS 2023, and the authors' code
 // Dim131/RBB). The forms:
 //

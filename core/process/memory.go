@@ -69,7 +69,7 @@ import (
 // has no Fluid capability. Unit balls only (no --weights).
 //
 // --batch b and --tau T --delay fixed (b-Batch's and τ-Delay's settings,
-// as every load-reading process takes them, issue 17 item 8: bbatch.go,
+// as every load-reading process takes them: bbatch.go,
 // batchany.go, delayparam.go, tau2.go; Los, Sauerwald, "Balanced
 // allocations with the choice of noise", PODC 2022, §2, and SPAA 2022's
 // b-Batch): every load memory reads, in the ball's comparison and in the

@@ -18,7 +18,7 @@ import (
 )
 
 // Sampling and tie options of the two-sample family: d-choice, two-choice
-// and one-plus-beta (issue 17 item 6); quantile and mixed-quantile take
+// and one-plus-beta; quantile and mixed-quantile take
 // --distinct and --sampling (both samples by the law; with --distinct the
 // second is another bin than the first), not --ties: Quantile never
 // compares two loads. always-go-left has its own tie rule (the leftmost

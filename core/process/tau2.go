@@ -6,7 +6,7 @@ import (
 	"github.com/balloc/balloc/kernels"
 )
 
-// --tau T --delay fixed (τ-Delay's setting, delayparam.go; issue 17 item 8)
+// --tau T --delay fixed (τ-Delay's setting, delayparam.go)
 // for threshold and adaptive, twinning and packing, and kd-choice, as
 // k-thinning takes it (batchany.go): every load a decision reads is the
 // bin's load τ balls ago; every count is exact (the balls placed so far).
@@ -32,7 +32,7 @@ import (
 // several reads here yet), as are --batch, --initial (the record of past
 // loads starts from empty bins), --weights and the histogram engine, each
 // in one line (Delayed.check, InitialWhy, HistogramWhy). --tau 0 is the
-// process itself, its own loops (kernels/tau2.go).
+// process itself, its own loops (kernels/delay_steps.go).
 
 // checkFixedDelay: --tau with --delay fixed only, then the setting's checks.
 func checkFixedDelay(name string, s *Delayed, su *Setup, batch uint64) error {
