@@ -11,7 +11,7 @@ import (
 	"github.com/balloc/balloc/core/units"
 )
 
-// The supermarket model (issue 18): events per second of JSQ(2) on both
+// The supermarket model: events per second of JSQ(2) on both
 // engines through engine.RunTrial (time averages kept, batch means and all),
 // beside the naive loop one writes first: []int loads, math/rand/v2's
 // top-level generator, a count of bins per level kept per event, and the

@@ -8,9 +8,8 @@ import (
 	"github.com/balloc/balloc/core/engine"
 )
 
-// memoryGeneralPairs are (d, K) pairs past memory_stale.go's four loops of
-// their own (d, K ≤ 2), the ones the general stale loop or its small-array
-// specialisations run.
+// memoryGeneralPairs are (d, K) pairs past d, K ≤ 2: the generated loops
+// of d, K ≤ 3 (kernels/memory_stale_loops.go) and the general stale loop.
 var memoryGeneralPairs = []struct{ d, k int }{{1, 3}, {2, 3}, {3, 1}, {3, 2}, {3, 3}, {1, 4}, {4, 4}}
 
 // BenchmarkMemoryStaleGeneral: memory --batch n and --tau n (--delay

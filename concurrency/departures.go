@@ -3,7 +3,6 @@ package concurrency
 import (
 	"context"
 	"fmt"
-	"math"
 	"runtime/pprof"
 	"strconv"
 	"sync"
@@ -13,11 +12,12 @@ import (
 	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/internal/stats"
 	"github.com/balloc/balloc/kernels"
 )
 
-// Concurrent allocation with departures: the supermarket model (issue 18
-// item 2; core/dynamic.go has its settings, kernels/dynamic.go the
+// Concurrent allocation with departures: the supermarket model
+// (core/dynamic.go has its settings, kernels/dynamic.go the
 // sequential event loops) run by W workers on the shared loads.
 //
 // The sequential model is uniformized: n queues, arrivals at rate λn placed
@@ -492,39 +492,17 @@ func sampledAverages(dy *result.Dynamic, sps []*sampler) uint64 {
 			queue[b] += f[b]
 		}
 		dy.AtLeast[i-1] = hits / all
-		dy.AtLeastSE[i-1] = stdErrOf(f, mean)
+		dy.AtLeastSE[i-1] = stats.StdErr(f, mean)
 		dy.MeanQueue += dy.AtLeast[i-1]
 	}
 	qm := 0.0
 	for _, q := range queue {
 		qm += q / B
 	}
-	dy.MeanQueueSE = stdErrOf(queue, qm)
-	num, den := 0.0, 0.0
-	for b, q := range queue {
-		den += (q - qm) * (q - qm)
-		if b > 0 {
-			num += (q - qm) * (queue[b-1] - qm)
-		}
-	}
-	if den > 0 {
-		dy.BatchLag1 = num / den
-	}
+	dy.MeanQueueSE = stats.StdErr(queue, qm)
+	dy.BatchLag1 = stats.Lag1(queue, qm)
 	dy.Batches = len(batches)
 	return reads
-}
-
-// stdErrOf is the standard error of the mean of xs (their mean given), 0
-// for fewer than two.
-func stdErrOf(xs []float64, mean float64) float64 {
-	if len(xs) < 2 {
-		return 0
-	}
-	ss := 0.0
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return math.Sqrt(ss / float64(len(xs)-1) / float64(len(xs)))
 }
 
 // depWorker runs count events of the supermarket model on the shared loads

@@ -1,7 +1,7 @@
 // Package core is balloc's model: a validated experiment (Spec: one process
 // of the catalogue, core/process, with its parameters and the common
 // settings), the choice of engine for it (the cost model of --engine auto,
-// engine.go), its identity (Hash) and its fluid limit (FluidOf).
+// choose.go), its identity (Hash) and its fluid limit (FluidOf).
 //
 // The rooms around it, by job:
 //   - core/process: the catalogue, one file per process (parameters,

@@ -11,7 +11,7 @@ import (
 	"github.com/balloc/balloc/kernels"
 )
 
-// Dynamic holds the settings of the models where balls leave (issue 18),
+// Dynamic holds the settings of the models where balls leave,
 // one convention for balloc run and sweep files (keys arrival_rate, time,
 // events, warmup, delete_prob, delete).
 //
@@ -71,7 +71,7 @@ type Dynamic struct {
 	Delete     string // ball or bin; "" for ball
 	// Phases (--phases +a,-b,+c): the deletions model as a fixed sequence
 	// of phases instead of a coin — a insertions by the process, then b
-	// deletions by --delete, then c insertions, … (issue 18 item 4, for
+	// deletions by --delete, then c insertions, … (for
 	// adversarial-sequence studies). Each entry is nonzero, its sign the
 	// phase's kind; --balls is their total steps (left out, it is set so).
 	// Every phase's end is a checkpoint, beside --checkpoints.

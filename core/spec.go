@@ -56,7 +56,7 @@ type Spec struct {
 	engine    Engine // resolved
 	engineWhy string // why auto chose it; empty when chosen by the user
 	vector    process.VectorRun
-	isVector  bool // runs on the vector engine (idea.go)
+	isVector  bool // runs on the vector engine (core/process/idea.go)
 }
 
 // SpecOption sets a parameter that has no command-line form, before NewSpec
@@ -217,7 +217,7 @@ func (s *Spec) validate() error {
 	switch s.Engine {
 	case EngineAuto, "":
 		// From the spec alone, never from the machine: the engine decides
-		// which random draws a trial makes (the cost model in engine.go).
+		// which random draws a trial makes (the cost model in choose.go).
 		s.engine, s.engineWhy = EngineDirect, "the histogram engine cannot run it: "+why
 		if canHist {
 			s.engine, s.engineWhy = autoEngine(s)

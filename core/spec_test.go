@@ -96,7 +96,7 @@ func TestSpecDefaultsAndParams(t *testing.T) {
 }
 
 // auto is a function of the spec alone: the engine the cost model of
-// engine.go estimates faster among those that can run the spec.
+// choose.go estimates faster among those that can run the spec.
 func TestAutoEngine(t *testing.T) {
 	for _, c := range []struct {
 		process     string

@@ -8,8 +8,8 @@ import (
 	"github.com/balloc/balloc/core/theory"
 )
 
-// --initial in the supermarket model (issue 18: how long until a bad start
-// recovers, and runs that start at rest). Every form of core/process/
+// --initial in the supermarket model (how long until a bad start recovers,
+// and runs that start at rest). Every form of core/process/
 // initial.go but rbb's bare ones starts a supermarket trial, on both engines — the placements
 // are symmetric, so the histogram engine needs only the start's level
 // counts, and a file's bins lose their order there — plus the supermarket's

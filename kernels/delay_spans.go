@@ -15,9 +15,9 @@ import "unsafe"
 // first word, ends the span unplaced and goes through the general loop,
 // which consumes the stream exactly as the span's fast path does on every
 // other ball. The balls are the general loops', ball for ball
-// (tau_speed_test.go, at n = 10^6 where the slow path is taken, and at
-// small n), and the general loops' tests (delay_any_test.go, tau2_test.go,
-// batchany_test.go) now run the spans too.
+// (delay_wide_test.go, at n = 10^6 where the slow path is taken, and at
+// small n), and the general loops' tests (delay_choice_test.go,
+// delay_steps_test.go, batch_steps_test.go) run the spans too.
 
 // Spans of DelayFixed read only the past loads, so they leave the current
 // loads to the driver, which adds the span's balls (the ring's slots it
@@ -167,7 +167,7 @@ func onePlusBetaFixedSpan[L Load](past []L, n uint32, ring []uint32, s, inc, hi 
 	return k, s
 }
 
-// threeAdversarialSpan: d-choice d = 3, DelayAdversarial, delay_any.go's
+// threeAdversarialSpan: d-choice d = 3, DelayAdversarial, delay_choice.go's
 // adversary written out for three samples: p the first of least current
 // load x_p; sample q can be made to win when its past load is below x_p,
 // or equal to it with q before p; the heaviest such, the first on a tie,

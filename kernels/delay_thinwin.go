@@ -22,7 +22,7 @@ import "math/bits"
 // fit in a fresh window (its draws reach such a draw, or a retry takes more
 // probes than the window has) ends the span unplaced: the general loop
 // throws it, from the same state. The samples are the ball-by-ball span's,
-// draw for draw (tau_speed_test.go's literal loops; delay_thinwin_test.go
+// draw for draw (delay_wide_test.go's literal loops; delay_thinwin_test.go
 // for the windows' edges).
 
 // twoThinningWinSpan is twoThinningSpan by windows: the first sample kept

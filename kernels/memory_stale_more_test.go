@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// The (d, K) pairs with a loop of their own past d, K ≤ 2 —
-// staleMemoryOneThree, staleMemoryThreeOne, … — and pairs of the general
-// loop (memoryRecache's exit when every sample is heavier) against the
+// The (d, K) pairs with a generated loop past d, K ≤ 2 —
+// staleMemoryD1K3, staleMemoryD3K1, … — and pairs of the general loop
+// (memoryRecache's exit when every sample is heavier) against the
 // literal loop, ball for ball, cache and both streams, over more seeds and
 // balls, for batches and fixed delays, in chunks that stop mid-batch; each
 // pair must draw coins in some run (the coins' stream moved), or the tie

@@ -1,6 +1,6 @@
 package kernels
 
-// Packing with --tau T --delay fixed on runs (issue 17). Every ball
+// Packing with --tau T --delay fixed on runs. Every ball
 // retires the ball τ before it, and a step of packing places its balls on
 // one bin, one after another: so the last τ balls are a sequence of runs
 // of one bin, a step one run, and a step's balls retire whole runs with

@@ -628,7 +628,7 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 }
 
 // boundedReaders adds the inputs that are refused because reading them
-// would not end or would not fit (issue 30, case 6): TOML nesting and grid
+// would not end or would not fit: TOML nesting and grid
 // sizes checked before decoding and expanding, files that never end, a
 // manifest asking for more trials than a sweep can have. The memory cases
 // (case 5) run under a lowered RLIMIT_AS in TestMemoryRefusedUnderRlimitAS.
@@ -785,7 +785,7 @@ func snapshots(t *testing.T, paths []string) []string {
 	return out
 }
 
-// hostileFileCases are issue 30's files: outputs onto the run's inputs,
+// hostileFileCases are the hostile output paths: outputs onto the run's inputs,
 // onto a sweep's files, onto files that exist, into paths that cannot be
 // made; folders and lock files that are not balloc's; FIFOs and devices as
 // inputs; and the exit-2 paths that once printed a warning line first.

@@ -32,7 +32,7 @@ func lowerAddressSpace() {
 }
 
 // Under RLIMIT_AS = 8 GB every allocation that grows with the input is
-// counted before work (issue 30, case 5): each command is refused in one
+// counted before work: each command is refused in one
 // line, exit 2, naming the limit, where before it died with an
 // out-of-memory trace (hyperedges, a generated graph, the direct engine's
 // loads, tau-delay's history, concurrent's shared loads and ages).

@@ -17,6 +17,7 @@ import (
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/internal/stats"
 	"github.com/balloc/balloc/output"
 )
 
@@ -171,7 +172,7 @@ func paramsText(m map[string]any) string { return output.ParamsText(m) }
 // squares into an infinite interval; other values give the same bits as
 // unscaled sums.
 func meanCI(xs []float64) (mean, half float64) {
-	scale := 1.0
+	scale, scaled := 1.0, xs
 	top := 0.0
 	for _, x := range xs {
 		top = max(top, math.Abs(x))
@@ -179,20 +180,19 @@ func meanCI(xs []float64) (mean, half float64) {
 	if top > 1e100 && !math.IsInf(top, 0) {
 		_, e := math.Frexp(top)
 		scale = math.Ldexp(1, e)
+		scaled = make([]float64, len(xs))
+		for i, x := range xs {
+			scaled[i] = x / scale
+		}
 	}
-	for _, x := range xs {
-		mean += x / scale
+	for _, x := range scaled {
+		mean += x
 	}
 	mean /= float64(len(xs))
 	if len(xs) < 2 {
 		return mean * scale, 0
 	}
-	ss := 0.0
-	for _, x := range xs {
-		d := x/scale - mean
-		ss += d * d
-	}
-	sd := math.Sqrt(ss / float64(len(xs)-1))
+	sd := stats.StdDev(scaled, mean)
 	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(0.975)
 	return mean * scale, tq * sd / math.Sqrt(float64(len(xs))) * scale
 }

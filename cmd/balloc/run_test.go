@@ -198,7 +198,7 @@ func TestRunListsOneValueTwice(t *testing.T) {
 
 // A --theory list where some processes have no fluid limit runs, shows "–"
 // for those, and the comparison for the others (one-choice, and
-// g-myopic-comp, which has one since fluidcompare.go; two-choice would take
+// g-myopic-comp, which has one (core/theory/compare.go); two-choice would take
 // --tau, as a setting, and have none).
 func TestTheoryMixedListShowsDash(t *testing.T) {
 	code, out, errOut := run(t, "run", "--process", "one-choice,g-myopic-comp,tau-delay", "--g", "1", "--tau", "50",

@@ -7,6 +7,7 @@ import (
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/internal/stats"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -245,7 +246,7 @@ func batchMeans(dy *result.Dynamic, sums [][]float64, lengths []uint64, n float6
 			queue[b] += f[b]
 		}
 		dy.AtLeast[k] = all / (total * n)
-		dy.AtLeastSE[k] = stdErr(f, mean)
+		dy.AtLeastSE[k] = stats.StdErr(f, mean)
 	}
 	qm := 0.0
 	for _, q := range queue {
@@ -254,30 +255,8 @@ func batchMeans(dy *result.Dynamic, sums [][]float64, lengths []uint64, n float6
 	for _, a := range dy.AtLeast {
 		dy.MeanQueue += a
 	}
-	dy.MeanQueueSE = stdErr(queue, qm)
-	num, den := 0.0, 0.0
-	for b, q := range queue {
-		den += (q - qm) * (q - qm)
-		if b > 0 {
-			num += (q - qm) * (queue[b-1] - qm)
-		}
-	}
-	if den > 0 {
-		dy.BatchLag1 = num / den
-	}
-}
-
-// stdErr is the standard error of the mean of xs (their mean given), 0 for
-// fewer than two.
-func stdErr(xs []float64, mean float64) float64 {
-	if len(xs) < 2 {
-		return 0
-	}
-	ss := 0.0
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return math.Sqrt(ss / float64(len(xs)-1) / float64(len(xs)))
+	dy.MeanQueueSE = stats.StdErr(queue, qm)
+	dy.BatchLag1 = stats.Lag1(queue, qm)
 }
 
 // measureTally summarises the tally's bins per level in O(levels).

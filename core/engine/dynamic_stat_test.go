@@ -8,6 +8,7 @@ import (
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/internal/stats"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -51,7 +52,7 @@ func fixedPointCases() []fixedPointCase {
 		{"two-choice", nil, 2, 0.99, 1e5, 16500, 1500, true, 0.001},
 		{"one-choice", nil, 1, 0.9, 1e3, 130000, 4000, true, 0.005},
 		{"one-choice", nil, 1, 0.99, 100, 1.3e7, 3e5, true, 0.002},
-		// M/M/1 at n = 10^5 (issue 18's size), started from its exact
+		// M/M/1 at n = 10^5, started from its exact
 		// stationary law (--initial fixed-point: i.i.d. geometric queues),
 		// so no warmup is needed and the 32 batches of the window each span
 		// about 2.7 relaxation times 1/(1 − √λ)² (11.7 at λ = 0.5, 380 at
@@ -233,7 +234,7 @@ func TestSupermarketLittlesLaw(t *testing.T) {
 		means = append(means, sums[b]/float64(counts[b]))
 		mean += means[b] / batches
 	}
-	se := stdErr(means, mean)
+	se := stats.StdErr(means, mean)
 	d := r.Dynamic
 	if z := math.Abs(d.Sojourn-mean) / math.Hypot(se, d.SojournSE); z > zMax {
 		t.Errorf("Little's sojourn %v ± %v, FIFO jobs' mean %v ± %v: z = %.2f", d.Sojourn, d.SojournSE, mean, se, z)

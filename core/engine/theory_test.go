@@ -11,7 +11,7 @@ import (
 	"github.com/balloc/balloc/kernels"
 )
 
-// The limits of fluidcompare.go against simulation at n = 2·10^5, m = 4n:
+// The limits of core/theory/compare.go against simulation at n = 2·10^5, m = 4n:
 // every level with at least 100 predicted bins within the Student-t bound
 // of fluidAgreement over 16 trials; and each told apart from a neighbouring
 // parameter by the same simulation (a wrong g, rule, σ or ρ fails).

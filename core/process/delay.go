@@ -20,7 +20,7 @@ import (
 //     ages a ball, as tau-delay draws two; empirical and replay: one age a
 //     ball for all its reads); adversarial: the adversary shows each
 //     sample at any load it had in the window and sends the ball to the
-//     heaviest sample it can make win (kernels/delay_any.go); d = 2 is
+//     heaviest sample it can make win (kernels/delay_choice.go); d = 2 is
 //     tau-delay ball for ball, its own loops.
 //   - one-plus-beta: a two-choice step as d-choice d = 2; a one-choice
 //     step reads nothing.

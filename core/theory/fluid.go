@@ -23,7 +23,7 @@ import (
 //	two-thinning   ds_i/dt = (s_{i-1} − s_i)·(1[i−1 < K] + s_K),  K = ⌈t + θ⌉
 //	               (the first bin is kept iff its load < t + θ, i.e. < K;
 //	               rejected with probability s_K, then a uniform second bin)
-//	g-adv-comp, g-myopic-comp, sigma-noisy-load, rho-noisy-comp (fluidcompare.go)
+//	g-adv-comp, g-myopic-comp, sigma-noisy-load, rho-noisy-comp (compare.go)
 //	               ds_i/dt = 2 p_{i-1} Σ_b p_b pick(i−1−b),  p_k = s_k − s_{k+1}
 //	               (pick(δ): the first of two samples, δ heavier, is taken)
 //

@@ -8,10 +8,10 @@ import (
 	"github.com/balloc/balloc/core/engine"
 )
 
-// The loops of issue 17's speed bar that the delayed, batched and distinct
-// settings run, each beside its naive loop (the ones of delay_any_test.go,
-// tau2_test.go, batchany_test.go, naive_loops_test.go and sampling_test.go)
-// in one benchmark, so that -count interleaves every pair. n = 10^4, τ = n,
+// The loops that the delayed, batched and distinct settings run, each
+// beside its naive loop (the ones of delay_choice_test.go,
+// delay_steps_test.go, batch_steps_test.go, naive_loops_test.go and
+// sampling_test.go) in one benchmark, so that -count interleaves every pair. n = 10^4, τ = n,
 // b = n. balls/cpu-s is the figure to read on a shared machine.
 //
 //	go test ./bench -run '^$' -bench TauSpeed -benchtime 0.3s -count 5

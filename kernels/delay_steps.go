@@ -1,8 +1,8 @@
 package kernels
 
 // τ-Delay's setting, --delay fixed, for Threshold and Adaptive, Twinning and
-// Packing, and (k,d)-choice (issue 17 item 8), as DelayedKThinning is
-// K-Thinning's (batchany.go): every load a decision reads is its bin's load
+// Packing, and (k,d)-choice, as DelayedKThinning is K-Thinning's
+// (batch_steps.go): every load a decision reads is its bin's load
 // τ balls ago (dl's past loads, the loads after max(0, t − τ) balls); every
 // count a rule reads is exact (core passes the limits for the balls placed;
 // Twinning's and Packing's average is t/n for the t balls placed before the

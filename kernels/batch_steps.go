@@ -2,8 +2,8 @@ package kernels
 
 // The b-Batch setting (Berenbrink, Czumaj, Englert, Friedetzky, Nagel 2012;
 // Los and Sauerwald, SPAA 2022; batch.go) for the processes whose decision
-// reads loads beyond d-choice, (1+β), quantile and two-thinning (issue 17
-// item 8): K-Thinning, Threshold and Adaptive, Twinning and Packing, and
+// reads loads beyond d-choice, (1+β), quantile and two-thinning:
+// K-Thinning, Threshold and Adaptive, Twinning and Packing, and
 // (k,d)-choice. Every load a ball's decision reads is its bin's load at the
 // batch's start (bt's frozen loads); so is every count a rule reads (the
 // average, ranks). core/process computes the limits that depend on the
@@ -18,7 +18,7 @@ package kernels
 // by a chunk's end is finished in the next call (multiball.go).
 //
 // At b = 1 every ball starts a batch, the frozen loads are the loads, and
-// each loop here is its process's own loop draw for draw (batchany_test.go).
+// each loop here is its process's own loop draw for draw (batch_steps_test.go).
 
 // BatchedKThinning throws count balls by K-Thinning with fixed acceptance
 // limits in the b-Batch setting: sample j < K is kept when its frozen load

@@ -9,11 +9,11 @@ import (
 
 // The delayed loops' jumped draws (pcgjump.go) redo a ball whose Lemire
 // product has a low half below n through bounded. At the small n of
-// delay_any_test.go that path is almost never taken (probability n/2^32 a
+// delay_choice_test.go that path is almost never taken (probability n/2^32 a
 // draw); at n = 10^6 it is taken every few thousand draws. These tests run
 // the fast loops there against literal loops whose reads of the past are
 // binary searches in every bin's list of ball numbers (a history walk per
-// read, as delay_any_test.go's hist, would be O(m) a read).
+// read, as delay_choice_test.go's hist, would be O(m) a read).
 
 // timeline is, per bin, the numbers of the balls it received, ascending.
 type timeline struct {
