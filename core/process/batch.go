@@ -19,7 +19,7 @@ import (
 //
 // A step of several balls is decided once, in the batch of its first ball;
 // batches count balls, so a step whose balls cross a batch end places the
-// rest first in the next batch, before any new sample (kernels/batchany.go).
+// rest first in the next batch, before any new sample (kernels/batch_steps.go).
 // --batch 1 is the process itself, its own loops. Direct engine only;
 // max_gap covers the batch ends, as for the other batched processes. This
 // file holds what every batched process shares: the frozen loads, their

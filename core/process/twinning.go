@@ -211,7 +211,7 @@ func (p *Twinning) Fluid(bins, balls uint64) (theory.Profile, error) {
 // frozen load x against the batch-start average (W0 + t₀)/n: twinning 2
 // balls if below, else 1; packing ⌈(W0 + t₀)/n⌉ + 1 − x balls if below
 // (the bin as the batch's start saw it raised to ⌈W/n⌉ + 1), else 1.
-// kernels/batchany.go's batchedTwinningWhole runs them at b ≥ n.
+// kernels/batch_steps.go's batchedTwinningWhole runs them at b ≥ n.
 //
 // Delayed (--tau T --delay fixed, delay.go): a step reads the sampled bin's
 // load x τ balls old against the current average t/n (t the balls placed
