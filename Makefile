@@ -66,6 +66,7 @@ bench:
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseCount -fuzztime 30s ./core/units

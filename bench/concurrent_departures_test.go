@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -87,5 +86,5 @@ func BenchmarkConcurrentDeparturesRatios(b *testing.B) {
 	b.ReportMetric(best["racy-W=1"]/best["bare"], "racy-W=1/bare")
 	b.ReportMetric(best["racy-W=2"]/best["racy-W=1"], "racy-W=2/W=1")
 	b.ReportMetric(0, "ns/op")
-	b.Log(fmt.Sprintf("racy W=1 / bare %.2f, racy W=2 / W=1 %.2f", best["racy-W=1"]/best["bare"], best["racy-W=2"]/best["racy-W=1"]))
+	b.Logf("racy W=1 / bare %.2f, racy W=2 / W=1 %.2f", best["racy-W=1"]/best["bare"], best["racy-W=2"]/best["racy-W=1"])
 }

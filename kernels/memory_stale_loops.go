@@ -596,7 +596,6 @@ func staleMemoryD1K2[L Load](loads []L, r, coins *PCG32, count uint64, cache *[2
 		}
 		if v1 == vk {
 			c1 = tied[i]
-			i++
 		}
 	}
 	if bt != nil {
@@ -781,7 +780,6 @@ func staleMemoryD2K2[L Load](loads []L, r, coins *PCG32, count uint64, cache *[2
 		}
 		if v1 == vk {
 			c1 = tied[i]
-			i++
 		}
 	}
 	if bt != nil {
@@ -993,7 +991,6 @@ func staleMemoryD3K2[L Load](loads []L, r, coins *PCG32, count uint64, cache *[2
 		}
 		if v1 == vk {
 			c1 = tied[i]
-			i++
 		}
 	}
 	if bt != nil {
@@ -1178,7 +1175,6 @@ func staleMemoryD1K3[L Load](loads []L, r, coins *PCG32, count uint64, cache *[3
 		}
 		if v2 == vk {
 			c2 = tied[i]
-			i++
 		}
 	}
 	if bt != nil {
@@ -1397,7 +1393,6 @@ func staleMemoryD2K3[L Load](loads []L, r, coins *PCG32, count uint64, cache *[3
 		}
 		if v2 == vk {
 			c2 = tied[i]
-			i++
 		}
 	}
 	if bt != nil {
@@ -1650,7 +1645,6 @@ func staleMemoryD3K3[L Load](loads []L, r, coins *PCG32, count uint64, cache *[3
 		}
 		if v2 == vk {
 			c2 = tied[i]
-			i++
 		}
 	}
 	if bt != nil {

@@ -161,10 +161,6 @@ func (w *writer) finish() error {
 // csvHeader are the columns every CSV row has (output.CSVHeader).
 var csvHeader = output.CSVHeader
 
-// paramsText writes a params map as "beta=0.5 d=2", sorted by name
-// (output.ParamsText).
-func paramsText(m map[string]any) string { return output.ParamsText(m) }
-
 // meanCI returns the mean of xs and the half-width of its 95% confidence
 // interval (Student t; 0 for a single value). The sums run over xs scaled
 // by a power of two near their largest magnitude, which is exact, so that
@@ -344,17 +340,6 @@ func gapKey(x float64, discrete bool) float64 {
 		return math.Round(x*10) / 10
 	}
 	return x
-}
-
-// gapDistribution lists each final gap with the share of trials that ended
-// there, as this literature tabulates it; real-valued gaps (random weights)
-// are rounded to a tenth first.
-func gapDistribution(rs []*result.Result, discrete bool) string {
-	count := map[float64]int{}
-	for _, r := range rs {
-		count[gapKey(r.Gap, discrete)]++
-	}
-	return gapShares(count, len(rs))
 }
 
 // gapShares writes counts of trials by gap as shares of all trials.

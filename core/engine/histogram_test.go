@@ -10,7 +10,6 @@ import (
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/internal/stattest"
-	"github.com/balloc/balloc/kernels"
 )
 
 // sortedLaw folds a law of load vectors into the law of their sorted
@@ -359,9 +358,4 @@ func TestHistogramOneChoiceOccupancy(t *testing.T) {
 	if want := 1e9 * 1e-3 * (1 - 1e-3); math.Abs(variance/want-1) > 5*math.Sqrt(2.0/999) {
 		t.Errorf("load variance %.0f, want %.0f", variance, want)
 	}
-}
-
-func kernelsStream(seed uint64) *kernels.PCG32 {
-	r := kernels.TrialStream(seed, 0, kernels.LaneChoices)
-	return &r
 }

@@ -111,7 +111,7 @@ func readBlocks(path string, src *source, raw map[string]any, lines map[string]i
 	decoded, isArray := raw["grid"].([]map[string]any)
 	switch {
 	case lines["grid"] > 0 || !isArray && !isTable(raw["grid"]):
-		return nil, fmt.Errorf("%s:%d: grid: give each block of the sweep as a [[grid]] section (two brackets), not grid = ...", path, lines["grid"])
+		return nil, fmt.Errorf("%s:%d: grid: give each block of the sweep as a [[grid]] section (two brackets), not a grid key", path, lines["grid"])
 	case !isArray:
 		return nil, fmt.Errorf("%s:%d: grid: a [grid] table; write [[grid]] (two brackets), once per block of the sweep", path, table)
 	}

@@ -217,7 +217,9 @@ func {{.Name}}[L Load](loads []L, r, coins *PCG32, count uint64, cache *[{{.K}}]
 {{- range $q, $c := .CachedNames}}
 		if v{{$q}} == vk {
 			{{$c}} = tied[i]
+{{- if lt (add $q 1) (len $l.CachedNames)}}
 			i++
+{{- end}}
 		}
 {{- end}}
 {{- end}}
