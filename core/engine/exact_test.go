@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/balloc/balloc/internal/exactlaw"
 	"math"
 	"math/big"
 	"testing"
@@ -21,80 +22,18 @@ import (
 type vec string // loads as bytes, a map key
 
 // transition returns the law of the bin that receives ball t+1 (t balls
-// placed) from loads, per the process definition.
-type transition func(loads []int, t int) []float64
+// placed) from loads, per the process definition; the common ones
+// (uniform, best of samples, d-choice, mixtures) are internal/exactlaw's,
+// shared with the per-process table.
+type transition = exactlaw.Transition
 
-func uniformChoice(n int) transition {
-	return func(loads []int, _ int) []float64 {
-		p := make([]float64, n)
-		for i := range p {
-			p[i] = 1 / float64(n)
-		}
-		return p
-	}
-}
-
-// bestOf enumerates every tuple of samples (tuple[k] drawn uniformly from
-// groups[k]) and splits each tuple's mass among its tied least-loaded
-// positions: uniformly, or all to the first when leftmost is set.
-func bestOf(groups [][]int, leftmost bool) transition {
-	return func(loads []int, _ int) []float64 {
-		p := make([]float64, len(loads))
-		var rec func(k int, tuple []int, mass float64)
-		rec = func(k int, tuple []int, mass float64) {
-			if k == len(groups) {
-				lo := math.MaxInt
-				for _, b := range tuple {
-					lo = min(lo, loads[b])
-				}
-				var tied []int
-				for _, b := range tuple {
-					if loads[b] == lo {
-						tied = append(tied, b)
-					}
-				}
-				if leftmost {
-					tied = tied[:1]
-				}
-				for _, b := range tied {
-					p[b] += mass / float64(len(tied))
-				}
-				return
-			}
-			for _, b := range groups[k] {
-				rec(k+1, append(tuple, b), mass/float64(len(groups[k])))
-			}
-		}
-		rec(0, nil, 1)
-		return p
-	}
-}
-
-func allBins(n int) []int {
-	b := make([]int, n)
-	for i := range b {
-		b[i] = i
-	}
-	return b
-}
-
-func dChoiceExact(n, d int) transition {
-	g := make([][]int, d)
-	for k := range g {
-		g[k] = allBins(n)
-	}
-	return bestOf(g, false)
-}
-
-func mix(beta float64, a, b transition) transition {
-	return func(loads []int, t int) []float64 {
-		pa, pb := a(loads, t), b(loads, t)
-		for i := range pa {
-			pa[i] = (1-beta)*pa[i] + beta*pb[i]
-		}
-		return pa
-	}
-}
+var (
+	uniformChoice = exactlaw.Uniform
+	bestOf        = exactlaw.BestOf
+	allBins       = exactlaw.AllBins
+	dChoiceExact  = exactlaw.DChoice
+	mix           = exactlaw.Mix
+)
 
 // thinningExact keeps the first uniform bin when load < t/n + θ, compared
 // exactly in rationals, else throws to a second uniform bin.
