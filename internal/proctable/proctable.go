@@ -58,10 +58,14 @@ func (r Row) String() string {
 
 // Trial is what a slow loop sees of its trial, as the direct engine hands
 // it to the process (process.Trial): the streams, Choices for its samples
-// and Noise for coins the process draws apart, and the run's balls m.
+// and Noise for coins the process draws apart, the run's balls m, and its
+// seed and trial index (a process whose structure is drawn from the seed,
+// a random graph or hypergraph, or from the trial's structure stream,
+// hypergraph --refresh, builds its own from them).
 type Trial struct {
 	Choices, Noise *kernels.PCG32
 	Balls          uint64
+	Seed, Index    uint64
 }
 
 // Transition and the common transitions are internal/exactlaw's.
@@ -188,7 +192,7 @@ func checkSlow(t *testing.T, r Row, o Options, extra map[string]string) {
 	for _, m := range append(slices.Clone(o.Checks), o.SlowBalls) {
 		rng := kernels.TrialStream(seed, trial, kernels.LaneChoices)
 		noise := kernels.TrialStream(seed, trial, kernels.LaneNoise)
-		tr := Trial{Choices: &rng, Noise: &noise, Balls: m}
+		tr := Trial{Choices: &rng, Noise: &noise, Balls: m, Seed: seed, Index: trial}
 		loads := make([]uint64, o.SlowBins)
 		for placed := uint64(0); placed < m; {
 			if r.Step != nil {
