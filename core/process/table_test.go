@@ -18,7 +18,7 @@ var pending = map[string]string{}
 
 func init() {
 	for _, name := range []string{
-		"idea", "rbb"} {
+		"idea"} {
 		pending[name] = "no slow loop or exact law declared yet (its reference loops are in kernels/*_test.go and core/engine/*_test.go)"
 	}
 }
