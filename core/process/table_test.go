@@ -12,16 +12,10 @@ import (
 // engine their process claims (internal/proctable).
 var table []proctable.Row
 
-// pending are the processes that have no row yet: a new process is not
-// among them, so it fails TestProcessTable until it declares its row.
+// pending are the processes that have no row yet, each with why: none
+// now. A new process is not among them, so it fails TestProcessTable until
+// it declares its row.
 var pending = map[string]string{}
-
-func init() {
-	for _, name := range []string{
-		"idea"} {
-		pending[name] = "no slow loop or exact law declared yet (its reference loops are in kernels/*_test.go and core/engine/*_test.go)"
-	}
-}
 
 func TestProcessTable(t *testing.T) {
 	o := proctable.Options{SlowBins: 12, SlowBalls: 3000, Checks: []uint64{1, 2, 3, 17, 64, 65, 200}, LawTrials: 40000, Pending: pending}

@@ -73,10 +73,16 @@ func (r Row) String() string {
 // seed and trial index (a process whose structure is drawn from the seed,
 // a random graph or hypergraph, or from the trial's structure stream,
 // hypergraph --refresh, builds its own from them).
+//
+// Weight is each ball's weight (1 for unit balls, the battery's constant
+// weight in its weighted run), for a process whose rule reads weights other
+// than as a scale of the loads (idea's estimates hold at integers of
+// weight, not of balls).
 type Trial struct {
 	Choices, Noise *kernels.PCG32
 	Balls          uint64
 	Seed, Index    uint64
+	Weight         float64
 }
 
 // Transition and the common transitions are internal/exactlaw's.
@@ -204,7 +210,9 @@ func checkSlow(t *testing.T, r Row, o Options, extra map[string]string) {
 	for _, m := range append(slices.Clone(o.Checks), o.SlowBalls) {
 		rng := kernels.TrialStream(seed, trial, kernels.LaneChoices)
 		noise := kernels.TrialStream(seed, trial, kernels.LaneNoise)
-		tr := Trial{Choices: &rng, Noise: &noise, Balls: m, Seed: seed, Index: trial}
+		s := spec(t, r, extra, core.Common{Bins: o.SlowBins, Balls: m, Trials: 1, Seed: seed, Alpha: 1, Engine: core.EngineDirect, KeepLoads: true})
+		scale := s.Weights.Scale()
+		tr := Trial{Choices: &rng, Noise: &noise, Balls: m, Seed: seed, Index: trial, Weight: scale}
 		loads := make([]uint64, o.SlowBins)
 		if r.Whole != nil {
 			loads = r.Whole(o.SlowBins, tr)
@@ -217,9 +225,7 @@ func checkSlow(t *testing.T, r Row, o Options, extra map[string]string) {
 			r.Slow(loads, tr, placed)
 			placed++
 		}
-		s := spec(t, r, extra, core.Common{Bins: o.SlowBins, Balls: m, Trials: 1, Seed: seed, Alpha: 1, Engine: core.EngineDirect, KeepLoads: true})
 		res := engine.RunTrial(s, trial, nil)
-		scale := s.Weights.Scale()
 		for i, want := range loads {
 			if got := res.Loads[i] / scale; got != float64(want) {
 				t.Fatalf("%s, %s, n = %d: after %d balls bin %d holds %v on the direct engine, %d by the slow loop (the fast loop left the rule or its stream)",
