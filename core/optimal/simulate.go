@@ -48,6 +48,42 @@ func Place[L kernels.Load](tr *Tracker, loads []L, r *kernels.PCG32, t int) L {
 	return loads[bin]
 }
 
+// PlaceLevels is Place on the histogram engine's level counts, which the
+// Tracker follows: a sample is a uniform rank in [0, n) in the order of
+// loads, whose load is the move whose cumulative count exceeds it (moves
+// ascend by load) — the same law as a uniform bin of the load array. It
+// returns the bin's new load. O(n + max load) a ball, nothing allocated.
+func PlaceLevels(tr *Tracker, lv *kernels.Levels, r *kernels.PCG32, t int) uint64 {
+	sp, k := tr.p.Space, tr.p.K
+	state := tr.rank(t)
+	moves := sp.MovesOf(t, state)
+	n := uint32(sp.N)
+	i := moveAt(moves, r.Bounded(n))
+	for c := k; c >= 2; c-- {
+		if tr.p.Keep(t, state, i, c) {
+			break
+		}
+		i = moveAt(moves, r.Bounded(n))
+	}
+	l := moves[i].Load
+	lv.Move(int(uint64(l) - lv.Min()))
+	tr.count[l]--
+	tr.count[l+1]++
+	tr.top = max(tr.top, l+1)
+	return uint64(l) + 1
+}
+
+// moveAt is the move of the bin of rank x in the order of loads.
+func moveAt(moves []Move, x uint32) int {
+	for i, mv := range moves {
+		if x < mv.Count {
+			return i
+		}
+		x -= mv.Count
+	}
+	panic("optimal: a rank beyond the bins")
+}
+
 // rank is the state of the tracked loads at level t.
 func (tr *Tracker) rank(t int) int {
 	parts := tr.parts[:0]

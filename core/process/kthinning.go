@@ -56,7 +56,7 @@ import (
 // of τ balls ago.
 //
 // --thresholds optimal: the optimal policy's table from core/optimal's
-// exact DP (optimalrule.go), on the direct engine only.
+// exact DP (optimalrule.go), on the direct and histogram engines.
 
 // KThinning is K-Thinning.
 type KThinning struct {
@@ -332,6 +332,9 @@ func (l kThinningQuantileLevels) Step(lv *kernels.Levels, _, want uint64) uint64
 }
 
 func (p *KThinning) Levels(tr *Trial) LevelStepper {
+	if p.Thresholds.Optimal {
+		return newOptimalLevels(p.policy, tr)
+	}
 	if p.Thresholds.Quantile {
 		return kThinningQuantileLevels{tr.Choices, p.idx}
 	}
@@ -441,9 +444,6 @@ func kThinningBatchedDirect[L kernels.Load](p *KThinning, tr *Trial) Stepper[L] 
 }
 
 func (p *KThinning) HistogramWhy() string {
-	if p.Thresholds.Optimal {
-		return optimalWhy("k-thinning --thresholds", "the histogram engine is not built with it")
-	}
 	if why := batchWhy(p.Entry().Name, p.Batch); why != "" {
 		return why
 	}

@@ -18,7 +18,8 @@ import (
 // run's n and m (refused in one line, with the estimate, where its states
 // do not fit); each ball then ranks the sorted loads and reads the table
 // for each sample. The table is for m balls from empty bins that stay, one
-// ball at a time: the direct engine only, without --initial, balls that
+// ball at a time: the direct and histogram engines (the state is the
+// bins per load, which the histogram holds), without --initial, balls that
 // leave, --batch or --tau, and no fluid limit or concurrent run.
 
 // optimalWord is the value of --threshold / --thresholds that asks for it.
@@ -89,4 +90,24 @@ func (l *optimalLoop[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L) {
 		maxLoad = max(maxLoad, optimal.Place(l.tr, loads, l.r, int(t+i)))
 	}
 	return c, maxLoad
+}
+
+// optimalLevels places balls by the table on the histogram engine: each
+// ball ranks the bins per load that its Tracker follows beside the levels
+// and reads the table per sample (optimal.PlaceLevels).
+type optimalLevels struct {
+	r  *kernels.PCG32
+	tr *optimal.Tracker
+}
+
+func newOptimalLevels(pol *optimal.Policy, tr *Trial) LevelStepper {
+	return &optimalLevels{r: tr.Choices, tr: pol.NewTracker()}
+}
+
+func (l *optimalLevels) Step(lv *kernels.Levels, t, want uint64) uint64 {
+	c := min(want, Chunk)
+	for i := range c {
+		optimal.PlaceLevels(l.tr, lv, l.r, int(t+i))
+	}
+	return c
 }

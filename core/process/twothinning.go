@@ -92,9 +92,6 @@ func (p *TwoThinning) Check(su *Setup) error {
 
 // HistogramWhy: batches and delays run on the direct engine only.
 func (p *TwoThinning) HistogramWhy() string {
-	if p.Optimal {
-		return optimalWhy("two-thinning --threshold", "the histogram engine is not built with it")
-	}
 	if p.Batch > 1 {
 		return "two-thinning in batches (--batch) runs on the direct engine"
 	}
@@ -155,6 +152,9 @@ func (l *twoThinningLevels) Step(lv *kernels.Levels, t, want uint64) uint64 {
 }
 
 func (p *TwoThinning) Levels(tr *Trial) LevelStepper {
+	if p.Optimal {
+		return newOptimalLevels(p.policy, tr)
+	}
 	return &twoThinningLevels{tr.Choices, NewThinning(tr.Bins, p.Threshold), tr.Initial}
 }
 

@@ -52,6 +52,12 @@ type Row struct {
 	// Law and Final is set; the supermarket and weights checks take Law.
 	Final func() map[string]float64
 	N, M  int
+	// SlowBins and SlowBalls, when set, replace the battery's sizes of the
+	// slow-loop comparison (Options.SlowBins, and Checks with SlowBalls)
+	// for a process that cannot run at them (the optimal policy's table
+	// holds every load vector of n bins and m balls).
+	SlowBins  uint64
+	SlowBalls []uint64
 }
 
 func (r Row) String() string {
@@ -207,7 +213,14 @@ func spec(t *testing.T, r Row, extra map[string]string, com core.Common) *core.S
 // compares every load (in units of the constant weight, if any).
 func checkSlow(t *testing.T, r Row, o Options, extra map[string]string) {
 	const seed, trial = 5, 3
-	for _, m := range append(slices.Clone(o.Checks), o.SlowBalls) {
+	sizes := append(slices.Clone(o.Checks), o.SlowBalls)
+	if r.SlowBalls != nil {
+		sizes = r.SlowBalls
+	}
+	if r.SlowBins != 0 {
+		o.SlowBins = r.SlowBins
+	}
+	for _, m := range sizes {
 		rng := kernels.TrialStream(seed, trial, kernels.LaneChoices)
 		noise := kernels.TrialStream(seed, trial, kernels.LaneNoise)
 		s := spec(t, r, extra, core.Common{Bins: o.SlowBins, Balls: m, Trials: 1, Seed: seed, Alpha: 1, Engine: core.EngineDirect, KeepLoads: true})
