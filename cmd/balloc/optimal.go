@@ -46,7 +46,9 @@ its exact value, and the exact value of the best fixed-threshold policy:
 relative (balloc's --threshold θ / --thresholds θ1,…: keep a sample whose
 load is < t/n + θ, searched on the grid θ = a/n, which holds every distinct
 policy) and absolute (keep a load < L). For k-thinning the thresholds are
-searched from the best common θ by coordinate descent (a local optimum).
+searched from the best common θ by a descent that moves one threshold by
+±1 or ±2 classes, or the improving ones together, in shared passes: a
+local optimum of the grid, not proven global.
 The optimal policy is also simulated ball by ball (--trials). Sizes whose
 states do not fit in memory are refused with the estimate.`,
 		Args: cobra.NoArgs,
@@ -183,7 +185,7 @@ func printBestFixed(w io.Writer, sp *optimal.Space, pl *optimalPlan, rule optima
 	best, evals := optimal.BestFixed(sp, pl.k, rule, r)
 	how := "every policy of the grid"
 	if pl.k > 2 {
-		how = "coordinate descent from the best common threshold (a local optimum)"
+		how = "descent from the best common threshold (a local optimum: no threshold moved alone by 1 or 2 classes does better)"
 	}
 	gap := fmt.Sprintf("%+.4f over the optimum", best.Value-opt)
 	if rule == optimal.Absolute {

@@ -96,7 +96,7 @@ func EvaluateFixed(sp *Space, rule Rule, a []int) float64 {
 
 // Batch is how many policies EvaluateFixedMany runs in one pass at most
 // (BestFixed's batches; Estimate counts its value buffers).
-const Batch = 8
+const Batch = 16
 
 // EvaluateFixedMany is EvaluateFixed for several policies of the same K in
 // one backward pass: each state's moves are read once, and the policies'
@@ -117,7 +117,7 @@ func EvaluateFixedMany(sp *Space, rule Rule, as [][]int) []float64 {
 	}
 	cur := make([]float64, len(next))
 	below := make([]int, np*(k-1))
-	scratch := fixedScratch{sumW: make([]float64, (maxMoves+1)*np), sumC: make([]float64, maxMoves+1)}
+	scratch := fixedScratch{sumW: make([]float64, (maxMoves+1)*np), sumC: make([]float64, maxMoves+1), below: make([]int, sp.M+3)}
 	for t := sp.M - 1; t >= 0; t-- {
 		for p := range np {
 			for j := range k - 1 {
@@ -134,8 +134,12 @@ func EvaluateFixedMany(sp *Space, rule Rule, as [][]int) []float64 {
 
 // fixedScratch holds fixedAt's prefix sums: sumW[i·P + p] for policy p
 // over the first i moves (the policies side by side), and sumC over the
-// first i moves.
-type fixedScratch struct{ sumW, sumC []float64 }
+// first i moves; and below[x], the moves whose load is below lo + x (lo
+// the state's least load).
+type fixedScratch struct {
+	sumW, sumC []float64
+	below      []int
+}
 
 // fixedAt is each policy's U_K at one state, into out: sample j (0-based,
 // with K − j samples left) of policy p keeps a load below
@@ -156,13 +160,27 @@ func fixedAt(moves []Move, next []float64, n float64, below []int, np int, out [
 			row[p] = prev[p] + c*v
 		}
 	}
+	// The kept prefix of a limit, read from a table over the state's loads
+	// (O(moves + load range) a state, shared by the policies), not found
+	// by a scan per sample and policy (O(K·moves)), which made K = 10 cost
+	// 3× K = 3 a policy.
+	lo, span := int(moves[0].Load), int(moves[len(moves)-1].Load-moves[0].Load)+1
+	keptAt := sc.below[:span+1]
+	for x, i := 0, 0; x <= span; x++ {
+		for i < len(moves) && int(moves[i].Load) < lo+x {
+			i++
+		}
+		keptAt[x] = i
+	}
 	k1 := len(below) / np
 	for p := range np {
 		u := sumW[len(moves)*np+p] / n
 		for j := k1 - 1; j >= 0; j-- {
-			kept := 0
-			for kept < len(moves) && int(moves[kept].Load) < below[p*k1+j] {
-				kept++
+			kept := len(moves)
+			if x := below[p*k1+j] - lo; x <= 0 {
+				kept = 0
+			} else if x <= span {
+				kept = keptAt[x]
 			}
 			u = (sumW[kept*np+p] + (n-sc.sumC[kept])*u) / n
 		}
@@ -198,46 +216,99 @@ func DefaultRange(rule Rule, n, m int) Range {
 
 // BestFixed searches the fixed-threshold policies of K-Thinning on the grid
 // r: every common a (all samples alike), which for K = 2 is every policy of
-// the grid; for K > 2 then coordinate descent from the best common one,
-// moving one a_j by ±1 while that lowers the value (a local optimum of the
-// grid, not proven global). evals counts the policies evaluated.
+// the grid; for K > 2 then a descent from the best common one (found on
+// a grid four times coarser, then refined around its best). Each step
+// evaluates, in shared passes of Batch policies (EvaluateFixedMany), the
+// moves of each a_j alone by ±1 and ±2, then the best improving move of
+// every j made together; it takes that joint move if it is the better,
+// else the best single move, and stops when no single move lowers the
+// value: a local optimum of the grid (no a_j alone moved by up to 2 lowers
+// it), not proven global. evals counts the policies evaluated.
 func BestFixed(sp *Space, k int, rule Rule, r Range) (best Fixed, evals int) {
 	best = Fixed{Rule: rule, N: sp.N, Value: -1}
-	for lo := r.Lo; lo <= r.Hi; lo += Batch {
-		var as [][]int
-		for x := lo; x <= min(r.Hi, lo+Batch-1); x++ {
+	// The common thresholds: every one for K = 2 (the whole grid); for
+	// K > 2, where they only start the descent, every coarse-th, then the
+	// ones around the best of those.
+	coarse := 1
+	if k > 2 {
+		coarse = 4
+	}
+	try := func(lo, hi, step int) {
+		var common [][]int
+		for x := max(lo, r.Lo); x <= min(hi, r.Hi); x += step {
 			a := make([]int, k-1)
 			for j := range a {
 				a[j] = x
 			}
-			as = append(as, a)
+			common = append(common, a)
 		}
-		for i, v := range EvaluateFixedMany(sp, rule, as) {
+		for i, v := range evaluateBatched(sp, rule, common) {
 			evals++
 			if best.Value < 0 || v < best.Value {
-				best.A, best.Value = as[i], v
+				best.A, best.Value = common[i], v
 			}
 		}
 	}
-	for improved := k > 2; improved; {
-		improved = false
+	try(r.Lo, r.Hi, coarse)
+	if coarse > 1 {
+		at := best.A[0]
+		try(at-coarse+1, at-1, 1)
+		try(at+1, at+coarse-1, 1)
+	}
+	for k > 2 {
+		var singles [][]int
 		for j := range best.A {
-			for _, step := range []int{-1, 1} {
-				for {
+			for _, s := range []int{-2, -1, 1, 2} {
+				if x := best.A[j] + s; x >= r.Lo && x <= r.Hi {
 					a := append([]int(nil), best.A...)
-					a[j] += step
-					if a[j] < r.Lo || a[j] > r.Hi {
-						break
-					}
-					v := EvaluateFixed(sp, rule, a)
-					evals++
-					if v >= best.Value {
-						break
-					}
-					best.A, best.Value, improved = a, v, true
+					a[j] = x
+					singles = append(singles, a)
 				}
 			}
 		}
+		vals := evaluateBatched(sp, rule, singles)
+		evals += len(vals)
+		at, joint, jointVal := -1, append([]int(nil), best.A...), make([]float64, len(best.A))
+		moves := 0
+		for i, v := range vals {
+			if v >= best.Value {
+				continue
+			}
+			if at < 0 || v < vals[at] {
+				at = i
+			}
+			j := 0
+			for singles[i][j] == best.A[j] {
+				j++
+			}
+			if joint[j] == best.A[j] {
+				moves++
+			}
+			if joint[j] == best.A[j] || v < jointVal[j] {
+				joint[j], jointVal[j] = singles[i][j], v
+			}
+		}
+		if at < 0 {
+			break
+		}
+		next, nextVal := singles[at], vals[at]
+		if moves >= 2 {
+			evals++
+			if v := EvaluateFixed(sp, rule, joint); v < nextVal {
+				next, nextVal = joint, v
+			}
+		}
+		best.A, best.Value = next, nextVal
 	}
 	return best, evals
 }
+
+// evaluateBatched is EvaluateFixedMany over as in passes of Batch.
+func evaluateBatched(sp *Space, rule Rule, as [][]int) []float64 {
+	var out []float64
+	for lo := 0; lo < len(as); lo += Batch {
+		out = append(out, EvaluateFixedMany(sp, rule, as[lo:min(len(as), lo+Batch)])...)
+	}
+	return out
+}
+

@@ -371,3 +371,44 @@ func TestRejectAllIsOneChoice(t *testing.T) {
 		t.Errorf("one-choice n = m = 3: %.15f, want %.15f", got, want)
 	}
 }
+
+// BestFixed's descent for K > 2 ends where no single threshold moved by
+// one or two classes lowers the value, and on the tiny grids here it finds
+// the best of every policy of the grid (searched exhaustively).
+func TestBestFixedDescent(t *testing.T) {
+	for _, c := range []struct{ n, m, k int }{{3, 5, 3}, {4, 6, 3}, {3, 6, 4}} {
+		sp, err := NewSpace(c.n, c.m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := FullRange(Relative, c.n, c.m)
+		best, _ := BestFixed(sp, c.k, Relative, r)
+		for j := range best.A {
+			for _, s := range []int{-2, -1, 1, 2} {
+				a := append([]int(nil), best.A...)
+				if a[j] += s; a[j] < r.Lo || a[j] > r.Hi {
+					continue
+				}
+				if v := EvaluateFixed(sp, Relative, a); v < best.Value {
+					t.Errorf("n=%d m=%d K=%d: %v gives %.12f, below the search's %v at %.12f", c.n, c.m, c.k, a, v, best.A, best.Value)
+				}
+			}
+		}
+		global := math.Inf(1)
+		a := make([]int, c.k-1)
+		var walk func(j int)
+		walk = func(j int) {
+			if j == len(a) {
+				global = min(global, EvaluateFixed(sp, Relative, a))
+				return
+			}
+			for a[j] = r.Lo; a[j] <= r.Hi; a[j]++ {
+				walk(j + 1)
+			}
+		}
+		walk(0)
+		if best.Value != global {
+			t.Errorf("n=%d m=%d K=%d: the search's %.12f, the grid's best %.12f", c.n, c.m, c.k, best.Value, global)
+		}
+	}
+}
