@@ -10,6 +10,8 @@ import (
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/optimal"
+	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/kernels"
 )
 
 // The optimal policy (two-thinning --threshold optimal, k-thinning
@@ -50,6 +52,37 @@ func BenchmarkOptimal(b *testing.B) {
 				reportOptimal(b, start, trials*c.m)
 			})
 		}
+	}
+}
+
+// BenchmarkOptimalLoop is the direct engine's loop alone (the process's
+// stepper on a load array, trial after trial), without engine.RunTrial's
+// per-trial work (the result, its summaries), which at m = 20 balls a
+// trial outweighs the balls.
+func BenchmarkOptimalLoop(b *testing.B) {
+	for _, c := range optimalCases {
+		b.Run(fmt.Sprintf("%s/n=%d,m=%d", c.name, c.n, c.m), func(b *testing.B) {
+			s, err := core.NewSpec(c.process, c.params, core.Common{Bins: uint64(c.n), Balls: uint64(c.m), Trials: 1, Seed: 1, Alpha: 1, Engine: core.EngineDirect})
+			if err != nil {
+				b.Fatal(err)
+			}
+			trials := max(1, b.N/c.m)
+			loads := make([]uint32, c.n)
+			b.ResetTimer()
+			start := cpuTime()
+			for i := range trials {
+				r := kernels.TrialStream(1, uint64(i), kernels.LaneChoices)
+				st := s.Proc.(process.Direct).Direct32(&process.Trial{Seed: 1, Index: uint64(i), Bins: uint64(c.n), Balls: uint64(c.m), Choices: &r})
+				clear(loads)
+				var top uint32
+				for done := uint64(0); done < uint64(c.m); {
+					k, mx := st.Step(loads, done, uint64(c.m)-done, top)
+					done, top = done+k, mx
+				}
+			}
+			b.StopTimer()
+			reportOptimal(b, start, trials*c.m)
+		})
 	}
 }
 

@@ -311,4 +311,3 @@ func evaluateBatched(sp *Space, rule Rule, as [][]int) []float64 {
 	}
 	return out
 }
-
