@@ -1,6 +1,8 @@
 package process_test
 
 import (
+	"slices"
+
 	"github.com/balloc/balloc/internal/proctable"
 	"github.com/balloc/balloc/kernels"
 )
@@ -13,7 +15,7 @@ import (
 // battery's constant weights, 2.5/3 a share, are inexact in floating
 // point), and the exact law of the loads (Row.Final: the next bin depends
 // on the estimates too, so the law runs over loads and estimates) for
-// numbered, carry and oracle at n = 2, 3.
+// numbered, carry, oracle and sampling (plain and rounded) at n = 2, 3.
 func init() {
 	ip := func(kv ...string) map[string]string {
 		p := map[string]string{}
@@ -35,6 +37,10 @@ func init() {
 		proctable.Row{Process: "idea", Params: ip("d", "2", "retries", "2"), Final: ideaLaw(3, 5, ideaRule{d: 2, gamma: 2}), N: 3, M: 5},
 		proctable.Row{Process: "idea", Params: ip("d", "2", "retries", "1", "held", "carry"), Final: ideaLaw(2, 6, ideaRule{d: 2, gamma: 1, carry: true}), N: 2, M: 6},
 		proctable.Row{Process: "idea", Params: ip("d", "2", "retries", "2", "variant", "oracle"), Final: ideaLaw(3, 5, ideaRule{d: 2, gamma: 2, oracle: true}), N: 3, M: 5},
+		proctable.Row{Process: "idea", Params: ip("d", "2", "retries", "2", "variant", "sampling", "sample-size", "2"),
+			Final: ideaLaw(3, 6, ideaRule{d: 2, gamma: 2, sample: 2}), N: 3, M: 6},
+		proctable.Row{Process: "idea", Params: ip("d", "1", "retries", "3", "variant", "sampling", "sample-size", "1", "sample-rule", "rounded"),
+			Final: ideaLaw(2, 6, ideaRule{d: 1, gamma: 3, sample: 1, rounded: true}), N: 2, M: 6},
 	)
 }
 
@@ -192,7 +198,7 @@ func slowIdea(r ideaRule) func([]uint64, proctable.Trial, uint64) {
 // whole state (loads, estimates, banks): each ball's last round is a
 // round of rounds 1 … γ − 1 that stops it, reached when every round before
 // failed, or the γ-th, whatever it holds; every ordered round has chance
-// n^(−d). Not for sampling.
+// n^(−d); sampling's checks branch over every sequence of sampled bins.
 func ideaLaw(n, m int, r ideaRule) func() map[string]float64 {
 	return func() map[string]float64 {
 		type state = string
@@ -250,10 +256,38 @@ func ideaLaw(n, m int, r ideaRule) func() map[string]float64 {
 					if q == 0 {
 						continue
 					}
-					c := dec(k)
-					r.place(c, round, 2)
-					r.grow(c, round, j, 2, nil)
-					next[enc(c)] += p * q
+					// Sampling's checks: every sequence of sampled bins,
+					// one uniform bin at a time, grown until the shares
+					// ask no more of it.
+					var expand func(seq []int, pr float64)
+					expand = func(seq []int, pr float64) {
+						c, at, short := dec(k), 0, false
+						r.place(c, round, 2)
+						r.grow(c, round, j, 2, func(alpha int64) bool {
+							if at+r.sample > len(seq) {
+								short = true
+								return false
+							}
+							var sum int64
+							for _, b := range seq[at : at+r.sample] {
+								sum += c.est[b]
+							}
+							at += r.sample
+							dk := 2 * int64(r.d*r.sample)
+							if r.rounded {
+								return 2*sum >= (2*alpha-1)*dk
+							}
+							return sum >= alpha*dk
+						})
+						if !short {
+							next[enc(c)] += p * q * pr
+							return
+						}
+						for b := range n {
+							expand(append(slices.Clone(seq), b), pr/float64(n))
+						}
+					}
+					expand(nil, 1)
 				}
 			}
 			law = next
