@@ -9,9 +9,10 @@ import (
 )
 
 // Hypergraph's rows: the slow loop on the battery's 12 bins (intervals,
-// random hyperedges drawn from the seed, --probe-all, --refresh), the
-// exact law on intervals of 4 bins (random hyperedges change with the
-// law test's seeds, which the law does not see).
+// random hyperedges drawn from the seed, --probe-all, --refresh, a file of
+// hyperedges of varied sizes), the exact law on intervals and on a file
+// over 3 and 4 bins (random hyperedges change with the law test's seeds,
+// which the law does not see).
 func init() {
 	hp := func(spec string, more ...string) map[string]string {
 		p := map[string]string{"hyperedges": spec}
@@ -30,8 +31,20 @@ func init() {
 		proctable.Row{Process: "hypergraph", Params: hp("intervals:3", "d", "2"), Law: hyperLaw(4, 3, 2, false), N: 4, M: 5},
 		proctable.Row{Process: "hypergraph", Params: hp("intervals:3", "probe-all", "true"), Law: hyperLaw(4, 3, 0, true), N: 4, M: 5},
 		proctable.Row{Process: "hypergraph", Params: hp("intervals:2", "d", "1"), Law: hyperLaw(3, 2, 1, false), N: 3, M: 6},
+		proctable.Row{Process: "hypergraph", Params: hp(hyper12, "d", "2"), Slow: slowHypergraph(hyper12, 2, false, 0)},
+		proctable.Row{Process: "hypergraph", Params: hp(hyper12, "probe-all", "true"), Slow: slowHypergraph(hyper12, 0, true, 0)},
+		proctable.Row{Process: "hypergraph", Params: hp(hyper4, "d", "2"), Law: hyperEdgesLaw(4, [][]int{{0, 1, 2}, {2, 3}, {3, 0, 1}}, 2, false), N: 4, M: 5},
+		proctable.Row{Process: "hypergraph", Params: hp(hyper4, "probe-all", "true"), Law: hyperEdgesLaw(4, [][]int{{0, 1, 2}, {2, 3}, {3, 0, 1}}, 0, true), N: 4, M: 5},
 	)
 }
+
+// Hyperedge files of varied sizes (the loop's offsets path): over 12 bins
+// for the slow loop, over 4 for the law (testdata/hyperedges-4.txt lists
+// the law's edges).
+const (
+	hyper12 = "file:testdata/hyperedges-12.txt"
+	hyper4  = "file:testdata/hyperedges-4.txt"
+)
 
 // floyd is a uniform k-subset of [0, n) by Floyd's algorithm, in the order
 // it adds the elements: for j = n−k … n−1, t uniform in [0, j], then t, or
@@ -116,13 +129,22 @@ func slowHypergraph(spec string, d int, probeAll bool, refresh uint64) func([]ui
 // least loaded of a uniform d-subset of it, ties at random; with probeAll
 // the least loaded of the interval, ties at random.
 func hyperLaw(n, k, d int, probeAll bool) proctable.Transition {
+	edges := make([][]int, n)
+	for e := range edges {
+		for i := range k {
+			edges[e] = append(edges[e], (e+i)%n)
+		}
+	}
+	return hyperEdgesLaw(n, edges, d, probeAll)
+}
+
+// hyperEdgesLaw: a uniform hyperedge of edges, then the least loaded of a
+// uniform d-subset of it, ties at random; with probeAll the least loaded
+// of the hyperedge, ties at random.
+func hyperEdgesLaw(n int, edges [][]int, d int, probeAll bool) proctable.Transition {
 	return func(loads []int, _ int) []float64 {
 		p := make([]float64, n)
-		for e := range n {
-			bins := make([]int, k)
-			for i := range bins {
-				bins[i] = (e + i) % n
-			}
+		for _, bins := range edges {
 			var subsets [][]int
 			if probeAll {
 				subsets = [][]int{bins}
@@ -141,7 +163,7 @@ func hyperLaw(n, k, d int, probeAll bool) proctable.Transition {
 					}
 				}
 				for _, b := range tied {
-					p[b] += 1 / float64(n) / float64(len(subsets)) / float64(len(tied))
+					p[b] += 1 / float64(len(edges)) / float64(len(subsets)) / float64(len(tied))
 				}
 			}
 		}
