@@ -126,7 +126,9 @@ type Options struct {
 // Histogram capability, on the histogram engine (the law of the sorted
 // loads, which is what its levels hold). Where the process takes
 // --weights, the slow loop again with constant weights, which scale every
-// load and change nothing else, and its first row's law with them; where
+// load and change nothing else (or, where they change more, as idea's
+// holds at integers of weight, the slow loop reads Trial.Weight), and its
+// first row's law with them; where
 // it places balls that leave (Placer), its first row's law in the
 // supermarket model on its engines.
 func Run(t *testing.T, rows []Row, o Options) {
