@@ -58,10 +58,12 @@ func (r Row) String() string {
 
 // Trial is what a slow loop sees of its trial, as the direct engine hands
 // it to the process (process.Trial): the streams, Choices for its samples
-// and Noise for coins the process draws apart, and the run's balls m.
+// and Noise for coins the process draws apart, Structure for what a
+// process draws once a trial (its lane of kernels.TrialStream: a ring),
+// and the run's balls m.
 type Trial struct {
-	Choices, Noise *kernels.PCG32
-	Balls          uint64
+	Choices, Noise, Structure *kernels.PCG32
+	Balls                     uint64
 }
 
 // Transition and the common transitions are internal/exactlaw's.
@@ -188,7 +190,8 @@ func checkSlow(t *testing.T, r Row, o Options, extra map[string]string) {
 	for _, m := range append(slices.Clone(o.Checks), o.SlowBalls) {
 		rng := kernels.TrialStream(seed, trial, kernels.LaneChoices)
 		noise := kernels.TrialStream(seed, trial, kernels.LaneNoise)
-		tr := Trial{Choices: &rng, Noise: &noise, Balls: m}
+		structure := kernels.TrialStream(seed, trial, kernels.LaneStructure)
+		tr := Trial{Choices: &rng, Noise: &noise, Structure: &structure, Balls: m}
 		loads := make([]uint64, o.SlowBins)
 		for placed := uint64(0); placed < m; {
 			if r.Step != nil {
