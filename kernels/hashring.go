@@ -89,6 +89,26 @@ func (g *Ring) Nodes() (pos []uint64, bin []uint32) {
 	return pos, bin
 }
 
+// first is the node a ball at point u reaches first: the first at or
+// after u, node 0 past the last. Two steps from u's bucket without a
+// branch (whether a bucket's node lies below u is a coin, which a branch
+// would mispredict), then the rare rest; the sentinel ends the search.
+func (g *Ring) first(u uint64) int {
+	nodes := g.nodes
+	i := int(g.start[u>>g.shift])
+	_, below := bits.Sub64(nodes[i].pos, u, 0)
+	i += int(below)
+	_, below = bits.Sub64(nodes[i].pos, u, 0)
+	i += int(below)
+	for nodes[i].pos < u {
+		i++
+	}
+	if i == g.n {
+		i = 0
+	}
+	return i
+}
+
 // Capacity is the bound ⌈c·T/n⌉ for the ball that makes T balls, c/n =
 // Num/Den in lowest terms, Den < 2^63, kept as T·Num = Q·Den + R: it moves
 // from one ball to the next by adding Num, with no division.
@@ -146,8 +166,7 @@ func (c *Capacity) next() {
 // Stream: PCG32.Uint64() per ball (two outputs, the first the high half).
 func HashRing[L Load](loads []L, g *Ring, r *PCG32, count uint64, cp *Capacity, pr *Probes, maxLoad L) L {
 	s, inc := r.state, r.inc()
-	nodes, start, shift := g.nodes, g.start, g.shift
-	N := g.n
+	nodes, N := g.nodes, g.n
 	total, most := pr.Total, pr.Max
 	c := *cp
 	for ; count > 0; count-- {
@@ -155,20 +174,7 @@ func HashRing[L Load](loads []L, g *Ring, r *PCG32, count uint64, cp *Capacity, 
 		s, hi = step(s, inc)
 		s, lo = step(s, inc)
 		u := uint64(hi)<<32 | uint64(lo)
-		// Two steps without a branch (whether a bucket's node lies below
-		// u is a coin, which a branch would mispredict), then the rare
-		// rest; the sentinel ends the search.
-		i := int(start[u>>shift])
-		_, below := bits.Sub64(nodes[i].pos, u, 0)
-		i += int(below)
-		_, below = bits.Sub64(nodes[i].pos, u, 0)
-		i += int(below)
-		for nodes[i].pos < u {
-			i++
-		}
-		if i == N {
-			i = 0
-		}
+		i := g.first(u)
 		limit := c.Value()
 		j := i
 		b := nodes[j].bin
