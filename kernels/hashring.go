@@ -169,12 +169,23 @@ func HashRing[L Load](loads []L, g *Ring, r *PCG32, count uint64, cp *Capacity, 
 	nodes, N := g.nodes, g.n
 	total, most := pr.Total, pr.Max
 	c := *cp
+	if count == 0 {
+		return maxLoad
+	}
+	var hi, lo uint32
+	s, hi = step(s, inc)
+	s, lo = step(s, inc)
+	i := g.first(uint64(hi)<<32 | uint64(lo))
 	for ; count > 0; count-- {
-		var hi, lo uint32
-		s, hi = step(s, inc)
-		s, lo = step(s, inc)
-		u := uint64(hi)<<32 | uint64(lo)
-		i := g.first(u)
+		// The next ball's point and first node do not depend on the
+		// loads: found before this ball's walk, their reads overlap it
+		// and survive its mispredicted exit. None is drawn past the last.
+		next := 0
+		if count > 1 {
+			s, hi = step(s, inc)
+			s, lo = step(s, inc)
+			next = g.first(uint64(hi)<<32 | uint64(lo))
+		}
 		limit := c.Value()
 		j := i
 		b := nodes[j].bin
@@ -194,6 +205,7 @@ func HashRing[L Load](loads []L, g *Ring, r *PCG32, count uint64, cp *Capacity, 
 		loads[b] = v
 		maxLoad = max(maxLoad, v)
 		c.next()
+		i = next
 	}
 	*cp = c
 	r.state = s
