@@ -179,12 +179,18 @@ func TestHashingBoundEveryBall(t *testing.T) {
 
 // TestHashingProbes: the probes the engine reports (mean and max per
 // ball) are the nodes the slow loop visits, ball for ball, at n = 2000
-// bins of 3 points (the ring's bucket table beyond a few buckets).
+// bins of 3 points (the ring's bucket table beyond a few buckets); with
+// checkpoints too, which cut the run into calls of the kernel (each
+// draws its balls' points and no more).
 func TestHashingProbes(t *testing.T) {
 	const n, v, m, seed, trial = 2000, 3, 50_000, 5, 2
-	for _, c := range []string{"1.05", "1.5"} {
+	for _, tc := range []struct {
+		c      string
+		checks uint64
+	}{{"1.05", 0}, {"1.5", 0}, {"1.25", 7}} {
+		c := tc.c
 		s, err := core.NewSpec("bounded-hashing", map[string]string{"c": c, "vnodes": "3"},
-			core.Common{Bins: n, Balls: m, Trials: 1, Seed: seed, Alpha: 1, Engine: core.EngineDirect, KeepLoads: true})
+			core.Common{Bins: n, Balls: m, Trials: 1, Seed: seed, Alpha: 1, Engine: core.EngineDirect, KeepLoads: true, Checkpoints: tc.checks})
 		if err != nil {
 			t.Fatal(err)
 		}
