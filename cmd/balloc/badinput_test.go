@@ -185,6 +185,8 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/haar-route":  {kind: kEnum, legal: "set", base: haar},
 		"run/graph-clean": {kind: kEnum, legal: "drop", base: []string{"--process", "graphical", "--graph", "file:" + f.graph, "--bins", "-"}},
 		"run/group-size":  {kind: kCount1, legal: "2", base: []string{"--process", "kp-groups"}, bad: []string{"5"}},
+		"run/c":           {kind: kReal, legal: "1.25", base: []string{"--process", "bounded-hashing"}, bad: []string{"1", "0.5", "-2", "5e9", "1.25,1.25", "1e400", "NaN"}},
+		"run/vnodes":      {kind: kCount1, legal: "3", base: []string{"--process", "bounded-hashing", "--c", "1.25"}, bad: []string{"2^31", "3,3"}},
 		"run/aligned":     {kind: kBool, legal: "false", base: kp},
 		"run/group-rule":  {kind: kEnum, legal: "min", base: kp},
 		"run/hyperedges": {kind: kSpec, legal: "random:4,2", base: hyper, bad: []string{"nope", "random", "random:0,2", "random:4,0", "random:4,9", "random:abc,2", "intervals:0", "intervals:9",

@@ -172,7 +172,7 @@ type BatchEnds interface {
 }
 
 // Prober is a stepper that counts the load reads its balls took (threshold,
-// adaptive): in total, and the most one ball took.
+// adaptive, bounded-hashing): in total, and the most one ball took.
 type Prober interface{ Probes() (total, most uint64) }
 
 // Fluid is a process with a fluid limit (mean-field ODE) for unit balls:

@@ -7,8 +7,8 @@ import (
 )
 
 // Probes summarises the load reads (samples) the balls of a trial took, for
-// the processes that retry until a bin qualifies (threshold, adaptive: their
-// steppers are process.Probers). Shown in the table, and as CSV columns,
+// the processes that retry until a bin qualifies (threshold, adaptive,
+// bounded-hashing's walk: their steppers are process.Probers). Shown in the table, and as CSV columns,
 // only when such a process is in the run.
 type Probes struct {
 	Mean float64 `json:"mean"` // per ball

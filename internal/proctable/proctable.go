@@ -75,20 +75,21 @@ func (r Row) String() string {
 
 // Trial is what a slow loop sees of its trial, as the direct engine hands
 // it to the process (process.Trial): the streams, Choices for its samples
-// and Noise for coins the process draws apart, the run's balls m, and its
-// seed and trial index (a process whose structure is drawn from the seed,
-// a random graph or hypergraph, or from the trial's structure stream,
-// hypergraph --refresh, builds its own from them).
+// and Noise for coins the process draws apart, Structure for what a
+// process draws once a trial (its lane of kernels.TrialStream: a ring), the
+// run's balls m, and its seed and trial index (a process whose structure is
+// drawn from the seed, a random graph or hypergraph, or from the trial's
+// structure stream, hypergraph --refresh, builds its own from them).
 //
 // Weight is each ball's weight (1 for unit balls, the battery's constant
 // weight in its weighted run), for a process whose rule reads weights other
 // than as a scale of the loads (idea's estimates hold at integers of
 // weight, not of balls).
 type Trial struct {
-	Choices, Noise *kernels.PCG32
-	Balls          uint64
-	Seed, Index    uint64
-	Weight         float64
+	Choices, Noise, Structure *kernels.PCG32
+	Balls                     uint64
+	Seed, Index               uint64
+	Weight                    float64
 }
 
 // Transition and the common transitions are internal/exactlaw's.
@@ -225,9 +226,10 @@ func checkSlow(t *testing.T, r Row, o Options, extra map[string]string) {
 	for _, m := range sizes {
 		rng := kernels.TrialStream(seed, trial, kernels.LaneChoices)
 		noise := kernels.TrialStream(seed, trial, kernels.LaneNoise)
+		structure := kernels.TrialStream(seed, trial, kernels.LaneStructure)
 		s := spec(t, r, extra, core.Common{Bins: o.SlowBins, Balls: m, Trials: 1, Seed: seed, Alpha: 1, Engine: core.EngineDirect, KeepLoads: true})
 		scale := s.Weights.Scale()
-		tr := Trial{Choices: &rng, Noise: &noise, Balls: m, Seed: seed, Index: trial, Weight: scale}
+		tr := Trial{Choices: &rng, Noise: &noise, Structure: &structure, Balls: m, Seed: seed, Index: trial, Weight: scale}
 		loads := make([]uint64, o.SlowBins)
 		if r.Whole != nil {
 			loads = r.Whole(o.SlowBins, tr)
