@@ -272,7 +272,10 @@ func (s *Spec) checkDynamic() error {
 		placers, deleters := process.BallsLeaveNames()
 		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under %s; the deletions of %s on the direct engine)", flag, s.Process.Name, process.AndList(placers), process.AndList(deleters))
 	}
-	if place.Heavy > 0 || len(place.Thetas) > 0 {
+	if place.Idle && d.Deletions() {
+		return fmt.Errorf("%s: %s's idle servers register when a departure empties them; the deletions model's removals do not register them (balls leave %s in the supermarket model, --arrival-rate)", flag, s.Process.Name, s.Process.Name)
+	}
+	if place.Heavy > 0 || len(place.Thetas) > 0 || place.Idle {
 		for _, c := range d.staleFlags() {
 			if c.v != 0 {
 				return fmt.Errorf("%s: stale loads are read by the least of D samples; %s on stale loads is not built", c.flag, s.Process.Name)
@@ -462,6 +465,11 @@ func SupermarketTheory(s *Spec) ([]float64, string) {
 	pl, _ := s.Proc.(process.Placer).Placement()
 	if len(pl.Thetas) > 0 && s.Dynamic.UpdatePeriod == 0 {
 		return thinningTheory(s.Dynamic.ArrivalRate, pl.Thetas, pl.Retry)
+	}
+	if pl.Idle {
+		// Join-Idle-Queue with one dispatcher (core/process/jiq.go): in the
+		// large-system limit every arrival finds an idle server.
+		return []float64{s.Dynamic.ArrivalRate}, "JIQ with one dispatcher, large-system limit (Lu et al. 2011; Stolyar 2015): every job finds an idle server, π_1 = λ, π_i = 0 for i ≥ 2 (mean queue λ, response time 1)"
 	}
 	law := theory.SupermarketLaw{D: pl.D, Beta: pl.Beta}
 	if pl.Heavy > 0 {
