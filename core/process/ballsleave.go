@@ -27,6 +27,15 @@ type Placer interface {
 	Placement() (kernels.Placement, string)
 }
 
+// Replicated is a process whose jobs occupy several queues at once
+// (Redundancy-d: Copies() copies a job, the first served cancels the
+// others). It runs the supermarket model only, on the direct engine, by its
+// own event loop (kernels/redundancy.go, from core/engine/dynamic.go); it
+// has no Placement, and no static run.
+type Replicated interface {
+	Copies() int
+}
+
 // DirectDeleter is a process the deletions model (--delete-prob, --phases)
 // runs on the direct engine by its own stepper, though it has no Placement
 // for the supermarket's event loops or the level counts: memory, whose

@@ -21,6 +21,8 @@ func init() {
 		"graphical", "hypergraph", "idea", "rbb"} {
 		pending[name] = "no slow loop or exact law declared yet (its reference loops are in kernels/*_test.go and core/engine/*_test.go)"
 	}
+	pending["redundancy"] = "the supermarket model only, by its own event loop (a job is d copies, not one ball): kernels/redundancy_test.go checks it against a literal loop event for event, core/engine/redundancy_test.go d = 1 against one-choice's run and d = 2 against the paper's response time"
+
 }
 
 func TestProcessTable(t *testing.T) {
