@@ -36,6 +36,13 @@ type Replicated interface {
 	Copies() int
 }
 
+// Leaking is a round process whose balls arrive in batches and leave one a
+// non-empty bin a round (leaky bins): the batch's rate λ and the samples d
+// of its Greedy[d]. The direct engine runs its rounds (core/engine/leaky.go).
+type Leaking interface {
+	Leak() (lambda float64, d int)
+}
+
 // DirectDeleter is a process the deletions model (--delete-prob, --phases)
 // runs on the direct engine by its own stepper, though it has no Placement
 // for the supermarket's event loops or the level counts: memory, whose

@@ -23,7 +23,8 @@ func TestRegistryCapabilitiesConsistent(t *testing.T) {
 		_, vector := p.(Vector)
 		_, real := p.(DirectWeighted)
 		_, replicated := p.(Replicated) // Redundancy-d: the supermarket's own event loop
-		if !direct && !vector && !replicated {
+		_, leaking := p.(Leaking)       // leaky bins: the direct engine's rounds (core/engine/leaky.go)
+		if !direct && !vector && !replicated && !leaking {
 			t.Errorf("%s runs on no engine (neither Direct, Vector nor Replicated)", e.Name)
 		}
 		if e.Weighted && !real && !vector {

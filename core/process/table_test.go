@@ -21,6 +21,7 @@ func init() {
 		"graphical", "hypergraph", "idea", "rbb"} {
 		pending[name] = "no slow loop or exact law declared yet (its reference loops are in kernels/*_test.go and core/engine/*_test.go)"
 	}
+	pending["leaky"] = "a round process (a batch on the round-start loads, then a deletion from every non-empty bin), not ball by ball: core/engine/leaky_test.go checks it against a literal loop of rounds and d = 1 against the exact stationary law of its discrete-time queues"
 	pending["redundancy"] = "the supermarket model only, by its own event loop (a job is d copies, not one ball): kernels/redundancy_test.go checks it against a literal loop event for event, core/engine/redundancy_test.go d = 1 against one-choice's run and d = 2 against the paper's response time"
 
 }
