@@ -84,7 +84,7 @@ func newPlaceRule(pl Placement) (placeRule, error) {
 type Supermarket struct {
 	arrive Bernoulli
 	placeRule
-	idleSet *IdleSet // Join-Idle-Queue on the direct engine: the idle bins, from the first event
+	idleList *IdleList // Join-Idle-Queue on the direct engine: the idle bins, from the first event
 }
 
 // NewSupermarket returns the event loop's coins for arrival rate λ per bin

@@ -116,14 +116,40 @@ func JIQ[L Load](loads []L, r *PCG32, count uint64, maxLoad L, q *IdleSet) L {
 	return maxLoad
 }
 
-// supermarketIdleDirect is SupermarketDirect for Join-Idle-Queue: the
-// supermarket's idle set starts as the idle bins of the loads at its first
-// event, and a bin joins it when a departure empties it.
-func supermarketIdleDirect[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket, t *Tally) {
-	if sm.idleSet == nil {
-		sm.idleSet = NewIdleSet(loads)
+// IdleList is the supermarket's I-queue on the direct engine: the idle
+// bins in a slice, each bin's place in it beside, so that a bin joins at the
+// end and leaves by taking the last one's place, both O(1). A uniform entry
+// of the list is a uniform idle bin, which is all the rule asks (the order
+// of the list is not the bins' index order, as the static loop's IdleSet
+// is: the two engines' draws differ, their laws do not).
+type IdleList struct {
+	bins []uint32
+	pos  []uint32
+}
+
+// NewIdleList returns the list of the bins of loads that hold no ball, in
+// index order.
+func NewIdleList[L Load](loads []L) *IdleList {
+	q := &IdleList{bins: make([]uint32, 0, len(loads)), pos: make([]uint32, len(loads))}
+	for i, v := range loads {
+		if v == 0 {
+			q.pos[i] = uint32(len(q.bins))
+			q.bins = append(q.bins, uint32(i))
+		}
 	}
-	q := sm.idleSet
+	return q
+}
+
+// supermarketIdleDirect is SupermarketDirect for Join-Idle-Queue: the
+// supermarket's idle list starts as the idle bins of the loads at its first
+// event; a bin joins it when a departure empties it, and an arrival takes
+// a uniform entry (one PCG32.Bounded of the list's length), else a uniform
+// bin.
+func supermarketIdleDirect[L Load](loads []L, r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+	if sm.idleList == nil {
+		sm.idleList = NewIdleList(loads)
+	}
+	idle, pos := sm.idleList.bins, sm.idleList.pos
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	arriveHi := sm.arrive.hi
@@ -140,16 +166,20 @@ func supermarketIdleDirect[L Load](loads []L, r *PCG32, count uint64, sm *Superm
 				loads[i] = l - 1
 				t.down(uint64(l))
 				if l == 1 {
-					q.Join(i)
+					pos[i] = uint32(len(idle))
+					idle = append(idle, i) // within its capacity n: no allocation
 				}
 			}
 			t.Event++
 			continue
 		}
-		if k := q.count; k > 0 {
+		if k := uint32(len(idle)); k > 0 {
 			var j uint32
 			s, j = boundedFast(s, inc, k)
-			i = q.Take(j)
+			i = idle[j]
+			last := idle[k-1]
+			idle[j], pos[last] = last, j
+			idle = idle[:k-1]
 		} else {
 			s, i = boundedFast(s, inc, n)
 		}
@@ -158,6 +188,7 @@ func supermarketIdleDirect[L Load](loads []L, r *PCG32, count uint64, sm *Superm
 		t.up(uint64(l))
 		t.Event++
 	}
+	sm.idleList.bins = idle
 	r.state = s
 }
 

@@ -1,6 +1,9 @@
 package kernels
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // The idle set against a slice of flags: after random joins and takes, the
 // j-th idle bin in index order is the one a scan of the flags finds, over
@@ -54,8 +57,10 @@ func TestIdleSetTakeIsTheJthIdleBin(t *testing.T) {
 	}
 }
 
-// The supermarket's JIQ loop against a literal one at n = 1000 (the idle
-// bins listed in index order each arrival), event for event.
+// The supermarket's JIQ loop against a literal one at n = 1000, event for
+// event: the idle bins in a list (in index order at the start), a bin that
+// a departure empties appended, an arrival taking the entry of a uniform
+// index, the last entry moved into its place.
 func TestSupermarketJIQMatchesLiteral(t *testing.T) {
 	const n, events = 1000, 400000
 	sm, err := NewSupermarket(0.9, Placement{D: 1, Beta: 1, Idle: true})
@@ -67,25 +72,37 @@ func TestSupermarketJIQMatchesLiteral(t *testing.T) {
 	SupermarketDirect(fast, &r, events, sm, NewTally(n))
 
 	slow := make([]uint32, n)
+	var idle []uint32
+	for i := range uint32(n) {
+		idle = append(idle, i)
+	}
 	s := NewPCG32(3, 5)
 	arrive, _ := NewBernoulli(0.9 / 1.9)
-	for range events {
+	for e := range events {
 		if !arrive.Flip(&s) {
 			if i := s.Bounded(n); slow[i] > 0 {
 				slow[i]--
+				if slow[i] == 0 {
+					idle = append(idle, i)
+				}
 			}
 			continue
 		}
-		var idle []uint32
-		for i, v := range slow {
-			if v == 0 {
-				idle = append(idle, uint32(i))
-			}
-		}
-		if len(idle) > 0 {
-			slow[idle[s.Bounded(uint32(len(idle)))]]++
+		if k := len(idle); k > 0 {
+			j := s.Bounded(uint32(k))
+			slow[idle[j]]++
+			idle[j] = idle[k-1]
+			idle = idle[:k-1]
 		} else {
 			slow[s.Bounded(n)]++
+		}
+		for i, v := range slow {
+			if e%4096 != 0 {
+				break
+			}
+			if (v == 0) != slices.Contains(idle, uint32(i)) {
+				t.Fatalf("bin %d of load %d: in the idle list %v", i, v, !slices.Contains(idle, uint32(i)))
+			}
 		}
 	}
 	for i := range slow {
