@@ -68,7 +68,7 @@ func (p *Leaky) Params() []*Param {
 		Count("rounds", "rbb, leaky: rounds R ≥ 1", &p.Rounds, 1, "want at least 1 round").
 			Listed().Need("the number of rounds R ≥ 1"),
 		Real("lambda", "leaky: arrival rate λ, 0 < λ < 1: each round Binomial(n, λ) balls arrive", &p.Lambda,
-			func(x float64) bool { return x > 0 && x < 1 }, "want 0 < λ < 1").
+			func(x float64) bool { return x > 0 && x < 1 }, "0 < λ < 1").
 			Listed().Need("the arrival rate 0 < λ < 1"),
 		DParam(&p.D, ""),
 	}
