@@ -42,9 +42,10 @@ func leakyDirect[L kernels.Load](s *core.Spec, trial uint64, progress func(uint6
 		res.Checkpoints = make([]result.Checkpoint, 0, s.Checkpoints)
 	}
 	var tally result.LeakyTally
-	next, done := 0, uint64(0)
+	next, done, thrown := 0, uint64(0), uint64(0)
 	for r := uint64(1); r <= rounds; r++ {
 		k := rng.Binomial(n, lambda)
+		thrown += k
 		copy(frozen, loads)
 		maxLoad = kernels.LeakyPlace(loads, frozen, &rng, k, d, maxLoad)
 		leaked, top := kernels.RBBRelease(loads, maxLoad)
@@ -67,7 +68,7 @@ func leakyDirect[L kernels.Load](s *core.Spec, trial uint64, progress func(uint6
 			}
 		}
 	}
-	res.Add(tally.Leaky(n, rounds, burn, present))
+	res.Add(tally.Leaky(n, rounds, burn, present, thrown))
 	if s.KeepLoads {
 		res.Loads = keptLoads(loads)
 	}

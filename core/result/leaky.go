@@ -24,6 +24,13 @@ type Leaky struct {
 	Leaked      float64 `json:"leaked_per_bin"`   // per round
 	MaxMaxLoad  float64 `json:"max_max_load"`     // after any round past the burn-in
 	Present     uint64  `json:"balls_present"`    // after the last round
+	Thrown      uint64  `json:"balls_arrived"`    // in all the rounds, the burn-in's too
+}
+
+// Timed returns the balls placed a second, what balls_per_s counts for
+// leaky bins (its --balls are the start's, not the balls thrown).
+func (x *Leaky) Timed(elapsedS float64) (ballsPerS float64) {
+	return float64(x.Thrown) / elapsedS
 }
 
 // LeakyTally adds up the rounds of one trial past the burn-in.
@@ -47,8 +54,8 @@ func (t *LeakyTally) Add(maxLoad, empty, present, arrived, leaked uint64) {
 
 // Leaky is the summary for n bins over rounds rounds with burn rounds of
 // burn-in, present balls at the end.
-func (t *LeakyTally) Leaky(n, rounds, burn, present uint64) *Leaky {
-	x := &Leaky{Rounds: rounds, Burn: burn, MaxMaxLoad: float64(t.top), Present: present}
+func (t *LeakyTally) Leaky(n, rounds, burn, present, thrown uint64) *Leaky {
+	x := &Leaky{Rounds: rounds, Burn: burn, MaxMaxLoad: float64(t.top), Present: present, Thrown: thrown}
 	if r := float64(t.rounds); r > 0 {
 		k := r * float64(n)
 		x.MeanMaxLoad, x.MeanEmpty, x.MeanBalls = t.maxSum/r, t.empty/k, t.balls/k
