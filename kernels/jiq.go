@@ -197,6 +197,10 @@ func supermarketIdleDirect[L Load](loads []L, r *PCG32, count uint64, sm *Superm
 // uniform rank (ranks count from the heaviest: levelOf).
 func supermarketIdleLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 	n := t.S[0]
+	if n <= MaxBins {
+		supermarketIdleLevels32(r, count, sm, t)
+		return
+	}
 	for ; count > 0; count-- {
 		if !sm.arrive.Flip(r) {
 			var x uint64
@@ -216,6 +220,58 @@ func supermarketIdleLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 		}
 		t.Event++
 	}
+}
+
+// supermarketIdleLevels32 is supermarketIdleLevels below 2^32 bins, with
+// the tally's slices and counters in locals as SupermarketLevels keeps
+// them: the same draws (rank is bounded there).
+func supermarketIdleLevels32(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
+	s, inc := r.state, r.inc()
+	n := uint32(t.S[0])
+	thresh := -n % n
+	S, acc, since := t.S, t.Acc, t.since
+	ev, arrivals, departures := t.Event, t.Arrivals, t.Departures
+	arriveHi := sm.arrive.hi
+	for ; count > 0; count-- {
+		var c, x uint32
+		s, c = step(s, inc)
+		arrival := c < arriveHi
+		if c == arriveHi {
+			s, arrival = sm.arrive.flipTail(s, inc)
+		}
+		if !arrival {
+			s, x = boundedThresh(s, inc, n, thresh)
+			if k := levelOf(S, uint64(x)); k > 0 {
+				acc[k] += float64(S[k]) * float64(ev-since[k])
+				since[k] = ev
+				S[k]--
+				departures++
+				if S[k] == 0 {
+					S = S[:k+1]
+				}
+			}
+			ev++
+			continue
+		}
+		k := uint64(1) // an idle bin joins level 1
+		if S[1] == uint64(n) {
+			s, x = boundedThresh(s, inc, n, thresh)
+			k = levelOf(S, uint64(x)) + 1
+		}
+		if k == uint64(len(S)-1) { // a new top level
+			t.S, t.Event = S, ev
+			t.grow()
+			S, acc, since = t.S, t.Acc, t.since
+		}
+		acc[k] += float64(S[k]) * float64(ev-since[k])
+		since[k] = ev
+		S[k]++
+		arrivals++
+		ev++
+	}
+	r.state = s
+	t.Total += (arrivals - t.Arrivals) - (departures - t.Departures) // mod 2^64: the start's balls stay
+	t.S, t.Event, t.Arrivals, t.Departures = S, ev, arrivals, departures
 }
 
 // LevelsJIQ places count balls on level counts by Join-Idle-Queue without
