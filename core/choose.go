@@ -85,6 +85,9 @@ func histogramSupports(s *Spec) (bool, string) {
 	if s.Dims() > 1 {
 		return false, "multi-dimensional balls (--dims) run on the direct engine"
 	}
+	if _, ok := s.Proc.(process.Leaking); ok {
+		return false, "leaky bins run on the direct engine only (a batch placed on the round-start loads is not built on level counts)"
+	}
 	if _, ok := s.Proc.(process.Histogram); !ok {
 		return false, s.Process.Name + " is not symmetric (which bin gets a ball depends on more than loads)"
 	}

@@ -235,6 +235,10 @@ func (s *Spec) checkDynamic() error {
 			}
 		}
 	}
+	_, replicated := s.Proc.(process.Replicated)
+	if replicated && !d.Supermarket() {
+		return fmt.Errorf("%s runs the supermarket model only (a job occupies d queues until one copy is served): give --arrival-rate λ and --time T", s.Process.Name)
+	}
 	if !d.On() {
 		return nil
 	}
@@ -254,6 +258,12 @@ func (s *Spec) checkDynamic() error {
 	pl, ok := s.Proc.(process.Placer)
 	var place kernels.Placement
 	switch dd, isDD := s.Proc.(process.DirectDeleter); {
+	case replicated:
+		for _, c := range d.staleFlags() {
+			if c.v != 0 {
+				return fmt.Errorf("%s: %s places copies on uniform servers and reads no loads; stale loads do not apply", c.flag, s.Process.Name)
+			}
+		}
 	case ok:
 		var why string
 		if place, why = pl.Placement(); why != "" {
@@ -272,7 +282,10 @@ func (s *Spec) checkDynamic() error {
 		placers, deleters := process.BallsLeaveNames()
 		return fmt.Errorf("%s: %s has no dynamic reading (balls leave only under %s; the deletions of %s on the direct engine)", flag, s.Process.Name, process.AndList(placers), process.AndList(deleters))
 	}
-	if place.Heavy > 0 || len(place.Thetas) > 0 {
+	if place.Idle && d.Deletions() {
+		return fmt.Errorf("%s: %s's idle servers register when a departure empties them; the deletions model's removals do not register them (balls leave %s in the supermarket model, --arrival-rate)", flag, s.Process.Name, s.Process.Name)
+	}
+	if place.Heavy > 0 || len(place.Thetas) > 0 || place.Idle {
 		for _, c := range d.staleFlags() {
 			if c.v != 0 {
 				return fmt.Errorf("%s: stale loads are read by the least of D samples; %s on stale loads is not built", c.flag, s.Process.Name)
@@ -406,12 +419,21 @@ func (s *Spec) dynamicEngine() error {
 		if _, ok := s.Proc.(process.Placer); !ok {
 			s.engine, s.engineWhy = EngineDirect, s.Process.Name+"'s deletions run on the direct engine"
 		}
+		if _, ok := s.Proc.(process.Replicated); ok {
+			s.engine, s.engineWhy = EngineDirect, "a job's copies stand in FCFS queues: the state is every queue's order, not level counts"
+			if s.Bins > kernels.MaxBins {
+				return fmt.Errorf("--bins %d: %s runs on the direct engine, which holds at most %d bins", s.Bins, s.Process.Name, uint64(kernels.MaxBins))
+			}
+		}
 	case EngineDirect:
 		if s.Bins > kernels.MaxBins {
 			return fmt.Errorf("--bins %d: the direct engine holds at most %d bins; use --engine histogram (or auto)", s.Bins, uint64(kernels.MaxBins))
 		}
 		s.engine = EngineDirect
 	case EngineHistogram:
+		if _, ok := s.Proc.(process.Replicated); ok {
+			return fmt.Errorf("--engine histogram: %s's copies stand in FCFS queues, whose order level counts do not hold; use --engine direct or auto", s.Process.Name)
+		}
 		s.engine = EngineHistogram
 	default:
 		return fmt.Errorf("--engine %q: want auto, direct or histogram", s.Engine)
@@ -459,9 +481,17 @@ func (s *Spec) dynamicParams(m map[string]any) map[string]any {
 // JSQ(d)'s closed form, else the fixed point of the mean-field ODE from the
 // process's level law.
 func SupermarketTheory(s *Spec) ([]float64, string) {
+	if _, ok := s.Proc.(process.Replicated); ok {
+		return nil, "none for the copies per server; Redundancy-d's prediction is of its jobs (the redundancy block)"
+	}
 	pl, _ := s.Proc.(process.Placer).Placement()
 	if len(pl.Thetas) > 0 && s.Dynamic.UpdatePeriod == 0 {
 		return thinningTheory(s.Dynamic.ArrivalRate, pl.Thetas, pl.Retry)
+	}
+	if pl.Idle {
+		// Join-Idle-Queue with one dispatcher (core/process/jiq.go): in the
+		// large-system limit every arrival finds an idle server.
+		return []float64{s.Dynamic.ArrivalRate}, "JIQ with one dispatcher, large-system limit (Lu et al. 2011; Stolyar 2015): every job finds an idle server, π_1 = λ, π_i = 0 for i ≥ 2 (mean queue λ, response time 1)"
 	}
 	law := theory.SupermarketLaw{D: pl.D, Beta: pl.Beta}
 	if pl.Heavy > 0 {

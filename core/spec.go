@@ -250,6 +250,9 @@ func (s *Spec) validate() error {
 	if s.engine == EngineDirect && !s.isVector {
 		_, unit := s.Proc.(process.Direct)
 		_, real := s.Proc.(process.DirectWeighted)
+		if _, ok := s.Proc.(process.Leaking); ok {
+			unit = true // its rounds are the engine's own (core/engine/leaky.go)
+		}
 		switch {
 		case s.Weights.Unit() && !unit:
 			return fmt.Errorf("%s has no loop on the direct engine", s.Process.Name)

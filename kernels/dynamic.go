@@ -43,6 +43,9 @@ type Placement struct {
 	Thetas []float64
 	Bins   uint64
 	Retry  bool // Adaptive: samples until one is kept (Thetas {1}, ball i = present + 1)
+	// Idle makes it Join-Idle-Queue's (kernels/jiq.go): an idle bin while
+	// there is one, else one uniform bin; D and Beta are then {1, 1}.
+	Idle bool
 }
 
 // placeRule is a Placement ready to draw: its β coin and its shape.
@@ -54,6 +57,7 @@ type placeRule struct {
 	heavy uint64  // Quantile's k heaviest; 0: the least of D
 	thin  []int64 // thinning's ⌈n·θ_j⌉; nil: not thinning
 	retry bool    // sample until kept (Adaptive)
+	idle  bool    // Join-Idle-Queue: an idle bin first
 }
 
 func newPlaceRule(pl Placement) (placeRule, error) {
@@ -62,7 +66,7 @@ func newPlaceRule(pl Placement) (placeRule, error) {
 		return placeRule{}, err
 	}
 	one := pl.D == 1 || pl.Beta == 0
-	rule := placeRule{beta: b, d: pl.D, mixed: !one && pl.Beta < 1, one: one, heavy: pl.Heavy}
+	rule := placeRule{beta: b, d: pl.D, mixed: !one && pl.Beta < 1, one: one, heavy: pl.Heavy, idle: pl.Idle}
 	if len(pl.Thetas) > 0 {
 		if rule.thin, err = thinConstants(pl.Bins, pl.Thetas); err != nil {
 			return placeRule{}, err
@@ -80,6 +84,7 @@ func newPlaceRule(pl Placement) (placeRule, error) {
 type Supermarket struct {
 	arrive Bernoulli
 	placeRule
+	idleList *IdleList // Join-Idle-Queue on the direct engine: the idle bins, from the first event
 }
 
 // NewSupermarket returns the event loop's coins for arrival rate λ per bin
@@ -116,6 +121,10 @@ func (p *LevelPlacer) Place(lv *Levels, r *PCG32, count uint64) {
 	}
 	if p.heavy > 0 {
 		p.placeQuantile(lv, r, count)
+		return
+	}
+	if p.idle {
+		LevelsJIQ(lv, r, count)
 		return
 	}
 	n := lv.n
@@ -230,6 +239,9 @@ func SupermarketDirect[L Load](loads []L, r *PCG32, count uint64, sm *Supermarke
 	case sm.thin != nil:
 		supermarketThinDirect(loads, r, count, sm, t)
 		return
+	case sm.idle:
+		supermarketIdleDirect(loads, r, count, sm, t)
+		return
 	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
@@ -340,6 +352,10 @@ func SupermarketBoard[L Load](loads, board []L, r *PCG32, count uint64, sm *Supe
 func SupermarketLevels(r *PCG32, count uint64, sm *Supermarket, t *Tally) {
 	if sm.heavy > 0 || sm.thin != nil {
 		supermarketPlacerLevels(r, count, sm, t)
+		return
+	}
+	if sm.idle {
+		supermarketIdleLevels(r, count, sm, t)
 		return
 	}
 	if t.S[0] > MaxBins {

@@ -172,6 +172,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/populated":   {kind: kCount1, legal: "1", base: append(slices.Clone(idea), "--dims", "2"), bad: []string{"3"}},
 		"run/vector-gap":  {kind: kEnum, legal: "all", base: append(slices.Clone(idea), "--dims", "2")},
 		"run/rounds":      {kind: kCount1, legal: "3", base: []string{"--process", "rbb"}, bad: []string{"3,3"}},
+		"run/lambda":      {kind: kReal, legal: "0.5", base: []string{"--process", "leaky", "--rounds", "3"}, bad: []string{"0", "1", "-0.2", "0.5,0.5"}},
 		"run/placement":   {kind: kEnum, legal: "d-choice", base: []string{"--process", "rbb", "--rounds", "3"}, bad: []string{"one-choice,one-choice"}},
 		"run/initial": {kind: kSpec, legal: "spike:4", bad: []string{"nope", "uniform", "spike", "zero:1", "uniform:", "uniform:-1", "spike:abc", "spike:1e3", "uniform:4611686018427387904",
 			"file:", "file:" + filepath.Join(f.dir, "missing"), "file:" + f.dir, "file:" + f.ages, "file:" + f.replay, "file:/dev/null", "spike:4,spike:4", "fixed-point", "fixed-point:1"}},

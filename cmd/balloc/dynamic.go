@@ -179,13 +179,17 @@ func (w *writer) dynamicTable() {
 			}
 		}
 		fp, model := core.SupermarketTheory(s)
+		// Redundancy-d's prediction is of its jobs (its own block), not of
+		// the copies per server this table counts.
+		_, replicated := s.Proc.(process.Replicated)
+		theory := w.p.theory && !replicated
 		levels := 0
 		for _, r := range rs {
 			levels = max(levels, len(r.AtLeast), len(r.FinalAtLeast))
 		}
 		tw := tabwriter.NewWriter(w.w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		head := "  i\ttime-averaged ≥ i\t± se\tfinal ≥ i\t"
-		if w.p.theory {
+		if theory {
 			head += "fixed point π_i\t(sim − π)/se\t"
 		}
 		fmt.Fprintln(tw, head)
@@ -200,7 +204,7 @@ func (w *writer) dynamicTable() {
 			fin := mean(func(d *result.Dynamic) float64 { return at(d.FinalAtLeast) })
 			se := combinedSE(rs, func(d *result.Dynamic) float64 { return at(d.AtLeastSE) })
 			line := fmt.Sprintf("  %d\t%s\t%.2g\t%s\t", k+1, fraction(avg), se, fraction(fin))
-			if w.p.theory {
+			if theory {
 				pi := 0.0
 				if k < len(fp) {
 					pi = fp[k]
@@ -214,7 +218,7 @@ func (w *writer) dynamicTable() {
 			fmt.Fprintln(tw, line)
 		}
 		tw.Flush()
-		if w.p.theory {
+		if theory {
 			fmt.Fprintf(w.w, "  fixed point: %s\n", model)
 		}
 	}

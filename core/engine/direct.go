@@ -25,6 +25,9 @@ const (
 func checkpointsOf(m, k uint64) []uint64 { return core.EvenCheckpoints(m, k) }
 
 func runDirect(s *core.Spec, trial uint64, progress func(uint64)) *result.Result {
+	if lp, ok := s.Proc.(process.Leaking); ok {
+		return runLeaky(s, trial, progress, lp) // leaky.go
+	}
 	if _, ok := s.Proc.(rbbProcess); ok {
 		return runRounds(s, trial, progress) // rbb.go
 	}

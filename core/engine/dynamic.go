@@ -88,11 +88,15 @@ func supermarketStops(E, W, B, checkpoints uint64) []stop {
 
 func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.Result {
 	d := s.Dynamic
-	pl, _ := s.Proc.(process.Placer).Placement() // checkDynamic checked both
-	pl.Bins = s.Bins
-	sm, err := kernels.NewSupermarket(d.ArrivalRate, pl)
-	if err != nil {
-		panic("core: " + err.Error())
+	var sm *kernels.Supermarket
+	rep, replicated := s.Proc.(process.Replicated)
+	if !replicated {
+		pl, _ := s.Proc.(process.Placer).Placement() // checkDynamic checked both
+		pl.Bins = s.Bins
+		var err error
+		if sm, err = kernels.NewSupermarket(d.ArrivalRate, pl); err != nil {
+			panic("core: " + err.Error())
+		}
 	}
 	rng := kernels.TrialStream(s.Seed, trial, kernels.LaneChoices)
 	t := kernels.NewTally(s.Bins)
@@ -102,7 +106,10 @@ func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.R
 	var run func(count uint64)
 	var measure func() result.Snapshot
 	var kept func() []float64 // the direct engine's loads
+	var queues *kernels.Redundancy
 	switch {
+	case replicated: // redundancy.go
+		queues, run, measure, kept = supermarketRedundancy(s, &rng, t, rep.Copies())
 	case d.UpdateDelay != 0 || d.UpdateIndividual != 0: // stale.go
 		run, measure, kept = supermarketStale(s, trial, &rng, sm, t)
 	case d.UpdatePeriod != 0 && narrowLoads(s):
@@ -166,6 +173,9 @@ func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.R
 	}
 	dy.Sojourn, dy.SojournSE = dy.MeanQueue/d.ArrivalRate, dy.MeanQueueSE/d.ArrivalRate
 	res.Dynamic = dy
+	if queues != nil {
+		res.Add(result.RedundancyOf(dy, rep.Copies(), queues.Arrived, queues.Completed, queues.Cancelled))
+	}
 	if s.KeepLoads && kept != nil {
 		res.Loads = kept()
 	}

@@ -14,7 +14,7 @@ import (
 var legalValues = map[string]string{
 	"beta": "0.5", "threshold": "1", "g": "1", "sigma": "1", "rho": "gauss:1", "tau": "4", "batch": "8",
 	"graph": "cycle:16", "hyperedges": "random:8,3", "group-size": "2", "delta": "0.5", "eta": "0.5",
-	"rounds": "20", "thresholds": "1", "k": "2",
+	"rounds": "20", "thresholds": "1", "k": "2", "lambda": "0.5",
 	"c": "1.25",
 }
 
@@ -44,6 +44,10 @@ func TestEveryProcessRunsOnItsEngines(t *testing.T) {
 				bins = 16
 			}
 		}
+		if _, ok := e.New().(process.Replicated); ok {
+			checkReplicated(t, e, params)
+			continue
+		}
 		engines := []core.Engine{core.EngineDirect}
 		if e.Symmetric() {
 			engines = append(engines, core.EngineHistogram)
@@ -71,6 +75,27 @@ func TestEveryProcessRunsOnItsEngines(t *testing.T) {
 			if r := RunTrial(s, 0, nil); r.Balls != 500 || r.Histogram != nil {
 				t.Errorf("%s with exp:1 weights: %+v", e.Name, r)
 			}
+		}
+	}
+}
+
+// checkReplicated runs a process of the supermarket model only
+// (Redundancy-d) there: 500 events on the direct engine, with its declared
+// blocks; a static run and the histogram engine are one line each.
+func checkReplicated(t *testing.T, e *process.Entry, params map[string]string) {
+	dyn := core.Dynamic{ArrivalRate: 0.7, Events: 500}
+	s := mustSpec(t, e.Name, params, core.Common{Bins: 16, Seed: 3, Checkpoints: 2, Dynamic: dyn})
+	r := RunTrial(s, 0, nil)
+	if r.Dynamic == nil || r.Dynamic.Events != 500 || len(r.Checkpoints) != 2 || r.Engine != string(core.EngineDirect) {
+		t.Errorf("%s in the supermarket model: %+v", e.Name, r)
+	}
+	checkReports(t, e, core.EngineDirect, r)
+	for _, c := range []core.Common{
+		{Bins: 16, Balls: 500, Trials: 1, Alpha: 1},
+		{Bins: 16, Trials: 1, Alpha: 1, Engine: core.EngineHistogram, Dynamic: dyn},
+	} {
+		if _, err := core.NewSpec(e.Name, params, c); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s (engine %q, λ = %g): want one line refusing it, got %v", e.Name, c.Engine, c.Dynamic.ArrivalRate, err)
 		}
 	}
 }

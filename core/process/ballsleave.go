@@ -27,6 +27,22 @@ type Placer interface {
 	Placement() (kernels.Placement, string)
 }
 
+// Replicated is a process whose jobs occupy several queues at once
+// (Redundancy-d: Copies() copies a job, the first served cancels the
+// others). It runs the supermarket model only, on the direct engine, by its
+// own event loop (kernels/redundancy.go, from core/engine/dynamic.go); it
+// has no Placement, and no static run.
+type Replicated interface {
+	Copies() int
+}
+
+// Leaking is a round process whose balls arrive in batches and leave one a
+// non-empty bin a round (leaky bins): the batch's rate λ and the samples d
+// of its Greedy[d]. The direct engine runs its rounds (core/engine/leaky.go).
+type Leaking interface {
+	Leak() (lambda float64, d int)
+}
+
 // DirectDeleter is a process the deletions model (--delete-prob, --phases)
 // runs on the direct engine by its own stepper, though it has no Placement
 // for the supermarket's event loops or the level counts: memory, whose

@@ -357,6 +357,8 @@ func (e *Entry) Capabilities() string {
 		text += " · balls leave" // --arrival-rate, --delete-prob (ballsleave.go)
 	} else if _, ok := p.(DirectDeleter); ok {
 		text += " · deletions (direct)" // --delete-prob, --phases (ballsleave.go)
+	} else if _, ok := p.(Replicated); ok {
+		text += " · the supermarket model only (its own event loop)" // ballsleave.go
 	}
 	return text
 }

@@ -22,8 +22,10 @@ func TestRegistryCapabilitiesConsistent(t *testing.T) {
 		_, direct := p.(Direct)
 		_, vector := p.(Vector)
 		_, real := p.(DirectWeighted)
-		if !direct && !vector {
-			t.Errorf("%s runs on no engine (neither Direct nor Vector)", e.Name)
+		_, replicated := p.(Replicated) // Redundancy-d: the supermarket's own event loop
+		_, leaking := p.(Leaking)       // leaky bins: the direct engine's rounds (core/engine/leaky.go)
+		if !direct && !vector && !replicated && !leaking {
+			t.Errorf("%s runs on no engine (neither Direct, Vector nor Replicated)", e.Name)
 		}
 		if e.Weighted && !real && !vector {
 			t.Errorf("%s takes --weights but has no loop for them", e.Name)
