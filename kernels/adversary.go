@@ -1,0 +1,154 @@
+package kernels
+
+// Insertions and deletions named by an oblivious sequence (balloc
+// adversary; core/adversary holds the model, its sources and the choices
+// it decides). An operation is a uint32: AdvInsert places a new ball, the
+// next in insertion order; k ≥ 1 deletes the k-th inserted ball from the
+// bin the strategy put it in. The caller has checked the sequence (a
+// deletion names a ball inserted earlier and still present), so the loops
+// trust it.
+//
+// State beside the loads: Where, each inserted ball's bin (so a deletion
+// finds it in O(1)), and Level, the number of bins at each load, so the
+// maximum load is kept exactly through deletions in O(1) an operation
+// (a deletion from the last bin at the maximum lowers it by one). The
+// measures are kept in integers: n·max − present, whose largest value
+// over the operations is n·(the largest gap seen), and the peak of the
+// balls present.
+
+// AdvInsert is the operation "insert a new ball".
+const AdvInsert uint32 = 0
+
+// Adversary is one trial's state. Loads has n entries; Level has room for
+// every load a bin can reach (the sequence's insertions + 1); Where one
+// entry per insertion. NewAdversary allocates them; Reset empties them.
+type Adversary struct {
+	Loads    []uint32
+	Level    []uint32 // Level[l]: bins with load l
+	Where    []uint32 // Where[k-1]: the bin of the k-th inserted ball
+	Inserted uint32   // balls inserted so far (the next is Inserted+1)
+	Present  uint32   // balls present
+	Max      uint32   // the maximum load
+	Peak     uint32   // the most balls present at once so far
+	MaxGapN  int64    // the largest n·Max − Present after any operation so far
+}
+
+// NewAdversary allocates the state for n bins and at most inserts
+// insertions, empty.
+func NewAdversary(n int, inserts uint32) *Adversary {
+	a := &Adversary{
+		Loads: make([]uint32, n),
+		Level: make([]uint32, uint64(inserts)+2),
+		Where: make([]uint32, inserts),
+	}
+	a.Reset()
+	return a
+}
+
+// Reset empties the bins: every bin at load 0, nothing inserted.
+func (a *Adversary) Reset() {
+	clear(a.Loads)
+	clear(a.Level)
+	a.Level[0] = uint32(len(a.Loads))
+	a.Inserted, a.Present, a.Max, a.Peak, a.MaxGapN = 0, 0, 0, 0, 0
+}
+
+// Greedy runs ops with Greedy (two-choice): a new ball draws two bins
+// uniformly with replacement and goes to the less loaded, ties to the
+// first (equal in law to random ties: the two draws are exchangeable; see
+// dchoice.go).
+//
+// Stream: two PCG32.Bounded(n) per insertion, none per deletion.
+func (a *Adversary) Greedy(ops []uint32, r *PCG32) {
+	loads, level, where := a.Loads, a.Level, a.Where
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	nn := int64(n)
+	ins, present, mx, peak, best := a.Inserted, a.Present, a.Max, a.Peak, a.MaxGapN
+	for _, op := range ops {
+		if op == AdvInsert {
+			var i, j uint32
+			s, i = boundedFast(s, inc, n)
+			s, j = boundedFast(s, inc, n)
+			li := loads[i]
+			if lj := loads[j]; lj < li {
+				i, li = j, lj
+			}
+			level[li]--
+			li++
+			level[li]++
+			loads[i] = li
+			mx = max(mx, li)
+			where[ins] = i
+			ins++
+			present++
+			peak = max(peak, present)
+		} else {
+			b := where[op-1]
+			l := loads[b]
+			level[l]--
+			if l == mx && level[l] == 0 {
+				mx--
+			}
+			l--
+			level[l]++
+			loads[b] = l
+			present--
+		}
+		best = max(best, nn*int64(mx)-int64(present))
+	}
+	r.state = s
+	a.Inserted, a.Present, a.Max, a.Peak, a.MaxGapN = ins, present, mx, peak, best
+}
+
+// Modulated runs ops with the modulated rule of width w ≥ 1: a new ball
+// draws bins i and j uniformly with replacement and a third draw
+// c = PCG32.Bounded(2w), and goes to i when c < w + (load j − load i),
+// else to j; that is, to i with probability
+// clamp(1/2 + (load j − load i)/(2w), 0, 1). core/adversary says where
+// the rule comes from.
+//
+// Stream: three PCG32.Bounded per insertion (n, n, 2w), none per deletion.
+func (a *Adversary) Modulated(ops []uint32, r *PCG32, w uint32) {
+	loads, level, where := a.Loads, a.Level, a.Where
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	nn := int64(n)
+	w2 := 2 * w
+	ins, present, mx, peak, best := a.Inserted, a.Present, a.Max, a.Peak, a.MaxGapN
+	for _, op := range ops {
+		if op == AdvInsert {
+			var i, j, c uint32
+			s, i = boundedFast(s, inc, n)
+			s, j = boundedFast(s, inc, n)
+			s, c = boundedFast(s, inc, w2)
+			li, lj := loads[i], loads[j]
+			if int64(c) >= int64(w)+int64(lj)-int64(li) {
+				i, li = j, lj
+			}
+			level[li]--
+			li++
+			level[li]++
+			loads[i] = li
+			mx = max(mx, li)
+			where[ins] = i
+			ins++
+			present++
+			peak = max(peak, present)
+		} else {
+			b := where[op-1]
+			l := loads[b]
+			level[l]--
+			if l == mx && level[l] == 0 {
+				mx--
+			}
+			l--
+			level[l]++
+			loads[b] = l
+			present--
+		}
+		best = max(best, nn*int64(mx)-int64(present))
+	}
+	r.state = s
+	a.Inserted, a.Present, a.Max, a.Peak, a.MaxGapN = ins, present, mx, peak, best
+}
