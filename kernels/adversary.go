@@ -13,8 +13,8 @@ package kernels
 // maximum load is kept exactly through deletions in O(1) an operation
 // (a deletion from the last bin at the maximum lowers it by one). The
 // measures are kept in integers: n·max − present, whose largest value
-// over the operations is n·(the largest gap seen), and the peak of the
-// balls present.
+// over the operations is n·(the largest gap seen), the largest maximum
+// load and the peak of the balls present.
 
 // AdvInsert is the operation "insert a new ball".
 const AdvInsert uint32 = 0
@@ -29,6 +29,7 @@ type Adversary struct {
 	Inserted uint32   // balls inserted so far (the next is Inserted+1)
 	Present  uint32   // balls present
 	Max      uint32   // the maximum load
+	Top      uint32   // the largest maximum load so far
 	Peak     uint32   // the most balls present at once so far
 	MaxGapN  int64    // the largest n·Max − Present after any operation so far
 }
@@ -50,7 +51,7 @@ func (a *Adversary) Reset() {
 	clear(a.Loads)
 	clear(a.Level)
 	a.Level[0] = uint32(len(a.Loads))
-	a.Inserted, a.Present, a.Max, a.Peak, a.MaxGapN = 0, 0, 0, 0, 0
+	a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN = 0, 0, 0, 0, 0, 0
 }
 
 // Greedy runs ops with Greedy (two-choice): a new ball draws two bins
@@ -64,7 +65,7 @@ func (a *Adversary) Greedy(ops []uint32, r *PCG32) {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	nn := int64(n)
-	ins, present, mx, peak, best := a.Inserted, a.Present, a.Max, a.Peak, a.MaxGapN
+	ins, present, mx, top, peak, best := a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN
 	for _, op := range ops {
 		if op == AdvInsert {
 			var i, j uint32
@@ -79,6 +80,7 @@ func (a *Adversary) Greedy(ops []uint32, r *PCG32) {
 			level[li]++
 			loads[i] = li
 			mx = max(mx, li)
+			top = max(top, li)
 			where[ins] = i
 			ins++
 			present++
@@ -98,30 +100,33 @@ func (a *Adversary) Greedy(ops []uint32, r *PCG32) {
 		best = max(best, nn*int64(mx)-int64(present))
 	}
 	r.state = s
-	a.Inserted, a.Present, a.Max, a.Peak, a.MaxGapN = ins, present, mx, peak, best
+	a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN = ins, present, mx, top, peak, best
 }
 
 // Modulated runs ops with the modulated rule of width w ≥ 1: a new ball
-// draws bins i and j uniformly with replacement and a third draw
-// c = PCG32.Bounded(2w), and goes to i when c < w + (load j − load i),
+// draws bins i and j uniformly with replacement from r and a coin
+// c = Bounded(2w) from coins, and goes to i when c < w + (load j − load i),
 // else to j; that is, to i with probability
 // clamp(1/2 + (load j − load i)/(2w), 0, 1). core/adversary says where
-// the rule comes from.
+// the rule comes from. The pairs come from r exactly as Greedy's do, so
+// the two rules run on one stream see the same pairs, ball for ball.
 //
-// Stream: three PCG32.Bounded per insertion (n, n, 2w), none per deletion.
-func (a *Adversary) Modulated(ops []uint32, r *PCG32, w uint32) {
+// Stream: two PCG32.Bounded(n) from r and one Bounded(2w) from coins per
+// insertion, none per deletion.
+func (a *Adversary) Modulated(ops []uint32, r, coins *PCG32, w uint32) {
 	loads, level, where := a.Loads, a.Level, a.Where
 	s, inc := r.state, r.inc()
+	cs, cinc := coins.state, coins.inc()
 	n := uint32(len(loads))
 	nn := int64(n)
 	w2 := 2 * w
-	ins, present, mx, peak, best := a.Inserted, a.Present, a.Max, a.Peak, a.MaxGapN
+	ins, present, mx, top, peak, best := a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN
 	for _, op := range ops {
 		if op == AdvInsert {
 			var i, j, c uint32
 			s, i = boundedFast(s, inc, n)
 			s, j = boundedFast(s, inc, n)
-			s, c = boundedFast(s, inc, w2)
+			cs, c = boundedFast(cs, cinc, w2)
 			li, lj := loads[i], loads[j]
 			if int64(c) >= int64(w)+int64(lj)-int64(li) {
 				i, li = j, lj
@@ -131,6 +136,7 @@ func (a *Adversary) Modulated(ops []uint32, r *PCG32, w uint32) {
 			level[li]++
 			loads[i] = li
 			mx = max(mx, li)
+			top = max(top, li)
 			where[ins] = i
 			ins++
 			present++
@@ -149,6 +155,6 @@ func (a *Adversary) Modulated(ops []uint32, r *PCG32, w uint32) {
 		}
 		best = max(best, nn*int64(mx)-int64(present))
 	}
-	r.state = s
-	a.Inserted, a.Present, a.Max, a.Peak, a.MaxGapN = ins, present, mx, peak, best
+	r.state, coins.state = s, cs
+	a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN = ins, present, mx, top, peak, best
 }

@@ -14,10 +14,11 @@ type slowAdversary struct {
 	where   []int
 	present int
 	maxGapN int64   // the largest n·max − present after any operation
+	top     int     // the largest maximum load
 	trace   []int64 // n·max − present after each operation
 }
 
-func (a *slowAdversary) run(ops []uint32, r *PCG32, w uint32) {
+func (a *slowAdversary) run(ops []uint32, r, coins *PCG32, w uint32) {
 	n := len(a.loads)
 	for _, op := range ops {
 		if op == AdvInsert {
@@ -27,7 +28,7 @@ func (a *slowAdversary) run(ops []uint32, r *PCG32, w uint32) {
 			if w == 0 {
 				toI = a.loads[i] <= a.loads[j] // the less loaded; a tie to the first
 			} else {
-				c := int(r.Bounded(2 * w))
+				c := int(coins.Bounded(2 * w))
 				// to i with probability clamp(1/2 + (load j − load i)/(2w), 0, 1)
 				toI = c < int(w)+a.loads[j]-a.loads[i]
 			}
@@ -42,6 +43,7 @@ func (a *slowAdversary) run(ops []uint32, r *PCG32, w uint32) {
 			a.loads[a.where[op-1]]--
 			a.present--
 		}
+		a.top = max(a.top, slices.Max(a.loads))
 		g := int64(n)*int64(slices.Max(a.loads)) - int64(a.present)
 		a.trace = append(a.trace, g)
 		a.maxGapN = max(a.maxGapN, g)
@@ -87,12 +89,12 @@ func TestAdversaryMatchesSlowLoop(t *testing.T) {
 			}
 			ops, ins := randomOps(rng, k, 0.6)
 			slow := &slowAdversary{loads: make([]int, n)}
-			rs := NewPCG32(uint64(n)+7, uint64(w))
-			slow.run(ops, &rs, w)
+			rs, cs := NewPCG32(uint64(n)+7, uint64(w)), NewPCG32(5, uint64(n))
+			slow.run(ops, &rs, &cs, w)
 
 			for _, perOp := range []bool{false, true} {
 				fast := NewAdversary(n, ins)
-				rf := NewPCG32(uint64(n)+7, uint64(w))
+				rf, cf := NewPCG32(uint64(n)+7, uint64(w)), NewPCG32(5, uint64(n))
 				chunk := len(ops)
 				if perOp {
 					chunk = 1
@@ -102,7 +104,7 @@ func TestAdversaryMatchesSlowLoop(t *testing.T) {
 					if w == 0 {
 						fast.Greedy(part, &rf)
 					} else {
-						fast.Modulated(part, &rf, w)
+						fast.Modulated(part, &rf, &cf, w)
 					}
 					if perOp {
 						if g := int64(n)*int64(fast.Max) - int64(fast.Present); g != slow.trace[k] {
@@ -110,7 +112,7 @@ func TestAdversaryMatchesSlowLoop(t *testing.T) {
 						}
 					}
 				}
-				if rf != rs {
+				if rf != rs || cf != cs {
 					t.Fatalf("n=%d w=%d: generator states differ after the run", n, w)
 				}
 				for k, b := range slow.where {
@@ -122,6 +124,9 @@ func TestAdversaryMatchesSlowLoop(t *testing.T) {
 					if int(fast.Loads[b]) != l {
 						t.Fatalf("n=%d w=%d: bin %d load %d, slow loop %d", n, w, b, fast.Loads[b], l)
 					}
+				}
+				if int(fast.Top) != slow.top {
+					t.Fatalf("n=%d w=%d: largest maximum load %d, slow loop %d", n, w, fast.Top, slow.top)
 				}
 				if fast.MaxGapN != slow.maxGapN || int(fast.Present) != slow.present {
 					t.Fatalf("n=%d w=%d: largest n·gap %d present %d, slow loop %d %d", n, w, fast.MaxGapN, fast.Present, slow.maxGapN, slow.present)
