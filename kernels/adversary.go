@@ -103,6 +103,52 @@ func (a *Adversary) Greedy(ops []uint32, r *PCG32) {
 	a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN = ins, present, mx, top, peak, best
 }
 
+// OneChoice runs ops with the baseline that ignores loads: a new ball
+// draws its two bins as Greedy does and goes to the first, a uniform bin.
+// Drawing the second keeps the pairs of one stream the same as Greedy's.
+//
+// Stream: two PCG32.Bounded(n) per insertion, none per deletion.
+func (a *Adversary) OneChoice(ops []uint32, r *PCG32) {
+	loads, level, where := a.Loads, a.Level, a.Where
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	nn := int64(n)
+	ins, present, mx, top, peak, best := a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN
+	for _, op := range ops {
+		if op == AdvInsert {
+			var i, j uint32
+			s, i = boundedFast(s, inc, n)
+			s, j = boundedFast(s, inc, n)
+			_ = j
+			li := loads[i]
+			level[li]--
+			li++
+			level[li]++
+			loads[i] = li
+			mx = max(mx, li)
+			top = max(top, li)
+			where[ins] = i
+			ins++
+			present++
+			peak = max(peak, present)
+		} else {
+			b := where[op-1]
+			l := loads[b]
+			level[l]--
+			if l == mx && level[l] == 0 {
+				mx--
+			}
+			l--
+			level[l]++
+			loads[b] = l
+			present--
+		}
+		best = max(best, nn*int64(mx)-int64(present))
+	}
+	r.state = s
+	a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN = ins, present, mx, top, peak, best
+}
+
 // Modulated runs ops with the modulated rule of width w ≥ 1: a new ball
 // draws bins i and j uniformly with replacement from r and a coin
 // c = Bounded(2w) from coins, and goes to i when c < w + (load j − load i),

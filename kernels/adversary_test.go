@@ -8,7 +8,10 @@ import (
 
 // slowAdversary is the literal loop: []int loads, the maximum rescanned
 // after every operation, each draw by PCG32.Bounded in the documented
-// order. w = 0 is Greedy; w ≥ 1 the modulated rule of width w.
+// order. w = 0 is Greedy; w ≥ 1 the modulated rule of width w; w =
+// oneChoice the first of the two bins.
+const oneChoice = ^uint32(0)
+
 type slowAdversary struct {
 	loads   []int
 	where   []int
@@ -25,7 +28,9 @@ func (a *slowAdversary) run(ops []uint32, r, coins *PCG32, w uint32) {
 			i := int(r.Bounded(uint32(n)))
 			j := int(r.Bounded(uint32(n)))
 			var toI bool
-			if w == 0 {
+			if w == oneChoice {
+				toI = true
+			} else if w == 0 {
 				toI = a.loads[i] <= a.loads[j] // the less loaded; a tie to the first
 			} else {
 				c := int(coins.Bounded(2 * w))
@@ -81,11 +86,11 @@ func TestAdversaryMatchesSlowLoop(t *testing.T) {
 		steps = 5000
 	}
 	for _, n := range []int{1, 2, 4, 7, 1000, 1_000_000} {
-		for _, w := range []uint32{0, 1, 3, 64} {
+		for _, w := range []uint32{0, 1, 3, 64, oneChoice} {
 			rng := rand.New(rand.NewPCG(uint64(n), uint64(w)))
 			k := steps
 			if n > 1000 {
-				k = 400 // the literal loop rescans n loads an operation
+				k = 150 // the literal loop rescans n loads an operation
 			}
 			ops, ins := randomOps(rng, k, 0.6)
 			slow := &slowAdversary{loads: make([]int, n)}
@@ -101,9 +106,12 @@ func TestAdversaryMatchesSlowLoop(t *testing.T) {
 				}
 				for k := 0; k < len(ops); k += chunk {
 					part := ops[k:min(k+chunk, len(ops))]
-					if w == 0 {
+					switch w {
+					case 0:
 						fast.Greedy(part, &rf)
-					} else {
+					case oneChoice:
+						fast.OneChoice(part, &rf)
+					default:
 						fast.Modulated(part, &rf, &cf, w)
 					}
 					if perOp {

@@ -31,13 +31,14 @@ type adversaryPlan struct {
 	widthGiven bool
 }
 
-// balloc adversary runs Greedy and the modulated rule under insertions and
-// deletions named by an oblivious sequence (core/adversary).
+// balloc adversary runs Greedy, the modulated rule and the one-choice
+// baseline under insertions and deletions named by an oblivious sequence
+// (core/adversary).
 func newAdversaryCommand(stdout io.Writer) *cobra.Command {
 	var f adversaryFlags
 	c := &cobra.Command{
 		Use:   "adversary (--sequence FILE | --builtin NAME:ARGS) --bins N [--rules greedy,modulated] [--width W] [--trials T] [--checkpoints K]",
-		Short: "Two-choice under insertions and deletions named by an oblivious sequence: Greedy against the modulated rule",
+		Short: "Two-choice under insertions and deletions named by an oblivious sequence: Greedy, the modulated rule, one-choice",
 		Long: `balloc adversary runs an oblivious sequence of insertions and deletions
 (Bansal and Kuszmaul, "Balanced allocations: the heavily loaded case with
 deletions", FOCS 2022): each inserted ball draws two bins uniformly with
@@ -45,8 +46,9 @@ replacement and a rule places it; a deletion names a ball by its insertion
 number and removes it from the bin the rule chose. Greedy takes the less
 loaded bin; the modulated rule of width w goes to bin i with probability
 clamp(1/2 + (load j − load i)/(2w), 0, 1) (balloc's reading of the paper's
-ModulatedGreedy, whose text could not be read: see core/adversary). Both
-rules see the same pairs in each trial.
+ModulatedGreedy, whose text could not be read: see core/adversary);
+one-choice, the baseline, always takes the first of the two. All rules
+see the same pairs in each trial.
 
 A sequence file holds one operation a line: "+" or "+ C" inserts one or C
 balls, "- K" deletes ball K, "- A..B" balls A to B, "- A..B/S" every S-th
@@ -69,7 +71,7 @@ sequence, the overload (largest max load − peak present/n), and with
 	fl.StringVar(&f.sequence, "sequence", "", "a sequence file (one operation a line: + C, - K, - A..B, - A..B/S)")
 	fl.StringVar(&f.builtin, "builtin", "", "a built-in sequence: "+adversary.Builtins)
 	fl.StringVar(&f.bins, "bins", "", "n, the bins")
-	fl.StringVar(&f.rules, "rules", "greedy,modulated", "the rules to run: greedy, modulated or both")
+	fl.StringVar(&f.rules, "rules", "greedy,modulated,one-choice", "the rules to run, a list of greedy, modulated and one-choice (each ball to the first of its two bins: the baseline that ignores loads)")
 	fl.StringVar(&f.width, "width", "", "the modulated rule's width w, 1 ≤ w ≤ 2^30 (default ⌈log₂ P⌉, P the sequence's peak of balls present)")
 	fl.StringVar(&f.trials, "trials", "100", "trials of each rule")
 	fl.StringVar(&f.seed, "seed", "1", "the run's seed")
@@ -130,9 +132,9 @@ func checkAdversary(c *cobra.Command, f adversaryFlags) (*adversaryPlan, error) 
 		}
 		seen[r] = true
 		switch r {
-		case "greedy", "modulated":
+		case "greedy", "modulated", "one-choice":
 		default:
-			return nil, fmt.Errorf("--rules %q: %q is not a rule; want greedy or modulated", f.rules, r)
+			return nil, fmt.Errorf("--rules %q: %q is not a rule; want greedy, modulated or one-choice", f.rules, r)
 		}
 	}
 	if pl.widthGiven && !seen["modulated"] {
@@ -154,6 +156,9 @@ func checkAdversary(c *cobra.Command, f adversaryFlags) (*adversaryPlan, error) 
 			width = uint64(adversary.DefaultWidth(pl.seq.Peak))
 		}
 		pl.rules = append(pl.rules, adversary.Modulated(uint32(width)))
+	}
+	if seen["one-choice"] {
+		pl.rules = append(pl.rules, adversary.OneChoice)
 	}
 	pl.at = adversary.CheckpointOps(len(pl.seq.Ops), k)
 	if k == 0 {

@@ -147,7 +147,9 @@ func exactLaw(ops []uint32, n int, rule Rule) map[outcome]float64 {
 			for i := range n {
 				for j := range n {
 					var toI float64
-					if rule.Width == 0 {
+					if rule.OneChoice {
+						toI = 1
+					} else if rule.Width == 0 {
 						switch {
 						case loads[i] < loads[j]:
 							toI = 1
@@ -184,8 +186,8 @@ func exactLaw(ops []uint32, n int, rule Rule) map[outcome]float64 {
 // TestExactLaw compares the joint law of every ball's bin, the largest gap
 // and the largest max load after a small sequence of insertions and
 // deletions on 3 bins, enumerated exactly, with simulated trials (χ² at
-// false-alarm 1e-4), for Greedy and the modulated rule at w = 1 (Greedy
-// except at equal loads, where the coin is fair) and w = 2. Each rule's
+// false-alarm 1e-4), for Greedy, the modulated rule at w = 1 (Greedy
+// except at equal loads, where the coin is fair) and w = 2, and one-choice. Each rule's
 // trials are also tested against the other rule's law, which must fail.
 func TestExactLaw(t *testing.T) {
 	seq, err := Parse(strings.NewReader("+ 3\n- 2\n+ 2\n- 1\n- 4\n+\n"), "tiny")
@@ -196,7 +198,7 @@ func TestExactLaw(t *testing.T) {
 	if testing.Short() {
 		trials = 15000
 	}
-	rules := []Rule{Greedy, Modulated(2), Modulated(1)}
+	rules := []Rule{Greedy, Modulated(2), Modulated(1), OneChoice}
 	laws := make([]map[outcome]float64, len(rules))
 	obs := make([]map[outcome]int, len(rules))
 	for r, rule := range rules {
@@ -245,7 +247,7 @@ func TestRunIsPureInTheTrial(t *testing.T) {
 	if at[len(at)-1] != len(seq.Ops) {
 		t.Fatalf("checkpoints %v do not end at %d", at, len(seq.Ops))
 	}
-	for _, rule := range []Rule{Greedy, Modulated(DefaultWidth(seq.Peak))} {
+	for _, rule := range []Rule{Greedy, Modulated(DefaultWidth(seq.Peak)), OneChoice} {
 		a := Run(seq, 4, rule, 3, 12, 1, at)
 		b := Run(seq, 4, rule, 3, 12, 3, at)
 		if fmt.Sprint(a) != fmt.Sprint(b) {

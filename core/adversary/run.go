@@ -16,20 +16,29 @@ import (
 // Bounded(2w) in 32 bits.
 const MaxWidth = 1 << 30
 
-// Rule is a placement rule: Greedy (Width 0) or the modulated rule of
-// width Width ≥ 1.
+// Rule is a placement rule: Greedy, the modulated rule of width Width ≥ 1,
+// or the one-choice baseline.
 type Rule struct {
-	Width uint32
+	Width     uint32 // the modulated rule's; 0 for the others
+	OneChoice bool   // the first of the two bins, whatever the loads
 }
 
 // Greedy is Greedy[2].
 var Greedy = Rule{}
 
+// OneChoice is the baseline that ignores loads: each ball goes to the
+// first of its two bins, a uniform bin (the pairs are drawn as Greedy's,
+// so the three rules see the same pairs).
+var OneChoice = Rule{OneChoice: true}
+
 // Modulated is the modulated rule of width w (1 ≤ w ≤ MaxWidth).
 func Modulated(w uint32) Rule { return Rule{Width: w} }
 
 func (r Rule) String() string {
-	if r.Width == 0 {
+	switch {
+	case r.OneChoice:
+		return "one-choice"
+	case r.Width == 0:
 		return "greedy"
 	}
 	return fmt.Sprintf("modulated (w = %d)", r.Width)
@@ -82,9 +91,12 @@ func RunTrial(seq *Seq, n int, rule Rule, seed, trial uint64, at []int, st *kern
 	done := 0
 	for _, c := range append(slices.Clip(at), len(seq.Ops)) {
 		part := seq.Ops[done:c]
-		if rule.Width == 0 {
+		switch {
+		case rule.OneChoice:
+			st.OneChoice(part, &r)
+		case rule.Width == 0:
 			st.Greedy(part, &r)
-		} else {
+		default:
 			st.Modulated(part, &r, &coins, rule.Width)
 		}
 		done = c
