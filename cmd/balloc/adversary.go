@@ -187,7 +187,11 @@ func readSequence(name string) (*adversary.Seq, error) {
 		return nil, fmt.Errorf("--sequence: %v", err)
 	}
 	defer fh.Close()
-	return adversary.Parse(fh, name)
+	seq, err := adversary.Parse(fh, name)
+	if err != nil {
+		return nil, fmt.Errorf("--sequence %v", err)
+	}
+	return seq, nil
 }
 
 // runAdversary runs each rule's trials and prints them.
