@@ -9,19 +9,28 @@ package kernels
 // trust it.
 //
 // State beside the loads: Where, each inserted ball's bin (so a deletion
-// finds it in O(1)), and Level, the number of bins at each load, so the
-// maximum load is kept exactly through deletions in O(1) an operation
-// (a deletion from the last bin at the maximum lowers it by one). The
-// measures are kept in integers: n·max − present, whose largest value
-// over the operations is n·(the largest gap seen), the largest maximum
-// load and the peak of the balls present.
+// finds it in O(1)), and, above AdvScanBins bins, Level, the number of bins
+// at each load, so the maximum load is kept exactly through deletions in
+// O(1) an operation (a deletion from the last bin at the maximum lowers it
+// by one). Up to AdvScanBins bins a deletion from a bin at the maximum
+// rescans the loads instead: a few compares, where the level counts' two
+// read-modify-writes an operation on neighbouring cells chain through
+// memory (measured in bench/README.md). The measures are kept in
+// integers: n·max − present, whose largest value over the operations is
+// n·(the largest gap seen), the largest maximum load and the peak of the
+// balls present.
 
 // AdvInsert is the operation "insert a new ball".
 const AdvInsert uint32 = 0
 
-// Adversary is one trial's state. Loads has n entries; Level has room for
-// every load a bin can reach (the sequence's insertions + 1); Where one
-// entry per insertion. NewAdversary allocates them; Reset empties them.
+// AdvScanBins is the most bins for which a deletion rescans the loads for
+// the maximum rather than keeping Level.
+const AdvScanBins = 16
+
+// Adversary is one trial's state. Loads has n entries; Level (kept above
+// AdvScanBins bins, nil below) has room for every load a bin can reach
+// (the sequence's insertions + 1); Where one entry per insertion.
+// NewAdversary allocates them; Reset empties them.
 type Adversary struct {
 	Loads    []uint32
 	Level    []uint32 // Level[l]: bins with load l
@@ -39,8 +48,10 @@ type Adversary struct {
 func NewAdversary(n int, inserts uint32) *Adversary {
 	a := &Adversary{
 		Loads: make([]uint32, n),
-		Level: make([]uint32, uint64(inserts)+2),
 		Where: make([]uint32, inserts),
+	}
+	if n > AdvScanBins {
+		a.Level = make([]uint32, uint64(inserts)+2)
 	}
 	a.Reset()
 	return a
@@ -49,10 +60,19 @@ func NewAdversary(n int, inserts uint32) *Adversary {
 // Reset empties the bins: every bin at load 0, nothing inserted.
 func (a *Adversary) Reset() {
 	clear(a.Loads)
-	clear(a.Level)
-	a.Level[0] = uint32(len(a.Loads))
+	if a.Level != nil {
+		clear(a.Level)
+		a.Level[0] = uint32(len(a.Loads))
+	}
 	a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN = 0, 0, 0, 0, 0, 0
 }
+
+// The rules a loop runs.
+const (
+	advGreedy = iota
+	advOneChoice
+	advModulated
+)
 
 // Greedy runs ops with Greedy (two-choice): a new ball draws two bins
 // uniformly with replacement and goes to the less loaded, ties to the
@@ -60,94 +80,14 @@ func (a *Adversary) Reset() {
 // dchoice.go).
 //
 // Stream: two PCG32.Bounded(n) per insertion, none per deletion.
-func (a *Adversary) Greedy(ops []uint32, r *PCG32) {
-	loads, level, where := a.Loads, a.Level, a.Where
-	s, inc := r.state, r.inc()
-	n := uint32(len(loads))
-	nn := int64(n)
-	ins, present, mx, top, peak, best := a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN
-	for _, op := range ops {
-		if op == AdvInsert {
-			var i, j uint32
-			s, i = boundedFast(s, inc, n)
-			s, j = boundedFast(s, inc, n)
-			li := loads[i]
-			if lj := loads[j]; lj < li {
-				i, li = j, lj
-			}
-			level[li]--
-			li++
-			level[li]++
-			loads[i] = li
-			mx = max(mx, li)
-			top = max(top, li)
-			where[ins] = i
-			ins++
-			present++
-			peak = max(peak, present)
-		} else {
-			b := where[op-1]
-			l := loads[b]
-			level[l]--
-			if l == mx && level[l] == 0 {
-				mx--
-			}
-			l--
-			level[l]++
-			loads[b] = l
-			present--
-		}
-		best = max(best, nn*int64(mx)-int64(present))
-	}
-	r.state = s
-	a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN = ins, present, mx, top, peak, best
-}
+func (a *Adversary) Greedy(ops []uint32, r *PCG32) { a.run(ops, r, nil, 0, advGreedy) }
 
 // OneChoice runs ops with the baseline that ignores loads: a new ball
 // draws its two bins as Greedy does and goes to the first, a uniform bin.
 // Drawing the second keeps the pairs of one stream the same as Greedy's.
 //
 // Stream: two PCG32.Bounded(n) per insertion, none per deletion.
-func (a *Adversary) OneChoice(ops []uint32, r *PCG32) {
-	loads, level, where := a.Loads, a.Level, a.Where
-	s, inc := r.state, r.inc()
-	n := uint32(len(loads))
-	nn := int64(n)
-	ins, present, mx, top, peak, best := a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN
-	for _, op := range ops {
-		if op == AdvInsert {
-			var i, j uint32
-			s, i = boundedFast(s, inc, n)
-			s, j = boundedFast(s, inc, n)
-			_ = j
-			li := loads[i]
-			level[li]--
-			li++
-			level[li]++
-			loads[i] = li
-			mx = max(mx, li)
-			top = max(top, li)
-			where[ins] = i
-			ins++
-			present++
-			peak = max(peak, present)
-		} else {
-			b := where[op-1]
-			l := loads[b]
-			level[l]--
-			if l == mx && level[l] == 0 {
-				mx--
-			}
-			l--
-			level[l]++
-			loads[b] = l
-			present--
-		}
-		best = max(best, nn*int64(mx)-int64(present))
-	}
-	r.state = s
-	a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN = ins, present, mx, top, peak, best
-}
+func (a *Adversary) OneChoice(ops []uint32, r *PCG32) { a.run(ops, r, nil, 0, advOneChoice) }
 
 // Modulated runs ops with the modulated rule of width w ≥ 1: a new ball
 // draws bins i and j uniformly with replacement from r and a coin
@@ -160,26 +100,46 @@ func (a *Adversary) OneChoice(ops []uint32, r *PCG32) {
 // Stream: two PCG32.Bounded(n) from r and one Bounded(2w) from coins per
 // insertion, none per deletion.
 func (a *Adversary) Modulated(ops []uint32, r, coins *PCG32, w uint32) {
+	a.run(ops, r, coins, w, advModulated)
+}
+
+// run is the one loop: the rule and whether Level is kept are fixed for
+// the chunk, so their branches are predicted perfectly.
+func (a *Adversary) run(ops []uint32, r, coins *PCG32, w uint32, rule int) {
 	loads, level, where := a.Loads, a.Level, a.Where
 	s, inc := r.state, r.inc()
-	cs, cinc := coins.state, coins.inc()
+	var cs, cinc uint64
+	if coins != nil {
+		cs, cinc = coins.state, coins.inc()
+	}
 	n := uint32(len(loads))
 	nn := int64(n)
 	w2 := 2 * w
+	keepLevels := level != nil
 	ins, present, mx, top, peak, best := a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN
 	for _, op := range ops {
 		if op == AdvInsert {
-			var i, j, c uint32
+			var i, j uint32
 			s, i = boundedFast(s, inc, n)
 			s, j = boundedFast(s, inc, n)
-			cs, c = boundedFast(cs, cinc, w2)
 			li, lj := loads[i], loads[j]
-			if int64(c) >= int64(w)+int64(lj)-int64(li) {
-				i, li = j, lj
+			switch rule {
+			case advGreedy:
+				if lj < li {
+					i, li = j, lj
+				}
+			case advModulated:
+				var c uint32
+				cs, c = boundedFast(cs, cinc, w2)
+				if int64(c) >= int64(w)+int64(lj)-int64(li) {
+					i, li = j, lj
+				}
 			}
-			level[li]--
+			if keepLevels {
+				level[li]--
+				level[li+1]++
+			}
 			li++
-			level[li]++
 			loads[i] = li
 			mx = max(mx, li)
 			top = max(top, li)
@@ -190,17 +150,26 @@ func (a *Adversary) Modulated(ops []uint32, r, coins *PCG32, w uint32) {
 		} else {
 			b := where[op-1]
 			l := loads[b]
-			level[l]--
-			if l == mx && level[l] == 0 {
-				mx--
+			loads[b] = l - 1
+			if keepLevels {
+				level[l]--
+				level[l-1]++
+				if l == mx && level[l] == 0 {
+					mx--
+				}
+			} else if l == mx {
+				mx = 0
+				for _, x := range loads {
+					mx = max(mx, x)
+				}
 			}
-			l--
-			level[l]++
-			loads[b] = l
 			present--
 		}
 		best = max(best, nn*int64(mx)-int64(present))
 	}
-	r.state, coins.state = s, cs
+	r.state = s
+	if coins != nil {
+		coins.state = cs
+	}
 	a.Inserted, a.Present, a.Max, a.Top, a.Peak, a.MaxGapN = ins, present, mx, top, peak, best
 }

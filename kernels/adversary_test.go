@@ -85,7 +85,7 @@ func TestAdversaryMatchesSlowLoop(t *testing.T) {
 	if testing.Short() {
 		steps = 5000
 	}
-	for _, n := range []int{1, 2, 4, 7, 1000, 1_000_000} {
+	for _, n := range []int{1, 2, 4, 7, AdvScanBins, AdvScanBins + 1, 1000, 1_000_000} {
 		for _, w := range []uint32{0, 1, 3, 64, oneChoice} {
 			rng := rand.New(rand.NewPCG(uint64(n), uint64(w)))
 			k := steps
@@ -139,7 +139,13 @@ func TestAdversaryMatchesSlowLoop(t *testing.T) {
 				if fast.MaxGapN != slow.maxGapN || int(fast.Present) != slow.present {
 					t.Fatalf("n=%d w=%d: largest n·gap %d present %d, slow loop %d %d", n, w, fast.MaxGapN, fast.Present, slow.maxGapN, slow.present)
 				}
+				if (fast.Level == nil) != (n <= AdvScanBins) {
+					t.Fatalf("n=%d: level counts kept %v", n, fast.Level != nil)
+				}
 				var levels uint32
+				if fast.Level == nil {
+					levels = uint32(n)
+				}
 				for l, c := range fast.Level {
 					levels += c
 					if c > 0 && uint32(l) > fast.Max {
