@@ -3,6 +3,7 @@ package adversary
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -259,5 +260,23 @@ func TestRunIsPureInTheTrial(t *testing.T) {
 	}
 	if DefaultWidth(400) != 9 || DefaultWidth(512) != 9 || DefaultWidth(513) != 10 || DefaultWidth(1) != 1 {
 		t.Fatal("DefaultWidth is not ⌈log₂ P⌉")
+	}
+}
+
+// TestExampleFileIsTheBuiltin: experiments/adversary-refill.seq, the
+// README's example file, is refill:4096 written out.
+func TestExampleFileIsTheBuiltin(t *testing.T) {
+	fh, err := os.Open("../../experiments/adversary-refill.seq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	file, err := Parse(fh, "adversary-refill.seq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Builtin("refill:4096")
+	if !slices.Equal(file.Ops, b.Ops) {
+		t.Fatal("the example file is not refill:4096")
 	}
 }
