@@ -157,7 +157,9 @@ func (a *Adversary) run(ops []uint32, r, coins *PCG32, w uint32, rule int) {
 				if l == mx && level[l] == 0 {
 					mx--
 				}
-			} else if l == mx {
+			} else {
+				// Always: a branch on "was it at the maximum" is a coin
+				// flip at a few bins, dearer than the rescan.
 				mx = 0
 				for _, x := range loads {
 					mx = max(mx, x)
