@@ -179,7 +179,7 @@ func exactLaw(ops []uint32, n int, rule Rule) map[outcome]float64 {
 	}
 	out := map[outcome]float64{}
 	for s, p := range law {
-		out[outcome{s.where, s.maxGapN, s.top}] += p
+		out[outcome(s)] += p
 	}
 	return out
 }
