@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"strings"
@@ -37,7 +38,7 @@ type adversaryPlan struct {
 func newAdversaryCommand(stdout io.Writer) *cobra.Command {
 	var f adversaryFlags
 	c := &cobra.Command{
-		Use:   "adversary (--sequence FILE | --builtin NAME:ARGS) --bins N [--rules greedy,modulated] [--width W] [--trials T] [--checkpoints K]",
+		Use:   "adversary (--sequence FILE | --builtin NAME:ARGS) --bins N [--rules greedy,modulated,one-choice] [--width W] [--trials T] [--checkpoints K]",
 		Short: "Two-choice under insertions and deletions named by an oblivious sequence: Greedy, the modulated rule, one-choice",
 		Long: `balloc adversary runs an oblivious sequence of insertions and deletions
 (Bansal and Kuszmaul, "Balanced allocations: the heavily loaded case with
@@ -226,4 +227,10 @@ func runAdversary(w io.Writer, pl *adversaryPlan) error {
 	return nil
 }
 
-func pm(mean, se float64) string { return fmt.Sprintf("%.3f ± %.3f", mean, se) }
+// pm is mean ± standard error; one trial has no standard error.
+func pm(mean, se float64) string {
+	if math.IsNaN(se) {
+		return fmt.Sprintf("%.3f ± –", mean)
+	}
+	return fmt.Sprintf("%.3f ± %.3f", mean, se)
+}
