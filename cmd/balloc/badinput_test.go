@@ -82,6 +82,7 @@ func newFixtures(t *testing.T) *fixtures {
 	writeFile(t, f.ages, "0 1\n1 2\n")
 	writeFile(t, f.replay, "0\n1\n0\n2\n1\n0\n3\n0\n") // one age for each of the 8 balls
 	writeFile(t, f.regular, "not a folder\n")
+	writeFile(t, filepath.Join(dir, "adv.seq"), "+ 4\n- 1..4/2\n")
 	writeFile(t, f.compare, "[[ref]]\nprocess = \"two-choice\"\ngap_mean = 1\n")
 	if err := os.Mkdir(f.emptyDir, 0o755); err != nil {
 		t.Fatal(err)
@@ -120,6 +121,7 @@ func commandBase(f *fixtures) map[string]struct{ pos, flags []string } {
 		"hypergraph-stats": {nil, []string{"--hyperedges", "random:4,2", "--bins", "8"}},
 		"haar-info":        {nil, []string{"--graph", "cycle:8"}},
 		"optimal":          {nil, []string{"--process", "two-thinning", "--bins", "4", "--balls", "4", "--trials", "10"}},
+		"adversary":        {nil, []string{"--builtin", "alternate:8", "--bins", "4", "--trials", "3"}},
 		"info":             {nil, nil},
 		"version":          {nil, nil},
 		"completion":       {[]string{"bash"}, nil},
@@ -305,6 +307,17 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"optimal/trials":        {kind: kCount0, legal: "5"},
 		"optimal/seed":          {kind: kCount0, legal: "2"},
 
+		// balloc adversary (core/adversary).
+		"adversary/sequence":    {kind: kPathIn, legal: filepath.Join(f.dir, "adv.seq"), base: []string{"--builtin", "-"}, bad: []string{f.regular, f.replay}},
+		"adversary/builtin":     {kind: kSpec, legal: "refill:6", bad: []string{"alternate", "alternate:1", "sliding:4", "nope:4", "random-half:4,x"}},
+		"adversary/bins":        {kind: kCount1, legal: "3", bad: []string{"2^31+1"}},
+		"adversary/rules":       {kind: kEnum, legal: "greedy,one-choice", bad: []string{"greedy,greedy", "Greedy"}},
+		"adversary/width":       {kind: kCount1, legal: "3", bad: []string{"2^30+1"}},
+		"adversary/trials":      {kind: kCount1, legal: "2"},
+		"adversary/seed":        {kind: kCount0, legal: "2"},
+		"adversary/checkpoints": {kind: kCount0, legal: "2", bad: []string{"2^20+1"}},
+		"adversary/workers":     {kind: kCount0, legal: "2", bad: []string{"2^16+1"}},
+
 		// Balls that leave (core/dynamic.go).
 		"run/arrival-rate":      {kind: kReal, legal: "0.5", base: []string{"--balls", "-", "--time", "2"}, bad: []string{"0", "1", "-0.5", "1.5"}},
 		"run/time":              {kind: kReal, legal: "2", base: []string{"--balls", "-", "--arrival-rate", "0.5"}, bad: []string{"0", "-1", "1e16"}},
@@ -443,6 +456,7 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 		{"graph-stats", "extra", []string{"extra"}, "extra"},
 		{"haar-info", "extra", []string{"extra"}, "extra"},
 		{"optimal", "extra", []string{"extra"}, "extra"},
+		{"adversary", "extra", []string{"extra"}, "extra"},
 		{"hypergraph-stats", "extra", []string{"extra"}, "extra"},
 		{"concurrent", "extra", []string{"extra"}, "extra"},
 	} {
@@ -453,7 +467,7 @@ func badCases(t *testing.T, f *fixtures) []badCase {
 		{"run", "--process"}, {"run", "--bins"}, {"run", "--balls"}, {"plot", "--kind"}, {"plot", "--out"},
 		{"merge", "--out"}, {"slurm", "--tasks"}, {"concurrent", "--process"}, {"concurrent", "--bins"},
 		{"concurrent", "--balls"}, {"graph-stats", "--graph"}, {"haar-info", "--graph"}, {"hypergraph-stats", "--hyperedges"},
-		{"optimal", "--process"}, {"optimal", "--bins"},
+		{"optimal", "--process"}, {"optimal", "--bins"}, {"adversary", "--bins"}, {"adversary", "--builtin"},
 	} {
 		add(badCase{name: c.cmd + "/without " + c.drop, args: append(append([]string{c.cmd}, bases[c.cmd].pos...), with(bases[c.cmd].flags, []string{c.drop, "-"})...), want: c.drop})
 	}

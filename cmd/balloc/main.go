@@ -87,7 +87,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	})
 	root.AddCommand(newRunCommand(stdout, stderr), newInfoCommand(stdout), newConcurrentCommand(stdout),
 		newSweepCommand(stdout, stderr), newMergeCommand(stdout, stderr), newSlurmCommand(stdout), newSummarizeCommand(stdout), newPlotCommand(stdout),
-		newGraphStatsCommand(stdout), newHypergraphStatsCommand(stdout), newHaarInfoCommand(stdout), newOptimalCommand(stdout),
+		newGraphStatsCommand(stdout), newHypergraphStatsCommand(stdout), newHaarInfoCommand(stdout), newOptimalCommand(stdout), newAdversaryCommand(stdout),
 		newVersionCommand(stdout), newCompletionCommand(stdout))
 	strictFlags(root)
 	for _, c := range root.Commands() {
