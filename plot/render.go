@@ -342,6 +342,9 @@ func (f *Figure) axes() (*gplot.Plot, error) {
 			a.axis.Min, a.axis.Max = a.axis.Min/2, a.axis.Max*2
 		}
 	}
+	if f.LogY && p.Y.Min > 0 && p.Y.Max > p.Y.Min {
+		p.Y.Min, p.Y.Max = roundLogEnds(p.Y.Min, p.Y.Max)
+	}
 	// Marks and error bars at the ends of the x range are drawn whole.
 	if hasMarks(f) && p.X.Max > p.X.Min {
 		if f.LogX {
@@ -353,6 +356,25 @@ func (f *Figure) axes() (*gplot.Plot, error) {
 		}
 	}
 	return p, nil
+}
+
+// roundLogEnds widens a log axis to the nearest 1, 2 or 5 × 10^k at each
+// end when that is within a factor 1.25, so that both ends carry a label
+// (gaps to 49.6 otherwise end the axis just short of its label 50).
+func roundLogEnds(lo, hi float64) (float64, float64) {
+	for _, m := range []float64{1, 2, 5, 10} {
+		if v := m * math.Pow(10, math.Floor(math.Log10(hi))); v >= hi && v <= 1.25*hi {
+			hi = v
+			break
+		}
+	}
+	for _, m := range []float64{10, 5, 2, 1} {
+		if v := m * math.Pow(10, math.Floor(math.Log10(lo))); v <= lo && v >= lo/1.25 {
+			lo = v
+			break
+		}
+	}
+	return lo, hi
 }
 
 func hasMarks(f *Figure) bool {
@@ -454,26 +476,36 @@ func renderBars(p *gplot.Plot, f *Figure) {
 	if w <= 0 {
 		w = 1
 	}
+	for _, b := range dodge(f.Lines, w) {
+		p.Add(b)
+		p.Legend.Add(b.line.Label, b)
+	}
+	p.X.Min, p.X.Max = p.X.Min-w/2, p.X.Max+w/2
+	p.Y.Min, p.Y.Max = 0, 100
+	p.X.Tick.Marker = roundTicks{minStep: w}
+	p.Y.Tick.Marker = roundTicks{}
+}
+
+// dodge places the bars: the lines with a bar at the same X split the
+// middle 90% of the width w around it, in their order.
+func dodge(lines []Line, w float64) []*barSet {
 	at := map[float64][]int{} // X → the lines with a bar there
-	for i, s := range f.Lines {
+	for i, s := range lines {
 		for _, q := range s.Points {
 			at[q.X] = append(at[q.X], i)
 		}
 	}
-	for i, s := range f.Lines {
+	var out []*barSet
+	for i, s := range lines {
 		b := &barSet{line: s, color: seriesColor(s.Style)}
 		for _, q := range s.Points {
 			k, slot := float64(len(at[q.X])), float64(slices.Index(at[q.X], i))
 			b.lo = append(b.lo, w*(-0.45+0.9*slot/k))
 			b.hi = append(b.hi, w*(-0.45+0.9*(slot+1)/k))
 		}
-		p.Add(b)
-		p.Legend.Add(s.Label, b)
+		out = append(out, b)
 	}
-	p.X.Min, p.X.Max = p.X.Min-w/2, p.X.Max+w/2
-	p.Y.Min, p.Y.Max = 0, 100
-	p.X.Tick.Marker = roundTicks{minStep: w}
-	p.Y.Tick.Marker = roundTicks{}
+	return out
 }
 
 // barSet draws one line of a bar figure: a bar from 0 to Y over

@@ -55,6 +55,16 @@ func texFigure(w *bufio.Writer, f *Figure) {
 	}
 	fmt.Fprintln(w, `\begin{document}`)
 	fmt.Fprintln(w, `\begin{tikzpicture}`)
+	fmt.Fprintf(w, "\\begin{axis}[\n  %s,\n]\n", strings.Join(texAxisOptions(f), ",\n  "))
+	texLines(w, f)
+	fmt.Fprintln(w, `\end{axis}`)
+	fmt.Fprintln(w, `\end{tikzpicture}`)
+	fmt.Fprintln(w, `\end{document}`)
+}
+
+// texAxisOptions are the axis' options: size, title and caption, labels,
+// the legend outside, log modes, bars.
+func texAxisOptions(f *Figure) []string {
 	title := TeXText(f.Title)
 	if f.Caption != "" {
 		title += `\\{\small ` + TeXText(f.Caption) + "}"
@@ -77,7 +87,11 @@ func texFigure(w *bufio.Writer, f *Figure) {
 		// bar width (in axis units), as the image draws them.
 		opts = append(opts, "ybar", "bar width="+texNum(0.9*f.BarWidth/float64(len(f.Lines))), "ymin=0", "ymax=100")
 	}
-	fmt.Fprintf(w, "\\begin{axis}[\n  %s,\n]\n", strings.Join(opts, ",\n  "))
+	return opts
+}
+
+// texLines writes each line's \addplot (its band first), then the notes.
+func texLines(w *bufio.Writer, f *Figure) {
 	for i, s := range f.Lines {
 		color := fmt.Sprintf("balloc%c", 'A'+s.Style%len(palette))
 		if f.Bands && !s.Theory && !f.Bars {
@@ -133,9 +147,6 @@ func texFigure(w *bufio.Writer, f *Figure) {
 		}
 		fmt.Fprintf(w, "\\addlegendentry{%s}\n", TeXText(n.Text))
 	}
-	fmt.Fprintln(w, `\end{axis}`)
-	fmt.Fprintln(w, `\end{tikzpicture}`)
-	fmt.Fprintln(w, `\end{document}`)
 }
 
 // texDash: solid for the first round of colours, then the dash patterns.
