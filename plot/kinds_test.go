@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -331,6 +332,55 @@ func TestFunctionsShort(t *testing.T) {
 					t.Errorf("%s: %s is %d lines", name, fn.Name.Name, n)
 				}
 			}
+		}
+	}
+}
+
+// A legend of long labels goes under the axes (the page grows), so that it
+// does not squeeze them; a short one stays beside them on a 5-inch page.
+func TestWideLegendGoesBelow(t *testing.T) {
+	var long, short []Series
+	for i := range 10 {
+		params := map[string]any{"graph": fmt.Sprintf("torus:%d,%d", 32*(i+1), 128+i), "strategy": "greedy"}
+		if i%2 == 1 {
+			params["strategy"], params["haar-scale"] = "haar", "congestion"
+		}
+		long = append(long, series("graphical", params, 1e4, 1e6, []float64{3, 3}, [][]float64{{1}, {2}}))
+		short = append(short, series("d-choice", map[string]any{"d": i + 1}, 1e4, 1e6, []float64{3, 3}, [][]float64{{1}, {2}}))
+	}
+	for _, c := range []struct {
+		ss    []Series
+		below bool
+	}{{long, true}, {short, false}} {
+		l, err := build(t, Options{Kind: "gap-vs-balls"}, c.ss...).layout()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.below != c.below || (l.height > figHeight) != c.below {
+			t.Errorf("legend %v wide: below %v, page %v high; want below %v", l.legendW, l.below, l.height, c.below)
+		}
+	}
+}
+
+// gap-vs-bins over several n (log x): one line per process, its points at
+// the bins in increasing order, whatever order the grid listed them in.
+func TestGapVsBinsSeveralN(t *testing.T) {
+	var ss []Series
+	for _, n := range []uint64{1e4, 100, 1e3} {
+		ss = append(ss, series("one-choice", nil, n, 100*n, []float64{3, 5}, nil))
+		ss = append(ss, series("two-choice", map[string]any{"d": 2}, n, 100*n, []float64{2, 2}, nil))
+	}
+	f := build(t, Options{Kind: "gap-vs-bins"}, ss...)
+	if !f.LogX || len(f.Lines) != 2 || f.Caption != "m/n=100, 2 trials each" {
+		t.Fatalf("log x %v, %d lines, caption %q", f.LogX, len(f.Lines), f.Caption)
+	}
+	for _, l := range f.Lines {
+		var xs []float64
+		for _, p := range l.Points {
+			xs = append(xs, p.X)
+		}
+		if !slices.Equal(xs, []float64{100, 1e3, 1e4}) {
+			t.Errorf("%s: x %v", l.Label, xs)
 		}
 	}
 }

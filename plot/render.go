@@ -224,6 +224,8 @@ type figLayout struct {
 	title, caption draw.TextStyle
 	yLabel         string // drawn here, not by gonum (see draw)
 	legendW, top   vg.Length
+	legendH        vg.Length
+	below          bool // the legend under the axes (wide labels), else right of them
 	height         vg.Length
 }
 
@@ -237,9 +239,15 @@ func (f *Figure) layout() (*figLayout, error) {
 	p.Y.Label.Text = ""
 	l.title, l.caption = titleStyles(p)
 	r := l.legend.Rectangle(draw.New(vgimg.New(figWidth, figHeight)))
-	l.legendW = r.Max.X - r.Min.X
+	l.legendW, l.legendH = r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
 	l.top = f.titleHeight(l.title, l.caption)
-	l.height = max(figHeight, l.top+(r.Max.Y-r.Min.Y)+2*figMargin)
+	// A legend wider than 30% of the page would squeeze the axes: it goes
+	// under them, and the page grows by its height.
+	if l.below = l.legendW > 0.3*figWidth; l.below {
+		l.height = figHeight + l.legendH + figMargin
+	} else {
+		l.height = max(figHeight, l.top+l.legendH+2*figMargin)
+	}
 	return l, nil
 }
 
@@ -254,7 +262,13 @@ func (l *figLayout) draw(dc draw.Canvas) {
 		dc.FillText(l.caption, vg.Point{X: dc.Center().X, Y: y}, f.Caption)
 	}
 	body := draw.Crop(dc, figMargin/2, -figMargin, figMargin/2, -l.top)
-	if l.legendW > 0 {
+	switch {
+	case l.below:
+		strip := draw.Crop(body, 4*figMargin, 0, 0, 0)
+		strip.Max.Y = strip.Min.Y + l.legendH
+		l.legend.Draw(strip)
+		body = draw.Crop(body, 0, 0, l.legendH+figMargin, 0)
+	case l.legendW > 0:
 		l.legend.Draw(draw.Crop(body, body.Max.X-body.Min.X-l.legendW, 0, 0, 0))
 		body = draw.Crop(body, 0, -l.legendW-2*figMargin, 0, 0)
 	}
