@@ -274,26 +274,50 @@ func figGapDistribution(f *Figure, series []Series) error {
 		}
 	}
 	slices.Sort(values)
-	f.BarWidth = 1
-	for i := 1; i < len(values); i++ {
-		f.BarWidth = min(f.BarWidth, values[i]-values[i-1])
-	}
+	var key func(float64) float64
+	f.BarWidth, key = gapBins(values)
 	labels := nameSeries(f, series)
 	for k, s := range series {
 		count := map[float64]int{}
 		for _, r := range s.Results {
-			count[gapKey(r.Gap)]++
+			count[key(r.Gap)]++
 		}
 		fs := Line{Label: labels[k], Style: k}
-		for _, v := range values {
-			if c := count[v]; c > 0 {
-				fs.Points = append(fs.Points, Point{X: v, Y: 100 * float64(c) / float64(len(s.Results))})
-			}
+		for _, v := range slices.Sorted(maps.Keys(count)) {
+			fs.Points = append(fs.Points, Point{X: v, Y: 100 * float64(count[v]) / float64(len(s.Results))})
 		}
 		f.Lines = append(f.Lines, fs)
 	}
-	f.Notes = append(f.Notes, Note{Text: "bars: % of each series' trials"})
+	note := "bars: % of the series' trials"
+	if f.BarWidth > 1 || key(values[0]) != values[0] {
+		note = fmt.Sprintf("bars: %% of trials, gap ± %s", report.Number(f.BarWidth/2))
+	}
+	f.Notes = append(f.Notes, Note{Text: note})
 	return nil
+}
+
+// gapBins is the bar width and the bar of a gap. Integer gaps (and any
+// whose values lie at most 60 bar widths apart) get a bar each, as wide as
+// the least distance between two of them (at most 1). Gaps of weighted
+// balls, real numbers, would be a thin bar per trial: they are binned to
+// the smallest 1, 2 or 5 × 10^k that gives at most 40 bars, each centred
+// on a multiple of its width.
+func gapBins(values []float64) (width float64, key func(float64) float64) {
+	width = 1
+	for i := 1; i < len(values); i++ {
+		width = min(width, values[i]-values[i-1])
+	}
+	span := values[len(values)-1] - values[0]
+	if width >= 1 || span <= 60*width {
+		return width, gapKey
+	}
+	for mag := math.Pow(10, math.Floor(math.Log10(span/40))); ; mag *= 10 {
+		for _, m := range []float64{1, 2, 5} {
+			if w := m * mag; span/w <= 40 {
+				return w, func(g float64) float64 { return math.Round(g/w) * w }
+			}
+		}
+	}
 }
 
 // load-histogram: the mean fraction of bins at each load relative to the

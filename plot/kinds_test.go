@@ -384,3 +384,20 @@ func TestGapVsBinsSeveralN(t *testing.T) {
 		}
 	}
 }
+
+// Real gaps (weighted balls) are binned to a round width with at most 40
+// bars, each centred on a multiple of it; integer gaps keep a bar each.
+func TestGapBins(t *testing.T) {
+	w, key := gapBins([]float64{2, 3, 7, 95})
+	if w != 1 || key(7) != 7 {
+		t.Errorf("integer gaps: width %v, 7 → %v", w, key(7))
+	}
+	var real []float64
+	for i := range 200 {
+		real = append(real, gapKey(5.13+float64(i)*0.339))
+	}
+	w, key = gapBins(real)
+	if w != 2 || key(5.13) != 6 || key(72.2) != 72 || key(6.99) != 6 || key(7.01) != 8 {
+		t.Errorf("real gaps 5.13–72.6: width %v, 5.13 → %v, 72.2 → %v, 6.99 → %v, 7.01 → %v", w, key(5.13), key(72.2), key(6.99), key(7.01))
+	}
+}
