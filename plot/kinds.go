@@ -15,7 +15,7 @@ import (
 const (
 	noteCI        = "error bars: 95% CI of the mean"
 	noteBand      = "shaded: 95% CI of the mean"
-	noteNoCI      = "one trial: no interval"
+	noteNoCI      = "a single trial: no interval"
 	noteGapTheory = "dashed: fluid-limit estimate"
 	noteHistTheo  = "dashed: fluid limit s_i − s_(i+1)"
 )
@@ -25,6 +25,10 @@ const maxTheoryCheckpoints = 64
 
 // meanNotes are the legend's notes on what a line and its interval are.
 func meanNotes(f *Figure, series []Series, errorBars bool) {
+	if !slices.ContainsFunc(series, func(s Series) bool { return len(s.Results) > 1 }) {
+		f.Notes = append(f.Notes, Note{Text: "lines: one trial (no interval)"})
+		return
+	}
 	f.Notes = append(f.Notes, Note{Text: "lines: mean over the trials"})
 	switch {
 	case oneTrial(series):

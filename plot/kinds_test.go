@@ -146,7 +146,7 @@ func TestLegendCompactAndHonest(t *testing.T) {
 	// One trial: no band, no interval, said so.
 	single := series("two-choice", map[string]any{"d": 2}, 1<<34, 1<<34, []float64{2}, [][]float64{{1, 2, 2}})
 	f = build(t, Options{Kind: "gap-vs-balls", Bands: true}, single)
-	if f.Caption != "n=2^34, m=2^34, one trial each" || f.Notes[1].Text != noteNoCI {
+	if f.Caption != "n=2^34, m=2^34, one trial each" || len(f.Notes) != 1 || f.Notes[0].Text != "lines: one trial (no interval)" {
 		t.Errorf("one trial: caption %q, notes %v", f.Caption, f.Notes)
 	}
 	for _, n := range f.Notes {

@@ -282,7 +282,7 @@ func (l *figLayout) draw(dc draw.Canvas) {
 	}
 	descent := lb.TextStyle.FontExtents().Descent
 	x := body.Min.X + lb.TextStyle.Height(l.yLabel)
-	axes := draw.Crop(body, x-body.Min.X+lb.Padding, 0, 0, 0)
+	axes := draw.Crop(body, x-body.Min.X+descent+lb.Padding+vg.Points(4), 0, 0, 0)
 	l.p.Draw(axes)
 	sty := lb.TextStyle
 	sty.Rotation += math.Pi / 2
@@ -358,6 +358,11 @@ func (f *Figure) axes() (*gplot.Plot, error) {
 	}
 	if f.LogY && p.Y.Min > 0 && p.Y.Max > p.Y.Min {
 		p.Y.Min, p.Y.Max = roundLogEnds(p.Y.Min, p.Y.Max)
+	}
+	// A linear axis whose values start within a tenth of its top above 0
+	// (fractions of bins) starts at 0, labelled.
+	if !f.LogY && p.Y.Min > 0 && p.Y.Min < 0.1*p.Y.Max {
+		p.Y.Min = 0
 	}
 	// Marks and error bars at the ends of the x range are drawn whole.
 	if hasMarks(f) && p.X.Max > p.X.Min {
