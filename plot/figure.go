@@ -222,7 +222,10 @@ func xValue(gp sweep.Point, name string) (v float64, ok bool, err error) {
 	return 0, true, fmt.Errorf("its value %v at %s is not a number", raw, gp.Process)
 }
 
-// Series is one grid point's trials.
+// Series is one grid point's trials. Label names it in error messages and,
+// when it is not SeriesLabel(Point) or "", in the legend as given; the
+// default lets the figure shorten every series' name to what tells it
+// from the others, the rest going into the caption.
 type Series struct {
 	Label   string
 	Results []*result.Result
