@@ -1,10 +1,13 @@
 // Package plot draws a sweep's or a run's results as balloc plot and run
 // --plot do: the gap against the balls, the bins or a parameter, the
 // distribution of the gap, or the load histogram (Kinds), with 95%
-// intervals, min–max bands and the fluid limit where balloc has one. A
-// figure is data first (Figure: labelled lines of points), then written
-// as a PNG or SVG image (gonum/plot) or a standalone pgfplots .tex file
-// listing the same coordinates (Figure.WriterTo).
+// intervals of the mean (error bars, or bands under Bands) and the fluid
+// limit where balloc has one. A figure is data first (Figure: labelled
+// lines of points, a caption of what every series shares, legend notes),
+// then written as a PNG or SVG image (gonum/plot; the SVG's text as glyph
+// outlines, so no viewer needs the font) or a standalone pgfplots .tex
+// file listing the same coordinates (Figure.WriterTo). Gap plots take a
+// log y axis by themselves when their values span a decade (Build).
 //
 // A Go program plots a sweep folder without the command:
 //

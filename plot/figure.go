@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -26,7 +25,8 @@ var Kinds = []string{"gap-vs-balls", "gap-vs-bins", "gap-vs-param", "gap-distrib
 type Options struct {
 	Kind, Title string
 	LogX, LogY  bool
-	Bands       bool   // shade min–max of the trials around each line
+	LinearY     bool   // a linear y axis even where the gaps span a decade (see Build)
+	Bands       bool   // shade the 95% interval of the mean around each line
 	Theory      bool   // draw the fluid limit beside the simulation
 	X           string // gap-vs-param: the parameter on the x axis ("" picks the one that varies)
 	Y           string // gap, max-gap or mean-queue
@@ -65,8 +65,11 @@ func (o *Options) Check() error {
 			return fmt.Errorf("--log-x: --%s load-histogram has load − m/n on x, which is negative below the mean; leave out --log-x", kindFlag)
 		}
 	}
+	if o.LogY && o.LinearY {
+		return fmt.Errorf("--linear-y: --log-y asks for the other; leave out one")
+	}
 	if o.Bands && (o.Kind == "gap-distribution" || o.Kind == "load-histogram") {
-		return fmt.Errorf("--bands: --%s %s draws no min–max band; leave out --bands", kindFlag, o.Kind)
+		return fmt.Errorf("--bands: --%s %s draws no confidence band; leave out --bands", kindFlag, o.Kind)
 	}
 	if o.X != "" && o.Kind != "gap-vs-param" {
 		return fmt.Errorf("--%s %s: only --%s gap-vs-param takes a parameter for x", o.FlagX, o.X, kindFlag)
@@ -219,7 +222,10 @@ func xValue(gp sweep.Point, name string) (v float64, ok bool, err error) {
 	return 0, true, fmt.Errorf("its value %v at %s is not a number", raw, gp.Process)
 }
 
-// Series is one grid point's trials.
+// Series is one grid point's trials. Label names it in error messages and,
+// when it is not SeriesLabel(Point) or "", in the legend as given; the
+// default lets the figure shorten every series' name to what tells it
+// from the others, the rest going into the caption.
 type Series struct {
 	Label   string
 	Results []*result.Result
@@ -232,13 +238,17 @@ func SeriesLabel(gp sweep.Point) string {
 	if p := sweep.ParamsText(gp.Params); p != "" {
 		l += " " + p
 	}
-	return fmt.Sprintf("%s, n=%s, m=%s", l, units.FormatCount(gp.Bins), units.FormatCount(gp.Balls))
+	return fmt.Sprintf("%s, n=%s, m=%s", l, CountText(gp.Bins), CountText(gp.Balls))
 }
 
 // Build builds the figure of o.Kind from the series and checks it can be
 // drawn: points that are not finite are dropped (said in note), and a log
 // axis the data cannot take (a value ≤ 0) is an error, or, with
-// linearFallback, drawn linear with note saying so.
+// linearFallback, drawn linear with note saying so. A gap plot (gap-vs-*)
+// without LogY or LinearY gets a log y axis when its values span a factor
+// of 10 or more and are all positive (autoLogY): one-choice's 400 and
+// two-choice's 2.5 on one linear axis leave two-choice a flat line on the
+// floor.
 func Build(o Options, series []Series, linearFallback bool) (f *Figure, note string, err error) {
 	f, err = NewFigure(o, series)
 	if err != nil {
@@ -246,6 +256,9 @@ func Build(o Options, series []Series, linearFallback bool) (f *Figure, note str
 	}
 	if note, err = f.dropNonFinite(); err != nil {
 		return nil, "", err
+	}
+	if strings.HasPrefix(o.Kind, "gap-vs-") && !o.LogY && !o.LinearY {
+		f.LogY = f.autoLogY()
 	}
 	for {
 		err := f.checkLog()
@@ -304,15 +317,6 @@ func NewFigure(o Options, series []Series) (*Figure, error) {
 	return f, nil
 }
 
-func meanMinMax(xs []float64) (mean, lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, x := range xs {
-		mean += x
-		lo, hi = min(lo, x), max(hi, x)
-	}
-	return mean / float64(len(xs)), lo, hi
-}
-
 // fluidSpec is the spec of a grid point at another number of balls, for
 // its fluid limit; ok is false where balloc has none.
 func fluidAt(gp sweep.Point, balls uint64) (theory.Profile, bool) {
@@ -340,194 +344,6 @@ func fluidGap(gp sweep.Point, balls uint64) (float64, bool) {
 	return float64(th.FirstMomentMax) - float64(balls)/float64(gp.Bins), true
 }
 
-// maxTheoryCheckpoints bounds the fluid-limit solves of a gap-vs-balls curve.
-const maxTheoryCheckpoints = 64
-
-// gap-vs-balls: the mean gap over trials at each checkpoint, optionally a
-// band from the least to the largest trial, one line per grid point; time
-// in balls per bin, so that grid points of different n share the axis.
-func figGapVsBalls(f *Figure, o Options, series []Series) error {
-	f.Title = "Gap over time"
-	f.XLabel = "balls per bin, t = balls thrown / n"
-	f.YLabel = "gap = max load − balls/bins (balls)"
-	for k, s := range series {
-		cps := len(s.Results[0].Checkpoints)
-		if cps == 0 {
-			return fmt.Errorf("--kind gap-vs-balls needs checkpoints: set checkpoints in the sweep (or --checkpoints)")
-		}
-		what := "mean"
-		if f.Bands {
-			what = fmt.Sprintf("mean, band: min–max of %d", len(s.Results))
-		}
-		fs := Line{Label: fmt.Sprintf("%s (%s)", s.Label, what), Style: k}
-		for c := range cps {
-			var gaps []float64
-			for _, r := range s.Results {
-				if c < len(r.Checkpoints) {
-					gaps = append(gaps, r.Checkpoints[c].Gap)
-				}
-			}
-			m, lo, hi := meanMinMax(gaps)
-			x := float64(s.Results[0].Checkpoints[c].Balls) / float64(s.Point.Bins)
-			fs.Points = append(fs.Points, Point{X: x, Y: m, Lo: lo, Hi: hi})
-		}
-		f.Lines = append(f.Lines, fs)
-		if o.Theory {
-			th := Line{Label: s.Label + " fluid-limit estimate", Style: k, Theory: true}
-			stride := max(1, (cps+maxTheoryCheckpoints-1)/maxTheoryCheckpoints)
-			for c := 0; c < cps; c += stride {
-				if c+stride >= cps {
-					c = cps - 1
-				}
-				b := s.Results[0].Checkpoints[c].Balls
-				gap, ok := fluidGap(s.Point, b)
-				if !ok {
-					break
-				}
-				th.Points = append(th.Points, Point{X: float64(b) / float64(s.Point.Bins), Y: gap})
-			}
-			if len(th.Points) > 0 {
-				f.Lines = append(f.Lines, th)
-			}
-		}
-	}
-	return nil
-}
-
-// gap-vs-bins and gap-vs-param: the mean (final or largest) gap with its
-// 95% interval against x, one line per family of grid points equal in all
-// but x, with the fluid limit's first-moment estimate dashed under --theory.
-func figGapVsX(f *Figure, o Options, series []Series, x string) error {
-	ylabel := "gap at the end (balls)"
-	what := "Gap"
-	switch o.Y {
-	case "max-gap":
-		ylabel = "largest gap over the run (balls)"
-	case "mean-queue":
-		ylabel, what = "mean queue length (time average after the warmup)", "Mean queue length"
-	}
-	f.YLabel = ylabel
-	if x == "bins" {
-		f.Title = what + " against the number of bins"
-		f.XLabel = "bins n"
-	} else {
-		f.Title = what + " against " + x
-		f.XLabel = x
-		if x == "balls" {
-			f.XLabel = "balls m"
-		}
-	}
-	type family struct {
-		parts  []string // process, other parameters, n, m or m/n
-		points []Series
-		xs     []float64
-	}
-	var fams []*family
-	byKey := map[string]*family{}
-	for _, s := range series {
-		gp := s.Point
-		xv, ok, err := xValue(gp, x)
-		if err != nil {
-			return fmt.Errorf("--x %s: %v", x, err)
-		}
-		if !ok {
-			continue
-		}
-		parts := []string{gp.Process}
-		rest := map[string]any{}
-		for k, v := range gp.Params {
-			if k != x {
-				rest[k] = v
-			}
-		}
-		parts = append(parts, sweep.ParamsText(rest))
-		// A supermarket point's balls are its events, set by time (or
-		// events) and λ: its params say the length, and m/n would split a
-		// line against λ into points.
-		_, supermarket := gp.Params["arrival_rate"]
-		perBin := "m/n=" + report.Number(float64(gp.Balls)/float64(gp.Bins))
-		if supermarket {
-			perBin = ""
-		}
-		switch x {
-		case "bins":
-			parts = append(parts, perBin)
-		case "balls":
-			parts = append(parts, "n="+units.FormatCount(gp.Bins))
-		default:
-			parts = append(parts, "n="+units.FormatCount(gp.Bins), perBin)
-		}
-		key := strings.Join(parts, "|")
-		fam := byKey[key]
-		if fam == nil {
-			fam = &family{parts: parts}
-			byKey[key] = fam
-			fams = append(fams, fam)
-		}
-		fam.points = append(fam.points, s)
-		fam.xs = append(fam.xs, xv)
-	}
-	if len(fams) == 0 {
-		return fmt.Errorf("--x %s: no grid point with results has it", x)
-	}
-	// A label names the process and whatever else tells families apart.
-	varies := make([]bool, len(fams[0].parts))
-	for _, fam := range fams {
-		for i := range fam.parts {
-			varies[i] = varies[i] || fam.parts[i] != fams[0].parts[i]
-		}
-	}
-	k := 0
-	for _, fam := range fams {
-		label := fam.parts[0]
-		for i := 1; i < len(fam.parts); i++ {
-			if varies[i] && fam.parts[i] != "" {
-				label += " " + fam.parts[i]
-			}
-		}
-		if len(fams) == 1 && len(fam.parts) > 1 {
-			label = strings.Join(slices.DeleteFunc(slices.Clone(fam.parts), func(s string) bool { return s == "" }), " ")
-		}
-		order := make([]int, len(fam.xs))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(fam.xs[a], fam.xs[b]) })
-		fs := Line{Label: label + " (mean, 95% CI)", Style: k, Marks: true}
-		th := Line{Label: label + " fluid-limit estimate", Style: k, Theory: true}
-		for _, i := range order {
-			s := fam.points[i]
-			var ys []float64
-			for _, r := range s.Results {
-				switch {
-				case o.Y == "max-gap":
-					ys = append(ys, r.MaxGap)
-				case o.Y == "mean-queue" && (r.Dynamic == nil || r.Dynamic.Model != "supermarket"):
-					return fmt.Errorf("--%s mean-queue: %s is no supermarket run (no arrival_rate), so it has no queue length", o.FlagY, s.Label)
-				case o.Y == "mean-queue":
-					ys = append(ys, r.Dynamic.MeanQueue)
-				default:
-					ys = append(ys, r.Gap)
-				}
-			}
-			m, half := report.MeanCI(ys)
-			_, lo, hi := meanMinMax(ys)
-			fs.Points = append(fs.Points, Point{X: fam.xs[i], Y: m, Err: half, Lo: lo, Hi: hi})
-			if o.Theory && (o.Y == "" || o.Y == "gap") {
-				if gap, ok := fluidGap(s.Point, s.Point.Balls); ok {
-					th.Points = append(th.Points, Point{X: fam.xs[i], Y: gap})
-				}
-			}
-		}
-		f.Lines = append(f.Lines, fs)
-		if len(th.Points) > 0 {
-			f.Lines = append(f.Lines, th)
-		}
-		k++
-	}
-	return nil
-}
-
 // stringParams turns a manifest's params back into the flag values the
 // process takes (an alias such as two-choice records a d it fixes itself).
 func stringParams(name string, m map[string]any) map[string]string {
@@ -542,86 +358,6 @@ func stringParams(name string, m map[string]any) map[string]string {
 		}
 	}
 	return out
-}
-
-// gap-distribution: for each grid point, the share of trials ending at each
-// gap, as grouped bars.
-func figGapDistribution(f *Figure, series []Series) error {
-	f.Title = "Distribution of the final gap over trials"
-	f.XLabel = "gap (balls)"
-	f.YLabel = "trials (%)"
-	f.Bars = true
-	var values []float64
-	for _, s := range series {
-		for _, r := range s.Results {
-			v := math.Round(r.Gap*10) / 10
-			if !slices.Contains(values, v) {
-				values = append(values, v)
-			}
-		}
-	}
-	slices.Sort(values)
-	for k, s := range series {
-		share := make([]float64, len(values))
-		for _, r := range s.Results {
-			share[slices.Index(values, math.Round(r.Gap*10)/10)] += 100 / float64(len(s.Results))
-		}
-		fs := Line{Label: s.Label, Style: k}
-		for i, v := range values {
-			fs.Points = append(fs.Points, Point{X: v, Y: share[i]})
-		}
-		f.Lines = append(f.Lines, fs)
-	}
-	return nil
-}
-
-// load-histogram: the mean fraction of bins at each load relative to the
-// average, at the end, one line per grid point; under --theory the fluid
-// limit's s_i − s_{i+1} at the same t beside it.
-func figLoadHistogram(f *Figure, o Options, series []Series) error {
-	f.Title = "Final load distribution"
-	f.XLabel = "load − balls/bins (balls)"
-	f.YLabel = "fraction of bins (mean over trials)"
-	for k, s := range series {
-		frac := map[float64]float64{}
-		for _, r := range s.Results {
-			if len(r.Histogram) == 0 {
-				return fmt.Errorf("--kind load-histogram needs load histograms; %s has none (random weights)", s.Label)
-			}
-			for _, l := range r.Histogram {
-				frac[l.Load-r.Average] += float64(l.Count) / float64(r.Bins) / float64(len(s.Results))
-			}
-		}
-		var xs []float64
-		for x := range frac {
-			xs = append(xs, x)
-		}
-		slices.Sort(xs)
-		fs := Line{Label: s.Label, Style: k, Marks: true}
-		for _, x := range xs {
-			fs.Points = append(fs.Points, Point{X: x, Y: frac[x]})
-		}
-		f.Lines = append(f.Lines, fs)
-		if !o.Theory {
-			continue
-		}
-		prof, ok := fluidAt(s.Point, s.Point.Balls)
-		if !ok {
-			continue
-		}
-		t := float64(s.Point.Balls) / float64(s.Point.Bins)
-		n := float64(s.Point.Bins)
-		th := Line{Label: s.Label + " fluid limit", Style: k, Theory: true}
-		for i := max(0, prof.Base-1); i <= prof.Top(); i++ {
-			if p := prof.At(i) - prof.At(i+1); n*p >= 0.01 {
-				th.Points = append(th.Points, Point{X: float64(i) - t, Y: p})
-			}
-		}
-		if len(th.Points) > 0 {
-			f.Lines = append(f.Lines, th)
-		}
-	}
-	return nil
 }
 
 // cmpFloat orders a before b when a < b; NaN is equal to everything, so a

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/balloc/balloc/report"
 )
@@ -22,27 +24,67 @@ import (
 // writer lists, so that both hold the same coordinates.
 type Figure struct {
 	Title, XLabel, YLabel string
-	LogX, LogY            bool
-	Bands                 bool // shade Lo–Hi around lines
-	Bars                  bool // grouped bars, one group per distinct X
-	Lines                 []Line
+	// Caption is a line under the title: what every series shares (n, m,
+	// a process, the trials), so that the legend names only what differs.
+	Caption    string
+	LogX, LogY bool
+	Bands      bool // shade Lo–Hi around lines: the 95% interval of the mean
+	// Bars: each line is bars at its points' X (on a numeric axis), the
+	// lines side by side within BarWidth (in x units), y in [0, 100].
+	Bars     bool
+	BarWidth float64
+	Lines    []Line
+	// Notes are the legend's last lines: what the lines, bars, bands and
+	// dashes mean, said once.
+	Notes []Note
 }
 
 // Line is one series of a figure: a line with its marks, intervals and
 // band, or a set of bars; Style picks its colour (and dashes past the
 // palette).
 type Line struct {
-	Label  string
-	Style  int  // colour (and dashes past the palette)
-	Marks  bool // a mark at each point
-	Theory bool // a prediction: a thin dashed line, no marks, bars or bands
+	Label string
+	Style int  // colour (and dashes past the palette)
+	Marks bool // a mark at each point
+	// Theory: a prediction beside the line of the same Style, drawn thin and
+	// dashed in its colour, with no marks, bars, bands or legend entry of
+	// its own (a Note says what the dashes are).
+	Theory bool
 	Points []Point
 }
 
 // Point is one coordinate: Err is the half-width of a 95% interval
-// (0: none), Lo and Hi the least and the largest trial.
+// (0: none) drawn as an error bar, Lo and Hi the ends of the band (the
+// 95% interval of the mean).
 type Point struct {
 	X, Y, Err, Lo, Hi float64
+}
+
+// Note is a legend line after the series: Dashed draws a dashed grey line
+// beside it (what the theory lines are), else it is text alone.
+type Note struct {
+	Text   string
+	Dashed bool
+}
+
+// autoLogY is whether a log y axis shows the figure better than a linear
+// one: every value it draws (points, the lower ends of error bars and of
+// bands) is positive, and they span a factor of 10 or more.
+func (f *Figure) autoLogY() bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range f.Lines {
+		for _, p := range s.Points {
+			low := p.Y - p.Err
+			if f.Bands && !s.Theory {
+				low = min(low, p.Lo)
+			}
+			if low <= 0 {
+				return false
+			}
+			lo, hi = min(lo, low), max(hi, p.Y+p.Err)
+		}
+	}
+	return hi >= 10*lo
 }
 
 // dropNonFinite takes out of the Figure the points that cannot be drawn (an
@@ -143,14 +185,143 @@ func seriesDashes(k int) []vg.Length { return plotutil.Dashes(k / len(palette)) 
 
 var theoryDashes = []vg.Length{vg.Points(4), vg.Points(3)}
 
-// imageWriter draws f as an image of the format "png" or "svg".
+// The image: 8 × 5 inches (taller for a long legend), the title and the
+// caption on top, the axes left and the legend in a column right of them,
+// outside the data, so that no line or bar runs under it and the y axis
+// keeps its own range (gap-distribution's [0, 100]).
+const (
+	figWidth, figHeight = 8 * vg.Inch, 5 * vg.Inch
+	figMargin           = vg.Length(8) // points
+)
+
+// imageWriter draws f as an image of the format "png" or "svg". The SVG's
+// text is drawn as glyph outlines (outlineText): it looks the same in any
+// renderer, with or without the font.
 func (f *Figure) imageWriter(format string) (io.WriterTo, error) {
+	l, err := f.layout()
+	if err != nil {
+		return nil, err
+	}
+	switch format {
+	case "png":
+		img := vgimg.PngCanvas{Canvas: vgimg.New(figWidth, l.height)}
+		l.draw(draw.New(img))
+		return img, nil
+	case "svg":
+		svg := vgsvg.New(figWidth, l.height)
+		l.draw(draw.New(&outlineText{CanvasSizer: svg}))
+		return svg, nil
+	}
+	return nil, fmt.Errorf("unsupported image format %q", format)
+}
+
+// figLayout is a figure ready to draw: the axes, the legend beside them,
+// the title's styles, and the page's height.
+type figLayout struct {
+	f              *Figure
+	p              *gplot.Plot
+	legend         gplot.Legend
+	title, caption draw.TextStyle
+	yLabel         string // drawn here, not by gonum (see draw)
+	legendW, top   vg.Length
+	legendH        vg.Length
+	below          bool // the legend under the axes (wide labels), else right of them
+	height         vg.Length
+}
+
+func (f *Figure) layout() (*figLayout, error) {
+	p, err := f.axes()
+	if err != nil {
+		return nil, err
+	}
+	l := &figLayout{f: f, p: p, legend: p.Legend, yLabel: p.Y.Label.Text}
+	p.Legend = gplot.New().Legend // drawn beside the axes, not over them
+	p.Y.Label.Text = ""
+	l.title, l.caption = titleStyles(p)
+	r := l.legend.Rectangle(draw.New(vgimg.New(figWidth, figHeight)))
+	l.legendW, l.legendH = r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
+	l.top = f.titleHeight(l.title, l.caption)
+	// A legend wider than 30% of the page would squeeze the axes: it goes
+	// under them, and the page grows by its height.
+	if l.below = l.legendW > 0.3*figWidth; l.below {
+		l.height = figHeight + l.legendH + figMargin
+	} else {
+		l.height = max(figHeight, l.top+l.legendH+2*figMargin)
+	}
+	return l, nil
+}
+
+// draw draws the figure on a page of figWidth × l.height.
+func (l *figLayout) draw(dc draw.Canvas) {
+	f := l.f
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	dc.FillText(l.title, vg.Point{X: dc.Center().X, Y: dc.Max.Y - figMargin/2}, f.Title)
+	if f.Caption != "" {
+		y := dc.Max.Y - figMargin/2 - l.title.Rectangle(f.Title).Size().Y
+		dc.FillText(l.caption, vg.Point{X: dc.Center().X, Y: y}, f.Caption)
+	}
+	body := draw.Crop(dc, figMargin/2, -figMargin, figMargin/2, -l.top)
+	switch {
+	case l.below:
+		strip := draw.Crop(body, 4*figMargin, 0, 0, 0)
+		strip.Max.Y = strip.Min.Y + l.legendH
+		l.legend.Draw(strip)
+		body = draw.Crop(body, 0, 0, l.legendH+figMargin, 0)
+	case l.legendW > 0:
+		l.legend.Draw(draw.Crop(body, body.Max.X-body.Min.X-l.legendW, 0, 0, 0))
+		body = draw.Crop(body, 0, -l.legendW-2*figMargin, 0, 0)
+	}
+	// The y label, as gonum draws it but centred on the data area: gonum
+	// reserves room for it at the arithmetic middle of the y range, which on
+	// a log axis is near the top, and pushes the axes down by the overshoot.
+	lb := l.p.Y.Label
+	if l.yLabel == "" {
+		l.p.Draw(body)
+		return
+	}
+	descent := lb.TextStyle.FontExtents().Descent
+	x := body.Min.X + lb.TextStyle.Height(l.yLabel)
+	axes := draw.Crop(body, x-body.Min.X+descent+lb.Padding+vg.Points(4), 0, 0, 0)
+	l.p.Draw(axes)
+	sty := lb.TextStyle
+	sty.Rotation += math.Pi / 2
+	da := l.p.DataCanvas(axes)
+	body.FillText(sty, vg.Point{X: x - descent, Y: da.Center().Y}, l.yLabel)
+}
+
+// titleStyles are the title's style (gonum's, aligned to hang from a
+// point) and the caption's, smaller.
+func titleStyles(p *gplot.Plot) (title, caption draw.TextStyle) {
+	title = p.Title.TextStyle
+	title.XAlign, title.YAlign = draw.XCenter, draw.YTop
+	caption = title
+	caption.Font.Size = vg.Points(10)
+	return title, caption
+}
+
+// titleHeight is the room above the axes: the title, the caption, margins.
+func (f *Figure) titleHeight(title, caption draw.TextStyle) vg.Length {
+	h := figMargin
+	if f.Title != "" {
+		h += title.Rectangle(f.Title).Size().Y
+	}
+	if f.Caption != "" {
+		h += caption.Rectangle(f.Caption).Size().Y
+	}
+	return h + figMargin/2
+}
+
+// axes is the gonum plot of f: its data, axes and ticks, and the legend
+// entries (imageWriter draws the legend beside it).
+func (f *Figure) axes() (*gplot.Plot, error) {
 	p := gplot.New()
-	p.Title.Text = f.Title
 	p.X.Label.Text = f.XLabel
 	p.Y.Label.Text = f.YLabel
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.TextStyle.Font.Size = vg.Points(9)
+	p.Legend.ThumbnailWidth = vg.Points(28)
+	p.Legend.Padding = vg.Points(2)
 	p.Add(plotter.NewGrid())
 	if f.LogX {
 		p.X.Scale = gplot.LogScale{}
@@ -161,11 +332,20 @@ func (f *Figure) imageWriter(format string) (io.WriterTo, error) {
 	p.X.Tick.Marker = roundTicks{log: f.LogX}
 	p.Y.Tick.Marker = roundTicks{log: f.LogY}
 	if f.Bars {
-		if err := renderBars(p, f); err != nil {
-			return nil, err
-		}
+		renderBars(p, f)
 	} else if err := renderLines(p, f); err != nil {
 		return nil, err
+	}
+	if len(f.Notes) > 0 && len(f.Lines) > 0 {
+		p.Legend.Add("") // a blank line between the series and the notes
+	}
+	for _, n := range f.Notes {
+		if n.Dashed {
+			l := &plotter.Line{LineStyle: draw.LineStyle{Color: color.Gray{Y: 0x60}, Width: vg.Points(1), Dashes: theoryDashes}}
+			p.Legend.Add(n.Text, l)
+		} else {
+			p.Legend.Add(n.Text)
+		}
 	}
 	// A log axis over one value: gonum would widen it by ±1, through 0.
 	for _, a := range []struct {
@@ -175,6 +355,14 @@ func (f *Figure) imageWriter(format string) (io.WriterTo, error) {
 		if a.on && a.axis.Min == a.axis.Max && a.axis.Min > 0 {
 			a.axis.Min, a.axis.Max = a.axis.Min/2, a.axis.Max*2
 		}
+	}
+	if f.LogY && p.Y.Min > 0 && p.Y.Max > p.Y.Min {
+		p.Y.Min, p.Y.Max = roundLogEnds(p.Y.Min, p.Y.Max)
+	}
+	// A linear axis whose values start within a tenth of its top above 0
+	// (fractions of bins) starts at 0, labelled.
+	if !f.LogY && p.Y.Min > 0 && p.Y.Min < 0.1*p.Y.Max {
+		p.Y.Min = 0
 	}
 	// Marks and error bars at the ends of the x range are drawn whole.
 	if hasMarks(f) && p.X.Max > p.X.Min {
@@ -186,24 +374,26 @@ func (f *Figure) imageWriter(format string) (io.WriterTo, error) {
 			p.X.Min, p.X.Max = p.X.Min-d, p.X.Max+d
 		}
 	}
-	// The legend sits top right: make the canvas taller for a long legend and
-	// raise the top of the y axis so that no line or bar runs under it.
-	width, height := 8*vg.Inch, 5*vg.Inch
-	r := p.Legend.Rectangle(draw.New(vgimg.New(width, height)))
-	if legend := r.Max.Y - r.Min.Y; legend > 0 {
-		if legend > 2*vg.Inch {
-			height += legend - 2*vg.Inch
-		}
-		if area := height - 1.2*vg.Inch; p.Y.Max > p.Y.Min {
-			free := math.Max(1-float64(legend+4)/float64(area), 0.3)
-			if f.LogY {
-				p.Y.Max = p.Y.Min * math.Pow(p.Y.Max/p.Y.Min, 1/free)
-			} else {
-				p.Y.Max = p.Y.Min + (p.Y.Max-p.Y.Min)/free
-			}
+	return p, nil
+}
+
+// roundLogEnds widens a log axis to the nearest 1, 2 or 5 × 10^k at each
+// end when that is within a factor 1.25, so that both ends carry a label
+// (gaps to 49.6 otherwise end the axis just short of its label 50).
+func roundLogEnds(lo, hi float64) (float64, float64) {
+	for _, m := range []float64{1, 2, 5, 10} {
+		if v := m * math.Pow(10, math.Floor(math.Log10(hi))); v >= hi && v <= 1.25*hi {
+			hi = v
+			break
 		}
 	}
-	return p.WriterTo(width, height, format)
+	for _, m := range []float64{10, 5, 2, 1} {
+		if v := m * math.Pow(10, math.Floor(math.Log10(lo))); v <= lo && v >= lo/1.25 {
+			lo = v
+			break
+		}
+	}
+	return lo, hi
 }
 
 func hasMarks(f *Figure) bool {
@@ -215,6 +405,8 @@ func hasMarks(f *Figure) bool {
 	return false
 }
 
+// renderLines adds each line: a theory line thin and dashed with no legend
+// entry; else the band (under Bands), the line, its marks and error bars.
 func renderLines(p *gplot.Plot, f *Figure) error {
 	for _, s := range f.Lines {
 		xys := make(plotter.XYs, len(s.Points))
@@ -227,26 +419,14 @@ func renderLines(p *gplot.Plot, f *Figure) error {
 			if err != nil {
 				return err
 			}
-			l.Color, l.Width, l.Dashes = col, vg.Points(1), theoryDashes
+			l.Color, l.Width, l.Dashes = col, vg.Points(1.2), theoryDashes
 			p.Add(l)
-			p.Legend.Add(s.Label, l)
 			continue
 		}
 		if f.Bands {
-			var poly plotter.XYs
-			for _, q := range s.Points {
-				poly = append(poly, plotter.XY{X: q.X, Y: q.Lo})
-			}
-			for i := len(s.Points) - 1; i >= 0; i-- {
-				poly = append(poly, plotter.XY{X: s.Points[i].X, Y: s.Points[i].Hi})
-			}
-			pg, err := plotter.NewPolygon(poly)
-			if err != nil {
+			if err := addBand(p, s, col); err != nil {
 				return err
 			}
-			pg.Color = color.NRGBA{R: col.R, G: col.G, B: col.B, A: 50}
-			pg.LineStyle.Width = 0
-			p.Add(pg)
 		}
 		l, err := plotter.NewLine(xys)
 		if err != nil {
@@ -265,60 +445,140 @@ func renderLines(p *gplot.Plot, f *Figure) error {
 			p.Add(pts)
 			thumbs = append(thumbs, pts)
 		}
-		var errs plotter.YErrors
-		any := false
-		for _, q := range s.Points {
-			errs = append(errs, struct{ Low, High float64 }{q.Err, q.Err})
-			any = any || q.Err > 0
-		}
-		if any {
-			eb := &plotter.YErrorBars{XYs: xys, YErrors: errs, LineStyle: l.LineStyle, CapWidth: vg.Points(5)}
-			eb.LineStyle.Dashes = nil
-			eb.LineStyle.Width = vg.Points(1)
-			p.Add(eb)
-		}
+		addErrorBars(p, s, xys, l.LineStyle)
 		p.Legend.Add(s.Label, thumbs...)
 	}
 	return nil
 }
 
-func renderBars(p *gplot.Plot, f *Figure) error {
-	var values []float64
-	if len(f.Lines) > 0 {
-		for _, q := range f.Lines[0].Points {
-			values = append(values, q.X)
-		}
+// addBand shades Lo–Hi under a line, in its colour, light.
+func addBand(p *gplot.Plot, s Line, col color.NRGBA) error {
+	var poly plotter.XYs
+	for _, q := range s.Points {
+		poly = append(poly, plotter.XY{X: q.X, Y: q.Lo})
 	}
-	width := vg.Points(max(2, 40/float64(len(f.Lines))))
-	for k, s := range f.Lines {
-		share := make(plotter.Values, len(s.Points))
-		for i, q := range s.Points {
-			share[i] = q.Y
-		}
-		bars, err := plotter.NewBarChart(share, width)
-		if err != nil {
-			return err
-		}
-		bars.Color = seriesColor(s.Style)
-		bars.LineStyle.Width = 0
-		bars.Offset = width * vg.Length(float64(k)-float64(len(f.Lines)-1)/2)
-		p.Add(bars)
-		p.Legend.Add(s.Label, bars)
+	for i := len(s.Points) - 1; i >= 0; i-- {
+		poly = append(poly, plotter.XY{X: s.Points[i].X, Y: s.Points[i].Hi})
 	}
-	labels := make([]string, len(values))
-	for i, v := range values {
-		labels[i] = report.Number(v)
+	pg, err := plotter.NewPolygon(poly)
+	if err != nil {
+		return err
 	}
-	p.NominalX(labels...)
-	p.X.Min, p.X.Max = -0.7, float64(len(values))-0.3 // room for the outer bars of a group
+	pg.Color = color.NRGBA{R: col.R, G: col.G, B: col.B, A: 60}
+	pg.LineStyle.Width = 0
+	p.Add(pg)
 	return nil
+}
+
+// addErrorBars draws ±Err at each point that has one.
+func addErrorBars(p *gplot.Plot, s Line, xys plotter.XYs, ls draw.LineStyle) {
+	var errs plotter.YErrors
+	any := false
+	for _, q := range s.Points {
+		errs = append(errs, struct{ Low, High float64 }{q.Err, q.Err})
+		any = any || q.Err > 0
+	}
+	if any {
+		eb := &plotter.YErrorBars{XYs: xys, YErrors: errs, LineStyle: ls, CapWidth: vg.Points(5)}
+		eb.LineStyle.Dashes = nil
+		eb.LineStyle.Width = vg.Points(1)
+		p.Add(eb)
+	}
+}
+
+// renderBars adds each line as bars at its points' X on a numeric x axis,
+// y from 0 to 100 (a percentage), ticks no closer than a bar width. The
+// lines with a bar at the same X share its width side by side, in order
+// (ggplot2's "dodge"): a series alone at its gaps keeps the whole width.
+func renderBars(p *gplot.Plot, f *Figure) {
+	w := f.BarWidth
+	if w <= 0 {
+		w = 1
+	}
+	for _, b := range dodge(f.Lines, w) {
+		p.Add(b)
+		p.Legend.Add(b.line.Label, b)
+	}
+	p.X.Min, p.X.Max = p.X.Min-w/2, p.X.Max+w/2
+	p.Y.Min, p.Y.Max = 0, 100
+	p.X.Tick.Marker = roundTicks{minStep: w}
+	p.Y.Tick.Marker = roundTicks{}
+}
+
+// dodge places the bars: the lines with a bar at the same X split the
+// middle 90% of the width w around it, in their order.
+func dodge(lines []Line, w float64) []*barSet {
+	at := map[float64][]int{} // X → the lines with a bar there
+	for i, s := range lines {
+		for _, q := range s.Points {
+			at[q.X] = append(at[q.X], i)
+		}
+	}
+	var out []*barSet
+	for i, s := range lines {
+		b := &barSet{line: s, color: seriesColor(s.Style)}
+		for _, q := range s.Points {
+			k, slot := float64(len(at[q.X])), float64(slices.Index(at[q.X], i))
+			b.lo = append(b.lo, w*(-0.45+0.9*slot/k))
+			b.hi = append(b.hi, w*(-0.45+0.9*(slot+1)/k))
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// barSet draws one line of a bar figure: a bar from 0 to Y over
+// [X+lo, X+hi] at each point, at least minBar wide on the page.
+type barSet struct {
+	line   Line
+	color  color.NRGBA
+	lo, hi []float64
+}
+
+const minBar = vg.Length(1.5) // points
+
+// Plot draws the bars.
+func (b *barSet) Plot(c draw.Canvas, p *gplot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for i, q := range b.line.Points {
+		x0, x1, y0, y1 := trX(q.X+b.lo[i]), trX(q.X+b.hi[i]), trY(0), trY(q.Y)
+		if x1-x0 < minBar {
+			mid := (x0 + x1) / 2
+			x0, x1 = mid-minBar/2, mid+minBar/2
+		}
+		c.FillPolygon(b.color, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
+	}
+}
+
+// DataRange is the bars' extent: every bar whole, y from 0.
+func (b *barSet) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = math.Inf(1), math.Inf(-1)
+	for i, q := range b.line.Points {
+		xmin, xmax = min(xmin, q.X+b.lo[i]), max(xmax, q.X+b.hi[i])
+		ymax = max(ymax, q.Y)
+	}
+	return xmin, xmax, 0, ymax
+}
+
+// Thumbnail draws the legend's swatch: a filled square.
+func (b *barSet) Thumbnail(c *draw.Canvas) {
+	h := c.Max.Y - c.Min.Y
+	mid := (c.Min.X + c.Max.X) / 2
+	r := vg.Rectangle{Min: vg.Point{X: mid - h/2, Y: c.Min.Y}, Max: vg.Point{X: mid + h/2, Y: c.Max.Y}}
+	c.SetColor(b.color)
+	c.Fill(r.Path())
 }
 
 // roundTicks puts labelled ticks at round values: 1, 2 or 5 × 10^k apart
 // on a linear axis, 4 to 10 of them; on a log axis at the powers of ten,
 // or at 1, 2 and 5 × 10^k when the axis spans under 2.5 decades or that
 // leaves fewer than three (at every integer × 10^k when that still does).
-type roundTicks struct{ log bool }
+// minStep, when set, is the least distance between two labels (a bar
+// width: no tick between two integer gaps).
+type roundTicks struct {
+	log     bool
+	minStep float64
+}
 
 func (t roundTicks) Ticks(lo, hi float64) []gplot.Tick {
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
@@ -334,6 +594,9 @@ func (t roundTicks) Ticks(lo, hi float64) []gplot.Tick {
 	step, minors := 0.0, 5
 	for mag := math.Pow(10, math.Floor(math.Log10(hi-lo))-2); step == 0; mag *= 10 {
 		for _, m := range []float64{1, 2, 5} {
+			if m*mag < t.minStep*(1-1e-9) {
+				continue
+			}
 			if math.Floor(hi/(m*mag))-math.Ceil(lo/(m*mag)) < 8 {
 				step, minors = m*mag, map[float64]int{1: 5, 2: 4, 5: 5}[m]
 				break

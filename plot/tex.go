@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -54,9 +55,23 @@ func texFigure(w *bufio.Writer, f *Figure) {
 	}
 	fmt.Fprintln(w, `\begin{document}`)
 	fmt.Fprintln(w, `\begin{tikzpicture}`)
+	fmt.Fprintf(w, "\\begin{axis}[\n  %s,\n]\n", strings.Join(texAxisOptions(f), ",\n  "))
+	texLines(w, f)
+	fmt.Fprintln(w, `\end{axis}`)
+	fmt.Fprintln(w, `\end{tikzpicture}`)
+	fmt.Fprintln(w, `\end{document}`)
+}
+
+// texAxisOptions are the axis' options: size, title and caption, labels,
+// the legend outside, log modes, bars.
+func texAxisOptions(f *Figure) []string {
+	title := TeXText(f.Title)
+	if f.Caption != "" {
+		title += `\\{\small ` + TeXText(f.Caption) + "}"
+	}
 	opts := []string{
 		"width=14cm", "height=8.5cm", "grid=major",
-		"title={" + TeXText(f.Title) + "}",
+		"title={" + title + "}", "title style={align=center}",
 		"xlabel={" + TeXText(f.XLabel) + "}",
 		"ylabel={" + TeXText(f.YLabel) + "}",
 		"legend pos=outer north east", "legend cell align=left", `legend style={font=\footnotesize}`,
@@ -68,11 +83,16 @@ func texFigure(w *bufio.Writer, f *Figure) {
 		opts = append(opts, "ymode=log", "log basis y=10")
 	}
 	if f.Bars {
-		n := len(f.Lines)
-		opts = append(opts, "ybar", fmt.Sprintf("bar width=%.2gpt", max(1.5, 30/float64(n))), "xtick=data", "ymin=0", "enlarge x limits=0.08")
+		// Bars on the numeric gap axis, the series side by side within one
+		// bar width (in axis units), as the image draws them.
+		opts = append(opts, "ybar", "bar width="+texNum(0.9*f.BarWidth/float64(len(f.Lines))), "ymin=0", "ymax=100")
 	}
-	fmt.Fprintf(w, "\\begin{axis}[\n  %s,\n]\n", strings.Join(opts, ",\n  "))
-	for _, s := range f.Lines {
+	return opts
+}
+
+// texLines writes each line's \addplot (its band first), then the notes.
+func texLines(w *bufio.Writer, f *Figure) {
+	for i, s := range f.Lines {
 		color := fmt.Sprintf("balloc%c", 'A'+s.Style%len(palette))
 		if f.Bands && !s.Theory && !f.Bars {
 			fmt.Fprintf(w, "\\addplot[draw=none, fill=%s, fill opacity=0.2, forget plot] coordinates {", color)
@@ -87,9 +107,10 @@ func texFigure(w *bufio.Writer, f *Figure) {
 		var style []string
 		switch {
 		case f.Bars:
-			style = []string{"draw=none", "fill=" + color}
+			shift := f.BarWidth * (-0.45 + 0.9*(float64(i)+0.5)/float64(len(f.Lines)))
+			style = []string{"draw=none", "fill=" + color, "bar shift=" + texNum(shift)}
 		case s.Theory:
-			style = []string{color, "thin", "dashed", "mark=none"}
+			style = []string{color, "thin", "dashed", "mark=none", "forget plot"}
 		default:
 			style = []string{color, "thick", texDash(s.Style)}
 			if s.Marks {
@@ -114,11 +135,18 @@ func texFigure(w *bufio.Writer, f *Figure) {
 			}
 		}
 		fmt.Fprintln(w, "};")
-		fmt.Fprintf(w, "\\addlegendentry{%s}\n", TeXText(s.Label))
+		if !s.Theory {
+			fmt.Fprintf(w, "\\addlegendentry{%s}\n", TeXText(s.Label))
+		}
 	}
-	fmt.Fprintln(w, `\end{axis}`)
-	fmt.Fprintln(w, `\end{tikzpicture}`)
-	fmt.Fprintln(w, `\end{document}`)
+	for _, n := range f.Notes {
+		if n.Dashed {
+			fmt.Fprintln(w, `\addlegendimage{gray, thin, dashed}`)
+		} else {
+			fmt.Fprintln(w, `\addlegendimage{empty legend}`)
+		}
+		fmt.Fprintf(w, "\\addlegendentry{%s}\n", TeXText(n.Text))
+	}
 }
 
 // texDash: solid for the first round of colours, then the dash patterns.
@@ -129,6 +157,9 @@ func texDash(style int) string {
 func texMark(style int) string {
 	return []string{"*", "square*", "triangle*", "diamond*", "o", "square"}[style/len(palette)%6]
 }
+
+// texPower is a power as labels write it, 10^8 or 2^34: TeX's 10$^{8}$.
+var texPower = regexp.MustCompile(`\^(\d+)`)
 
 // texReplacer makes labels safe for pdflatex: TeX's special characters
 // escaped, and the non-ASCII symbols balloc's labels use in math mode.
@@ -143,7 +174,8 @@ var texReplacer = strings.NewReplacer(
 // and legend: special characters escaped, Greek letters as math, any other
 // non-ASCII rune a question mark.
 func TeXText(s string) string {
-	s = texReplacer.Replace(s)
+	s = texReplacer.Replace(texPower.ReplaceAllString(s, "\x00$1\x01"))
+	s = strings.NewReplacer("\x00", "$^{", "\x01", "}$").Replace(s)
 	// Any other non-ASCII rune would stop pdflatex: write it as a question mark.
 	return strings.Map(func(r rune) rune {
 		if r > 127 {

@@ -240,6 +240,8 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"plot/x":      {kind: kEnum, legal: "bins", base: []string{"--kind", "gap-vs-param"}},
 		"plot/y":      {kind: kEnum, legal: "max-gap", base: []string{"--kind", "gap-vs-param", "--x", "bins"}},
 
+		"plot/linear-y": {kind: kBool, legal: "true", base: []string{"--kind", "gap-vs-bins"}},
+
 		"merge/out": {kind: kDirOut, legal: filepath.Join(f.dir, "merged2"), bad: []string{f.sweep, f.foreign, notDir, f.regular}},
 
 		"slurm/tasks":     {kind: kCount1, legal: "2", bad: []string{"100001"}},

@@ -85,13 +85,16 @@ func texSeries(t *testing.T, path string) (labels []string, pts [][]plot.Point) 
 		}
 		return x
 	}
+	skip := false // in a "forget plot" (a band or a theory curve)
 	for _, line := range strings.Split(string(b), "\n") {
 		switch {
-		case strings.HasPrefix(line, `\addplot[`) && !strings.Contains(line, "forget plot"):
-			pts = append(pts, nil)
+		case strings.HasPrefix(line, `\addplot[`):
+			if skip = strings.Contains(line, "forget plot"); !skip {
+				pts = append(pts, nil)
+			}
 		case strings.HasPrefix(line, `\addlegendentry{`):
 			labels = append(labels, strings.TrimSuffix(strings.TrimPrefix(line, `\addlegendentry{`), "}"))
-		default:
+		case !skip:
 			if m := texCoord.FindStringSubmatch(line); m != nil {
 				p := plot.Point{X: num(m[1]), Y: num(m[2])}
 				if m[3] != "" {
@@ -133,12 +136,20 @@ func TestPlotTexCoordinatesEqualPlottedData(t *testing.T) {
 		if code, _, errs := run(t, args...); code != 0 {
 			t.Fatalf("%v: exit %d %s", args, code, errs)
 		}
-		want := sweepFigure(t, sw, o)
-		labels, pts := texSeries(t, out)
-		if len(pts) != len(want.Lines) || len(labels) != len(want.Lines) {
-			t.Fatalf("%s: %d plots, %d legend entries in the .tex; the figure has %d series", o.Kind, len(pts), len(labels), len(want.Lines))
+		fig := sweepFigure(t, sw, o)
+		// Theory lines are drawn with "forget plot": no legend entry of
+		// their own; the legend ends with the figure's notes.
+		var want []plot.Line
+		for _, l := range fig.Lines {
+			if !l.Theory {
+				want = append(want, l)
+			}
 		}
-		for i, s := range want.Lines {
+		labels, pts := texSeries(t, out)
+		if len(pts) != len(want) || len(labels) != len(want)+len(fig.Notes) {
+			t.Fatalf("%s: %d plots, %d legend entries in the .tex; the figure has %d series and %d notes", o.Kind, len(pts), len(labels), len(want), len(fig.Notes))
+		}
+		for i, s := range want {
 			if labels[i] != plot.TeXText(s.Label) {
 				t.Errorf("%s: legend %d %q, want %q", o.Kind, i, labels[i], plot.TeXText(s.Label))
 			}
@@ -173,7 +184,7 @@ func TestPlotTexCoordinatesEqualPlottedData(t *testing.T) {
 		t.Fatal(errs)
 	}
 	labels, pts := texSeries(t, out)
-	k := slices.IndexFunc(labels, func(l string) bool { return strings.HasPrefix(l, "g-myopic-comp n=40") })
+	k := slices.IndexFunc(labels, func(l string) bool { return l == "g-myopic-comp n=40" })
 	if k < 0 {
 		t.Fatalf("no g-myopic-comp n=40 series in %q", labels)
 	}
@@ -195,8 +206,8 @@ func TestGapVsParamPicksXAndSeries(t *testing.T) {
 			t.Errorf("%s: x %v, want g = 0, 1, 2", s.Label, xs)
 		}
 	}
-	want := []string{"g-adv-comp adversary=greedy-reverse n=20 (mean, 95% CI)", "g-adv-comp adversary=greedy-reverse n=40 (mean, 95% CI)",
-		"g-myopic-comp n=20 (mean, 95% CI)", "g-myopic-comp n=40 (mean, 95% CI)"}
+	want := []string{"g-adv-comp adversary=greedy-reverse n=20", "g-adv-comp adversary=greedy-reverse n=40",
+		"g-myopic-comp n=20", "g-myopic-comp n=40"}
 	if f.XLabel != "g" || !slices.Equal(labels, want) {
 		t.Errorf("x %q, series %q; want g and %q", f.XLabel, labels, want)
 	}
@@ -234,7 +245,7 @@ func TestPlotLogAxesRefuseNonPositive(t *testing.T) {
 	refused(t, "--log-y: --kind gap-distribution draws bars from 0", "plot", sw, "--kind", "gap-distribution", "--log-y", "--out", png)
 	// One bin: every gap is 0.
 	one := makeSweep(t, "process = \"one-choice\"\nbins = [1]\nballs = [5]\ntrials = 2\ncheckpoints = 2\n")
-	refused(t, "--log-y: one-choice, n=1, m=5 (mean) has y = 0 at x = 2", "plot", one, "--kind", "gap-vs-balls", "--log-y", "--out", png)
+	refused(t, "--log-y: one-choice has y = 0 at x = 2", "plot", one, "--kind", "gap-vs-balls", "--log-y", "--out", png)
 	if _, err := os.Stat(png); !os.IsNotExist(err) {
 		t.Errorf("a refused plot wrote %s", png)
 	}
@@ -249,7 +260,7 @@ func TestPlotBadFlagsOneLine(t *testing.T) {
 	refused(t, `--y "mean": want gap, max-gap or mean-queue`, "plot", sw, "--kind", "gap-vs-param", "--y", "mean", "--out", png)
 	refused(t, "--y max-gap: only gap-vs-param and gap-vs-bins plot it", "plot", sw, "--kind", "gap-vs-balls", "--y", "max-gap", "--out", png)
 	refused(t, "--x g: only --kind gap-vs-param takes a parameter for x", "plot", sw, "--kind", "gap-vs-bins", "--x", "g", "--out", png)
-	refused(t, "--bands: --kind gap-distribution draws no min–max band", "plot", sw, "--kind", "gap-distribution", "--bands", "--out", png)
+	refused(t, "--bands: --kind gap-distribution draws no confidence band", "plot", sw, "--kind", "gap-distribution", "--bands", "--out", png)
 	refused(t, `--out "b.pdf": want a .png, .svg or .tex file`, "plot", sw, "--kind", "gap-distribution", "--out", "b.pdf")
 	runArgs := []string{"run", "--process", "g-adv-comp", "--bins", "20", "--balls", "100", "--progress", "never"}
 	refused(t, `--title "T": it titles --plot; add --plot FILE or leave out --title`, append(runArgs, "--g", "1", "--title", "T")...)
@@ -269,17 +280,32 @@ func TestRunPlotTitleTheoryAndParam(t *testing.T) {
 		t.Fatal(errs)
 	}
 	b, _ := os.ReadFile(tex)
-	if !strings.Contains(string(b), `title={Loads \& gaps}`) || strings.Count(string(b), "fluid limit}") != 2 {
+	if !strings.Contains(string(b), `title={Loads \& gaps\\`) || strings.Count(string(b), "dashed, mark=none, forget plot") != 2 {
 		t.Errorf("run --plot .tex: no title or not two fluid-limit curves:\n%s", b)
 	}
-	labels, pts := texSeries(t, tex)
-	k := slices.Index(labels, "two-choice d=2, n=100, m=1e3 fluid limit")
-	if k < 0 {
-		t.Fatalf("no two-choice fluid limit in %q", labels)
+	// The theory curves have no legend entry of their own (a note says what
+	// the dashes are): the first is two-choice's, drawn after its line.
+	var curve []plot.Point
+	inTheory := false
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(line, `\addplot[`):
+			if inTheory = strings.Contains(line, "forget plot") && curve == nil; inTheory {
+				curve = []plot.Point{}
+			}
+		case inTheory && texCoord.MatchString(line):
+			m := texCoord.FindStringSubmatch(line)
+			x, _ := strconv.ParseFloat(m[1], 64)
+			y, _ := strconv.ParseFloat(m[2], 64)
+			curve = append(curve, plot.Point{X: x, Y: y})
+		}
+	}
+	if len(curve) == 0 {
+		t.Fatalf("no two-choice fluid limit in\n%s", b)
 	}
 	prof := theory.FluidDChoice(2, 10)
 	sum := 0.0
-	for _, p := range pts[k] {
+	for _, p := range curve {
 		i := int(p.X + 10)
 		if want := prof.At(i) - prof.At(i+1); p.Y != want {
 			t.Errorf("fluid limit at load %d: %v, want s_i − s_{i+1} = %v", i, p.Y, want)
@@ -326,7 +352,7 @@ func TestRunPlotLogAxesBandsAndX(t *testing.T) {
 	bad := filepath.Join(dir, "never.png")
 	refused(t, "--log-y: --plot-kind gap-distribution draws bars from 0; leave out --log-y",
 		append(runArgs, "--plot", bad, "--plot-kind", "gap-distribution", "--log-y")...)
-	refused(t, "--bands: --plot-kind load-histogram draws no min–max band", append(runArgs, "--plot", bad, "--plot-kind", "load-histogram", "--bands")...)
+	refused(t, "--bands: --plot-kind load-histogram draws no confidence band", append(runArgs, "--plot", bad, "--plot-kind", "load-histogram", "--bands")...)
 	refused(t, "--x g: only --plot-kind gap-vs-param takes a parameter for x", append(runArgs, "--plot", bad, "--plot-kind", "gap-vs-bins", "--x", "g")...)
 	refused(t, "--log-x: it shapes --plot; add --plot FILE or leave out --log-x", append(runArgs, "--log-x")...)
 	refused(t, "--log-x: g = 0 at ", "run", "--process", "g-adv-comp", "--g", "0,1", "--bins", "10", "--balls", "100",
