@@ -7,10 +7,18 @@
 //
 // COMMAND runs under sh in the repository's root, with bin/ (make build's
 // balloc) first on PATH and $DOCS_TMP a fresh folder for what it writes.
+// A fenced block whose first line is "$ balloc …" is checked the same way,
+// the rest of the block being that command's output, unless a marker
+//
+//	<!-- docs-check: skip REASON -->
+//
+// precedes it (a run with real goroutines, whose numbers vary).
+//
 // Its stdout must match the block line by line, fields split on spaces, and
 // every field exactly (seeded runs are pure functions of their flags), with
 // two exceptions: a field in a column whose header ends in "/s" (balls/s,
-// events/s) is a speed, and the count before "worker(s)" is the machine's;
+// events/s) is a speed, and the count before "worker(s)" or "CPU(s)" is the
+// machine's;
 // those are listed, not compared. A block line "[…]" stands for any lines
 // up to the one matching the block's next line.
 //
@@ -48,6 +56,7 @@ type block struct {
 
 func main() {
 	list := flag.Bool("list", false, "list the checked commands and the examples not run; run nothing")
+	only := flag.String("only", "", "run only the checked commands containing this text")
 	flag.Parse()
 	var blocks []block
 	var notRun []string
@@ -67,7 +76,12 @@ func main() {
 	} else {
 		fmt.Println("ok   README.md speed claim matches bench/README.md's table")
 	}
+	checked := 1
 	for _, b := range blocks {
+		if !strings.Contains(b.cmd, *only) {
+			continue
+		}
+		checked++
 		if *list {
 			fmt.Printf("     %s:%d %s\n", b.file, b.line, b.cmd)
 			continue
@@ -98,11 +112,15 @@ func main() {
 	for _, n := range notRun {
 		fmt.Println("   ", n)
 	}
-	if bad > 0 {
-		fmt.Printf("\ndocs-check: %d of %d checks failed\n", bad, len(blocks)+1)
+	switch {
+	case *list:
+		fmt.Printf("\ndocs-check: %d checks listed, none run\n", checked)
+	case bad > 0:
+		fmt.Printf("\ndocs-check: %d of %d checks failed\n", bad, checked)
 		os.Exit(1)
+	default:
+		fmt.Printf("\ndocs-check: %d checks passed\n", checked)
 	}
-	fmt.Printf("\ndocs-check: %d checks passed\n", len(blocks)+1)
 }
 
 var marker = regexp.MustCompile(`^<!-- docs-check: (.*) -->$`)
@@ -126,7 +144,24 @@ func parse(file string) ([]block, []string, error) {
 			for k < len(lines) && !strings.HasPrefix(lines[k], "```") {
 				k++
 			}
-			blocks = append(blocks, block{file: file, line: i + 1, cmd: m[1], want: lines[j+1 : k]})
+			if reason, skip := strings.CutPrefix(m[1], "skip "); skip {
+				notRun = append(notRun, fmt.Sprintf("%s:%d %s (skipped: %s)", file, j+2, strings.TrimPrefix(lines[j+1], "$ "), reason))
+			} else {
+				cmd, want := m[1], lines[j+1:k]
+				if strings.HasPrefix(lines[j+1], "$ ") { // the command is shown: the marker's replaces it
+					want = want[1:]
+				}
+				blocks = append(blocks, block{file: file, line: i + 1, cmd: cmd, want: want})
+			}
+			i = k
+			continue
+		}
+		if strings.HasPrefix(lines[i], "```") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "$ balloc ") {
+			k := i + 2
+			for k < len(lines) && !strings.HasPrefix(lines[k], "```") {
+				k++
+			}
+			blocks = append(blocks, block{file: file, line: i + 2, cmd: lines[i+1][2:], want: lines[i+2 : k]})
 			i = k
 			continue
 		}
@@ -270,7 +305,7 @@ func lineDiff(want, got string, wantCols, gotCols speedColumns) (string, []strin
 	var skipped []string
 	for i := range wf {
 		speed := wantCols.has(wf[i].col) && gotCols.has(gf[i].col)
-		workers := i+1 < len(wf) && strings.HasPrefix(wf[i+1].s, "worker(s)")
+		workers := i+1 < len(wf) && (strings.HasPrefix(wf[i+1].s, "worker(s)") || strings.HasPrefix(wf[i+1].s, "CPU(s)"))
 		if speed || workers {
 			if wf[i].s != gf[i].s {
 				skipped = append(skipped, fmt.Sprintf("%s quoted, %s now", wf[i].s, gf[i].s))
