@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -112,5 +113,23 @@ func TestRunProgressLinesInLog(t *testing.T) {
 	}
 	if strip(out.String()) != strip(quiet.String()) {
 		t.Error("stdout differs with progress lines on stderr")
+	}
+}
+
+// A sweep writes its lines in trials.
+func TestSweepProgressLinesInLog(t *testing.T) {
+	defer func(d time.Duration) { progressLineInterval = d }(progressLineInterval)
+	progressLineInterval = time.Millisecond
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s.toml")
+	writeFile(t, file, "processes = [\"one-choice\"]\nbins = [1000]\nballs = [\"1e7\"]\ntrials = 4\nengine = \"direct\"\n")
+	code, _, errs := run(t, "sweep", file, "--out", filepath.Join(dir, "out"), "--workers", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+	if !strings.HasPrefix(lines[0], "balloc: sweep: ") || !strings.Contains(lines[0], " of 4 trials (") ||
+		!strings.HasPrefix(lines[len(lines)-1], "balloc: sweep: done, 4 trials in ") {
+		t.Errorf("stderr:\n%s", errs)
 	}
 }
