@@ -30,14 +30,19 @@ const (
 )
 
 // wantBar reads a --progress value (run, sweep, concurrent) for stderr w:
-// auto draws a bar when w is a terminal and otherwise writes a plain line
-// every progressLineInterval (a Slurm or nohup log shows a live run);
+// auto draws a bar when w is a terminal and otherwise, when w is a file or
+// pipe, writes a plain line every progressLineInterval (a Slurm or nohup log
+// shows a live run);
 // always draws the bar wherever w goes (a pipe through tee to a terminal);
 // never shows nothing.
 func wantBar(progress string, w io.Writer) (progressForm, error) {
 	switch progress {
 	case "auto":
-		if isTerminal(w) {
+		f, ok := w.(*os.File)
+		switch {
+		case !ok: // a Go program's or a test's buffer: no log to keep alive
+			return noProgress, nil
+		case term.IsTerminal(int(f.Fd())):
 			return barProgress, nil
 		}
 		return autoProgress, nil
@@ -47,12 +52,6 @@ func wantBar(progress string, w io.Writer) (progressForm, error) {
 		return noProgress, nil
 	}
 	return noProgress, fmt.Errorf("--progress %q: want auto, always or never", progress)
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // meter is the progress balloc shows on stderr: a redrawn bar on a

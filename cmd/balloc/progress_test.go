@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,32 +75,59 @@ func TestApprox(t *testing.T) {
 }
 
 func TestWantBar(t *testing.T) {
-	var buf bytes.Buffer // not a terminal
+	log := logFile(t) // a file, not a terminal
 	for v, want := range map[string]progressForm{"auto": autoProgress, "always": barProgress, "never": noProgress} {
-		if got, err := wantBar(v, &buf); err != nil || got != want {
-			t.Errorf("wantBar(%q) = %v, %v; want %v", v, got, err, want)
+		if got, err := wantBar(v, log); err != nil || got != want {
+			t.Errorf("wantBar(%q) on a file = %v, %v; want %v", v, got, err, want)
 		}
+	}
+	if got, _ := wantBar("auto", &bytes.Buffer{}); got != noProgress {
+		t.Errorf("wantBar(auto) on a buffer = %v, want none", got)
 	}
 }
 
-// balloc run with stderr not a terminal writes progress lines there (here
+// logFile is a file to pass as stderr, as a Slurm log is.
+func logFile(t *testing.T) *os.File {
+	t.Helper()
+	f, err := os.Create(filepath.Join(t.TempDir(), "log.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// readLog is what was written to f.
+func readLog(t *testing.T, f *os.File) string {
+	t.Helper()
+	b, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// balloc run with stderr a file (not a terminal) writes progress lines there (here
 // every millisecond rather than 30 s) and nothing else changes: stdout is
 // the same as with --progress never.
 func TestRunProgressLinesInLog(t *testing.T) {
 	defer func(d time.Duration) { progressLineInterval = d }(progressLineInterval)
 	progressLineInterval = time.Millisecond
 	args := []string{"run", "--process", "one-choice", "--bins", "1e3", "--balls", "2e7", "--trials", "2", "--workers", "1", "--engine", "direct", "--format", "jsonl"}
-	var out, errs, quiet bytes.Buffer
-	if code := Main(args, &out, &errs); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs.String())
+	var out, quiet bytes.Buffer
+	log := logFile(t)
+	code := Main(args, &out, log)
+	errs := readLog(t, log)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if code := Main(append(args, "--progress", "never"), &quiet, &bytes.Buffer{}); code != 0 {
 		t.Fatal("--progress never failed")
 	}
-	lines := strings.Split(strings.TrimSuffix(errs.String(), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
 	if len(lines) < 2 || !strings.HasPrefix(lines[0], "balloc: 2 trials: ") || !strings.Contains(lines[0], " of 4e7 balls (") ||
 		!strings.HasPrefix(lines[len(lines)-1], "balloc: 2 trials: done, 4e7 balls in ") {
-		t.Errorf("stderr:\n%s", errs.String())
+		t.Errorf("stderr:\n%s", errs)
 	}
 	strip := func(s string) string { // timings differ between runs
 		var keep []string
@@ -123,7 +151,9 @@ func TestSweepProgressLinesInLog(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "s.toml")
 	writeFile(t, file, "processes = [\"one-choice\"]\nbins = [1000]\nballs = [\"1e7\"]\ntrials = 4\nengine = \"direct\"\n")
-	code, _, errs := run(t, "sweep", file, "--out", filepath.Join(dir, "out"), "--workers", "1")
+	log := logFile(t)
+	code := Main([]string{"sweep", file, "--out", filepath.Join(dir, "out"), "--workers", "1"}, &bytes.Buffer{}, log)
+	errs := readLog(t, log)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
