@@ -3,14 +3,23 @@ GO      ?= go
 BIN     := bin/balloc
 export GOFLAGS := -buildvcs=false
 
-.PHONY: all build run test test-long test-slurm bench lint fuzz clean
+.PHONY: all build install run test test-long test-slurm bench lint fuzz docs-check clean
 
 all: build
 
-COMMIT  := $(shell git rev-parse HEAD 2>/dev/null)
+# The commit balloc version and sweep manifests name, -dirty when tracked
+# files differ from it. GOFLAGS above turns Go's own stamping off (it fails
+# where git cannot read the repository, e.g. another user's checkout), so
+# the commit comes in by this linker flag.
+COMMIT  := $(shell c=$$(git rev-parse HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; echo $$c; })
 
 build:
 	$(GO) build -ldflags "-X main.commit=$(COMMIT)" -o $(BIN) ./cmd/balloc
+
+# balloc on PATH: into $(go env GOBIN), else $(go env GOPATH)/bin.
+install:
+	$(GO) install -ldflags "-X main.commit=$(COMMIT)" ./cmd/balloc
+	@d=$$($(GO) env GOBIN); [ -n "$$d" ] || d=$$($(GO) env GOPATH)/bin; echo "installed $$d/balloc: $$($$d/balloc version)"
 
 # The default experiment: one-choice vs two-choice vs (1+β) at n = 10^4 bins
 # and m = 10^8 balls, 10 trials each, with the fluid limit beside them, and
@@ -62,6 +71,12 @@ test-slurm:
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 3 ./bench | tee bench/latest.txt
 	$(GO) run ./bench/tablegen < bench/latest.txt
+
+# The README's and experiments/README.md's quoted outputs, rerun and compared
+# (scripts/docscheck: seeded numbers exactly, speeds listed), and the README's
+# speed claim against bench/README.md's table.
+docs-check: build
+	$(GO) run ./scripts/docscheck
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -157,7 +157,7 @@ func addConcurrentRunFlags(fl *pflag.FlagSet, f *concurrentFlags) {
 	fl.BoolVar(&f.compare, "compare", true, "a rule with sequential models (see above): set beside each run the sequential replay of its ages (emulated and --trace-ages runs), the i.i.d.-ages model, the rule on fresh loads, and the delayed and batched models at the ages' p99, each m balls; on unless --compare=false")
 	// The usage says how to turn it off; pflag would add "(default true)".
 	fl.Lookup("compare").DefValue = ""
-	fl.StringVar(&f.progress, "progress", "auto", "progress bar of the comparisons on stderr: auto (when it is a terminal), always or never")
+	fl.StringVar(&f.progress, "progress", "auto", "progress of the comparisons on stderr: auto (a bar on a terminal, else a line every 30 s), always (a bar) or never")
 	fl.BoolVar(&f.traceAges, "trace-ages", false, "racy and cas goroutine runs: stamp every ball's reads and commit with the CPU's time-stamp counter, take every ball's age from the merged commit order, and replay it (20 bytes a ball; x86-64 with an invariant TSC; each traced run follows an untraced one of the same trial, for the cost)")
 	fl.StringVar(&f.saveAges, "save-ages", "", "emulated or --trace-ages, one run: write every ball's age, in ball order, to this new file (for --delay replay --replay)")
 	fl.StringVar(&f.format, "format", "table", "table or json")
@@ -181,7 +181,7 @@ type concurrentPlan struct {
 	departures, record   bool
 	compare              bool            // --compare
 	models               *process.Models // the rule's sequential models; nil: none
-	bar                  bool
+	bar                  progressForm
 	saveAges             string
 	agesOut              *files.Output
 	format               string
@@ -507,8 +507,8 @@ func (p *concurrentPlan) runOne(w int, tr uint64) (concurrentRow, error) {
 		}
 	}
 	var progress *comparisonBar
-	if p.bar {
-		progress = &comparisonBar{w: p.progressTo, workers: w, trial: tr}
+	if p.bar != noProgress {
+		progress = &comparisonBar{form: p.bar, w: p.progressTo, workers: w, trial: tr}
 	}
 	var models *process.Models
 	if p.compare && !p.departures {

@@ -3,19 +3,19 @@ package main
 import (
 	"fmt"
 	"io"
-
-	"github.com/schollz/progressbar/v3"
 )
 
 // comparisonBar draws the progress of the sequential runs balloc concurrent
 // sets beside one concurrent run, as balloc run draws its trials' (run.go):
 // balls done of the runs' total, the rate and the time left, on stderr,
-// cleared when the runs are done. A nil *comparisonBar draws nothing.
+// cleared when the runs are done (or, when stderr is not a terminal, a line
+// every 30 s: progress.go). A nil *comparisonBar draws nothing.
 type comparisonBar struct {
+	form    progressForm
 	w       io.Writer
 	workers int
 	trial   uint64
-	bar     *progressbar.ProgressBar
+	bar     *meter
 }
 
 // start begins a bar of total balls and returns the callback the engine
@@ -24,7 +24,7 @@ func (b *comparisonBar) start(total uint64) func(uint64) {
 	if b == nil {
 		return nil
 	}
-	b.bar = newBallsBar(b.w, total, fmt.Sprintf("comparisons, %d workers, trial %d", b.workers, b.trial))
+	b.bar = newBallsBar(b.form, b.w, total, fmt.Sprintf("comparisons, %d workers, trial %d", b.workers, b.trial))
 	return func(n uint64) { _ = b.bar.Add64(int64(n)) }
 }
 

@@ -3,12 +3,15 @@ package main
 import (
 	"fmt"
 	"io"
+	"math/bits"
 	"runtime"
 	"strings"
 
 	"github.com/klauspost/cpuid/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/hist"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/kernels"
@@ -36,8 +39,15 @@ func printInfo(w io.Writer) {
 	}
 	fmt.Fprintf(w, "version      %s\n", versionLine())
 	fmt.Fprintf(w, "CPU          %s (%s, family %d model %d)\n", c.BrandName, c.VendorString, c.Family, c.Model)
-	fmt.Fprintf(w, "cores        %d physical, %d logical; GOMAXPROCS %d; %s %s/%s\n",
-		c.PhysicalCores, c.LogicalCores, runtime.GOMAXPROCS(0), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	// What balloc may use is the affinity mask (runtime.NumCPU: taskset,
+	// cpusets, Slurm's --cpus-per-task) and the Go runtime's GOMAXPROCS,
+	// which Go lowers to a cgroup CPU quota; cpuid's counts are the chip's
+	// (on a VM the host's topology, e.g. 254 cores on a 2-CPU guest), so
+	// they come last and are named as such.
+	fmt.Fprintf(w, "cores        %d usable (runtime.NumCPU: the CPUs this process may run on, the default --workers); GOMAXPROCS %d (at most the cgroup's CPU quota)\n",
+		runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "             the chip reports %d physical, %d logical (cpuid; on a VM, the host's); %s %s/%s\n",
+		c.PhysicalCores, c.LogicalCores, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(w, "caches       L1d %s, L1i %s, L2 %s, L3 %s; line %d B\n",
 		kib(c.Cache.L1D), kib(c.Cache.L1I), kib(c.Cache.L2), kib(c.Cache.L3), c.CacheLine)
 	var feats []string
@@ -65,10 +75,49 @@ func printInfo(w io.Writer) {
 		fmt.Fprintf(w, "  cache fit  32-bit loads stay in L3 up to %s bins; beyond, each sample is a DRAM access\n", units.FormatCount(uint64(c.Cache.L3/4)))
 	}
 	fmt.Fprintln(w, "  engines    direct (flat load array, one specialised loop per process);")
-	fmt.Fprintln(w, "             histogram (bins per load, symmetric processes, up to 2^50 bins; auto from 2^20 bins)")
+	fmt.Fprintf(w, "             histogram (bins per load, symmetric processes, up to %s bins)\n", pow2(hist.MaxBins))
+	fmt.Fprintln(w, "  auto       the engine core's cost model estimates faster for the process, n and m (from")
+	fmt.Fprintln(w, "             constants, not this machine, so the same everywhere; a run's header prints both")
+	fmt.Fprintf(w, "             estimates), and histogram from %s bins, more than direct holds. At m/n = 10^4:\n", pow2(kernels.MaxBins+1))
+	fmt.Fprintf(w, "             histogram from n = %s\n", autoCrossovers(10_000))
 	fmt.Fprintln(w, "  samplers   binomial: BTPE (inversion below np = 30); occupancy throws: Poissonised, exact correction")
 	fmt.Fprintln(w, "\nprocesses")
 	for _, p := range process.Entries() {
 		fmt.Fprintf(w, "  %-*s %s\n", process.NameWidth(), p.Name, p.Summary)
 	}
+}
+
+// autoCrossovers says, for a few processes at m/n = perBin, the least power
+// of ten n from which --engine auto picks the histogram engine, read from
+// core's cost model itself (core.NewSpec), so that info cannot drift from it.
+func autoCrossovers(perBin uint64) string {
+	var parts []string
+	for _, p := range []struct {
+		name string
+		set  map[string]string
+		show string
+	}{
+		{"one-choice", nil, "one-choice"},
+		{"two-choice", nil, "two-choice"},
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, "(1+β) β=½"},
+	} {
+		from := "never up to 10^12"
+		for e, n := 1, uint64(10); e <= 12; e, n = e+1, n*10 {
+			s, err := core.NewSpec(p.name, p.set, core.Common{Bins: n, Balls: n * perBin, Trials: 1, Engine: core.EngineAuto})
+			if err == nil && s.ResolvedEngine() == core.EngineHistogram {
+				from = fmt.Sprintf("10^%d", e)
+				break
+			}
+		}
+		parts = append(parts, p.show+" "+from)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// pow2 writes a power of two as 2^k, anything else as a count.
+func pow2(n uint64) string {
+	if n != 0 && n&(n-1) == 0 {
+		return fmt.Sprintf("2^%d", bits.TrailingZeros64(n))
+	}
+	return units.FormatCount(n)
 }

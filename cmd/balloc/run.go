@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -97,7 +96,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.plotX, "x", "", "--plot-kind gap-vs-param: the parameter on the x axis, or bins or balls (default: the one the run varies)")
 	fl.StringVar(&f.plotY, "y", "gap", "--plot-kind gap-vs-param, gap-vs-bins: gap (final), max-gap (largest over the checkpoints) or mean-queue (the supermarket's time-averaged queue length)")
 	fl.StringVar(&f.workers, "workers", "0", "trials run in parallel (0: one per CPU); results do not depend on it")
-	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when it is a terminal), always or never")
+	fl.StringVar(&f.progress, "progress", "auto", "progress on stderr: auto (a bar on a terminal, else a line every 30 s), always (a bar) or never")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) to this file")
 	fl.StringVar(&f.memprofile, "memprofile", "", "write a heap profile (pprof) to this file")
 	fl.StringVar(&f.trace, "trace", "", "write an execution trace (go tool trace) to this file")
@@ -117,7 +116,7 @@ type plan struct {
 	workers  int
 	format   string
 	theory   bool
-	bar      bool
+	bar      progressForm
 }
 
 // jobs is the number of trials of the run, spec by spec: job i is trial
@@ -555,13 +554,13 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 	printNotes(stderr, p.notes)
 
 	progress := func(uint64) {}
-	var bar *progressbar.ProgressBar
-	if p.bar {
+	var bar *meter
+	if p.bar != noProgress {
 		total := uint64(0)
 		for _, s := range p.specs {
 			total = units.Add(total, units.Mul(s.Balls, uint64(p.trials)))
 		}
-		bar = newBallsBar(stderr, total, fmt.Sprintf("%d trials", p.jobs()))
+		bar = newBallsBar(p.bar, stderr, total, fmt.Sprintf("%d trials", p.jobs()))
 		progress = func(n uint64) { _ = bar.Add64(int64(n)) }
 	}
 

@@ -8,9 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/balloc/balloc/concurrency"
@@ -42,7 +40,7 @@ func newSweepCommand(stdout, stderr io.Writer) *cobra.Command {
 	c.Flags().StringVar(&out, "out", "", "output folder (default: the file's name without .toml)")
 	c.Flags().StringVar(&shard, "shard", "", "i/N: run the trials whose index is i mod N")
 	c.Flags().StringVar(&workers, "workers", "0", "trials run in parallel (0: one per CPU)")
-	c.Flags().StringVar(&progress, "progress", "auto", "progress bar on stderr: auto, always or never")
+	c.Flags().StringVar(&progress, "progress", "auto", "progress on stderr: auto (a bar on a terminal, else a line every 30 s), always (a bar) or never")
 	return c
 }
 
@@ -91,7 +89,7 @@ type sweepRun struct {
 	lock        *sweep.Lock
 	jobs        *sweep.Jobs
 	workers     int
-	bar         bool
+	bar         progressForm
 	before      int   // trials already there
 	valid       int64 // the results file's length without a torn last line
 	notes       []string
@@ -258,12 +256,9 @@ func (sr *sweepRun) checkMemory() error {
 // written so far stay whole.
 func (sr *sweepRun) run(rw resultAppender, deps sweepDeps, stderr io.Writer) (int, error) {
 	njobs := int(sr.jobs.Total())
-	var pb *progressbar.ProgressBar
-	if sr.bar {
-		pb = progressbar.NewOptions(njobs, progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("trials"), progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionClearOnFinish(), progressbar.OptionFullWidth())
+	var pb *meter
+	if sr.bar != noProgress {
+		pb = newTrialsBar(sr.bar, stderr, njobs, "sweep")
 	}
 	var writeErr error
 	written := 0
