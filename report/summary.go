@@ -105,8 +105,8 @@ func Read(dir string, from float64, notes *[]string) ([]Summary, error) {
 	sweep.AddNote(notes, sweep.ForeignNote("summarize", path, foreign))
 	if noWindow >= 0 {
 		gp := man.Grid[noWindow]
-		return nil, fmt.Errorf("--gap-from %s: %s %s has no checkpoint at t ≥ %s·m (give the sweep checkpoints = K or \"log:K\")",
-			Number(from), gp.Process, sweep.ParamsText(gp.Params), Number(from))
+		return nil, argError("gap-from", Number(from), "%s %s has no checkpoint at t ≥ %s·m (give the sweep checkpoints = K or \"log:K\")",
+			gp.Process, sweep.ParamsText(gp.Params), Number(from))
 	}
 	for _, fs := range figs {
 		slices.SortFunc(fs, func(a, b trialFigures) int { return cmp.Compare(a.trial, b.trial) })

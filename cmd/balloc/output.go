@@ -11,13 +11,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/theory"
 	"github.com/balloc/balloc/core/units"
-	"github.com/balloc/balloc/internal/stats"
 	"github.com/balloc/balloc/output"
 )
 
@@ -160,38 +157,6 @@ func (w *writer) finish() error {
 
 // csvHeader are the columns every CSV row has (output.CSVHeader).
 var csvHeader = output.CSVHeader
-
-// meanCI returns the mean of xs and the half-width of its 95% confidence
-// interval (Student t; 0 for a single value). The sums run over xs scaled
-// by a power of two near their largest magnitude, which is exact, so that
-// gaps near 1e154 and beyond (--weights const:1e154) do not overflow the
-// squares into an infinite interval; other values give the same bits as
-// unscaled sums.
-func meanCI(xs []float64) (mean, half float64) {
-	scale, scaled := 1.0, xs
-	top := 0.0
-	for _, x := range xs {
-		top = max(top, math.Abs(x))
-	}
-	if top > 1e100 && !math.IsInf(top, 0) {
-		_, e := math.Frexp(top)
-		scale = math.Ldexp(1, e)
-		scaled = make([]float64, len(xs))
-		for i, x := range xs {
-			scaled[i] = x / scale
-		}
-	}
-	for _, x := range scaled {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean * scale, 0
-	}
-	sd := stats.StdDev(scaled, mean)
-	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(0.975)
-	return mean * scale, tq * sd / math.Sqrt(float64(len(xs))) * scale
-}
 
 // g formats a figure for the table (result.Figure).
 func g(x float64) string { return result.Figure(x) }
