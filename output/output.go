@@ -9,6 +9,11 @@
 // their kinds: a CSV carries a kind's columns when a process of the run
 // declares it (process.Entry.Reports), so the header is fixed before the
 // first trial ends; this package names no process.
+//
+// Table is balloc run's table format: it keeps a summary per spec (never
+// the trials) and writes the gap, loads and balls/s per spec, the extras'
+// blocks, the tables of balls that leave, the gap's distribution and, with
+// theory, the fluid limit (Fluids) beside the simulated occupancy.
 package output
 
 import (

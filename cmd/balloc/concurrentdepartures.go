@@ -15,6 +15,7 @@ import (
 	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/output"
 )
 
 // balloc concurrent with departures: the supermarket model on the shared
@@ -220,12 +221,12 @@ func printDepartureLevels(stdout io.Writer, grp []concurrentRow, spec *core.Spec
 		return math.Sqrt(ss) / float64(len(grp))
 	}
 	for k := range levels {
-		line := fmt.Sprintf("  %d\t%s\t%s\t%.2g\t", k+1, fraction(mean(k, func(x *departuresRow) []float64 { return x.FinalAtLeast })),
-			fraction(mean(k, func(x *departuresRow) []float64 { return x.AtLeast })), se(k, func(x *departuresRow) []float64 { return x.AtLeastSE }))
+		line := fmt.Sprintf("  %d\t%s\t%s\t%.2g\t", k+1, output.Fraction(mean(k, func(x *departuresRow) []float64 { return x.FinalAtLeast })),
+			output.Fraction(mean(k, func(x *departuresRow) []float64 { return x.AtLeast })), se(k, func(x *departuresRow) []float64 { return x.AtLeastSE }))
 		if compare {
-			line += fmt.Sprintf("%s\t%s\t%.2g\t%s\t", fraction(mean(k, func(x *departuresRow) []float64 { return x.SeqFinalAtLeast })),
-				fraction(mean(k, func(x *departuresRow) []float64 { return x.SeqAtLeast })), se(k, func(x *departuresRow) []float64 { return x.SeqAtLeastSE }),
-				fraction(at(fp, k)))
+			line += fmt.Sprintf("%s\t%s\t%.2g\t%s\t", output.Fraction(mean(k, func(x *departuresRow) []float64 { return x.SeqFinalAtLeast })),
+				output.Fraction(mean(k, func(x *departuresRow) []float64 { return x.SeqAtLeast })), se(k, func(x *departuresRow) []float64 { return x.SeqAtLeastSE }),
+				output.Fraction(at(fp, k)))
 		}
 		fmt.Fprintln(tw, line)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/internal/stats"
 )
@@ -145,7 +146,7 @@ func TestPlotHugeGapsEnds(t *testing.T) {
 	if m, half := stats.MeanCI([]float64{2e154, 2e154, 5e154}); !(half > 0 && half < 1e156) || m != 3e154 {
 		t.Errorf("meanCI of gaps near 1e154: %g ± %g", m, half)
 	}
-	var st stream
+	var st result.Stream
 	for _, x := range []float64{2e154, 2e154, 5e154} {
 		st.Add(x)
 	}

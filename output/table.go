@@ -1,0 +1,465 @@
+package output
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/balloc/balloc/core"
+	"github.com/balloc/balloc/core/haar"
+	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/core/units"
+)
+
+// Table is balloc run's table format: per spec a row of the gap (mean with
+// its 95% interval, least and largest), max_gap, loads and balls/s; the
+// blocks of the extras some processes report; the tables of balls that
+// leave (the supermarket model's occupancy, --phases' states); the
+// distribution of the gap; and with theory the fluid limit beside the
+// simulated occupancy. It keeps per spec a summary of the trials, never
+// the trials.
+type Table struct {
+	specs   []*core.Spec
+	workers int  // said in the header: trials run in parallel
+	theory  bool // the fluid limits (or the supermarket's fixed point) beside the simulation
+	fluids  *Fluids
+	w       *bufio.Writer
+	sums    []*summary              // by spec
+	dyn     [][]*result.Dynamic     // by spec: balls that leave
+	phaseCk [][][]result.Checkpoint // by spec, by trial: --phases' checkpoints
+}
+
+// NewTable makes the table of specs' trials, run by workers at once, with
+// the fluid limits beside them if theory.
+func NewTable(specs []*core.Spec, workers int, theory bool) *Table {
+	return &Table{specs: specs, workers: workers, theory: theory, fluids: NewFluids(specs),
+		sums: make([]*summary, len(specs)), dyn: make([][]*result.Dynamic, len(specs)),
+		phaseCk: make([][][]result.Checkpoint, len(specs))}
+}
+
+// Write writes the table of the trials added, every spec having at least
+// one.
+func (t *Table) Write(w io.Writer) error {
+	t.w = bufio.NewWriter(w)
+	t.table()
+	return t.w.Flush()
+}
+
+// g formats a figure for the table (result.Figure).
+func g(x float64) string { return result.Figure(x) }
+
+// summary is what the table reports of one spec's trials, accumulated.
+type summary struct {
+	trials            int
+	gap, maxGap, rate result.Stream
+	lo, hi            float64 // least and largest final gap
+	maxLoad, minLoad  float64
+	gaps              map[float64]int     // final gaps (rounded to a tenth for real weights): trials
+	levels            map[float64]float64 // --theory: the fraction of bins at each load, summed over trials
+	extras            []result.Tally      // the extra blocks' tallies (NewTallies)
+}
+
+// Add adds a trial of spec (an index into the Table's specs) to its
+// summary; the trials of a spec may come in any order.
+func (t *Table) Add(spec int, r *result.Result) {
+	sm := t.sums[spec]
+	if sm == nil {
+		sm = &summary{lo: math.Inf(1), hi: math.Inf(-1), maxLoad: math.Inf(-1), minLoad: math.Inf(1), gaps: map[float64]int{}}
+		sm.extras = NewTallies()
+		if t.theory {
+			sm.levels = map[float64]float64{}
+		}
+		t.sums[spec] = sm
+	}
+	sm.trials++
+	sm.gap.Add(r.Gap)
+	sm.maxGap.Add(r.MaxGap)
+	sm.rate.Add(r.BallsPerS)
+	sm.lo, sm.hi = min(sm.lo, r.Gap), max(sm.hi, r.Gap)
+	sm.maxLoad, sm.minLoad = max(sm.maxLoad, r.MaxLoad), min(sm.minLoad, r.MinLoad)
+	sm.gaps[gapKey(r.Gap, t.specs[spec].Weights.Unit())]++
+	if sm.levels != nil {
+		for _, l := range r.Histogram {
+			sm.levels[l.Load] += float64(l.Count) / float64(r.Bins)
+		}
+	}
+	for _, ta := range sm.extras {
+		ta.Add(r)
+	}
+	if r.Dynamic != nil {
+		t.dyn[spec] = append(t.dyn[spec], r.Dynamic)
+		if r.Dynamic.Model == "phases" {
+			t.phaseCk[spec] = append(t.phaseCk[spec], r.Checkpoints)
+		}
+	}
+}
+
+func (t *Table) table() {
+	t.header()
+	t.structures()
+	tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "process\tparams\tgap (mean ± 95% CI)\tgap min–max\tmax_gap\tmax load\tmin load\tballs/s")
+	for i, sm := range t.sums {
+		s := t.specs[i]
+		m, half := sm.gap.CI()
+		mg, _ := sm.maxGap.CI()
+		rate, _ := sm.rate.CI()
+		ci := fmt.Sprintf("%.3g", half)
+		if sm.gap.N() < 2 {
+			ci = "–" // one trial gives no interval (as summarize writes it)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s ± %s\t%s–%s\t%s\t%s\t%s\t%.3g\n", s.Process.Name, s.ParamsText(),
+			g(m), ci, g(sm.lo), g(sm.hi), g(mg), g(sm.maxLoad), g(sm.minLoad), rate)
+	}
+	tw.Flush()
+
+	t.extraTables()
+	t.dynamicTable()
+
+	if t.specs[0].Trials > 1 {
+		t.gapShares()
+	}
+	if t.theory {
+		t.theoryTables()
+	}
+}
+
+// header writes the run's sizes, seed, engines and workers, and why auto
+// chose each engine.
+func (t *Table) header() {
+	s0 := t.specs[0]
+	engines := string(s0.ResolvedEngine())
+	for _, s := range t.specs[1:] {
+		if s.ResolvedEngine() != s0.ResolvedEngine() {
+			var parts []string
+			for _, s := range t.specs {
+				parts = append(parts, s.Process.Name+" "+string(s.ResolvedEngine()))
+			}
+			engines = strings.Join(parts, ", ")
+			break
+		}
+	}
+	if d := s0.Dynamic; d.Supermarket() {
+		fmt.Fprintf(t.w, "n = %s bins, supermarket model: %s events %s, %d trial(s) each, seed %d, engine %s, %d worker(s); the gap is max load − balls present/n, balls/s counts events\n\n",
+			units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), core.SupermarketStart(s0), s0.Trials, s0.Seed, engines, t.workers)
+	} else if d.Deletions() {
+		fmt.Fprintf(t.w, "n = %s bins, %s steps (insertions and deletions), %d trial(s) each, seed %d, engine %s, %d worker(s); the gap is max load − balls present/n, balls/s counts steps\n\n",
+			units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), s0.Trials, s0.Seed, engines, t.workers)
+	} else {
+		fmt.Fprintf(t.w, "n = %s bins, m = %s balls (m/n = %s), %d trial(s) each, seed %d, engine %s, %d worker(s)\n\n",
+			units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), g(float64(s0.Balls)/float64(s0.Bins)),
+			s0.Trials, s0.Seed, engines, t.workers)
+	}
+	if why := autoReasons(t.specs); why != "" {
+		fmt.Fprintf(t.w, "auto engine: %s\n\n", why)
+	}
+}
+
+// gapShares writes the distribution of the final gap, as shares of trials.
+func (t *Table) gapShares() {
+	fmt.Fprintf(t.w, "\ngap: %% of trials\n")
+	tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', 0)
+	for i, sm := range t.sums {
+		s := t.specs[i]
+		fmt.Fprintf(tw, "  %s %s\t%s\n", s.Process.Name, s.ParamsText(), sharesText(sm.gaps, sm.trials))
+	}
+	tw.Flush()
+}
+
+// theoryTables writes, per spec, the simulated fraction of bins at each
+// load level beside the fluid limit's.
+func (t *Table) theoryTables() {
+	for i, sm := range t.sums {
+		s := t.specs[i]
+		if s.Dynamic.Supermarket() {
+			continue // dynamicTable showed its fixed point
+		}
+		prof, ok := t.fluids.Of(i)
+		if !ok {
+			fmt.Fprintf(t.w, "\n%s: fluid limit –\n", strings.TrimSpace(s.Process.Name+" "+s.ParamsText()))
+			continue
+		}
+		// CompareTheory picks the levels from the least and largest
+		// load of any trial; the simulated fractions are the sums kept.
+		loads := slices.Sorted(maps.Keys(sm.levels))
+		var ends result.Histogram
+		if len(loads) > 0 {
+			ends = result.Histogram{{Load: loads[0], Count: 1}, {Load: loads[len(loads)-1], Count: 1}}
+		}
+		th := result.CompareTheory(prof, s.Bins, []result.Histogram{ends})
+		for k := range th.Levels {
+			sim := 0.0
+			for _, load := range loads {
+				if load >= th.Levels[k].Load {
+					sim += sm.levels[load]
+				}
+			}
+			th.Levels[k].Simulated = sim / float64(sm.trials)
+		}
+		avg := float64(s.Balls) / float64(s.Bins)
+		fmt.Fprintf(t.w, "\n%s: fraction of bins with load ≥ i, simulated (mean of %d) vs %s\n",
+			strings.TrimSpace(s.Process.Name+" "+s.ParamsText()), sm.trials, th.Model)
+		fmt.Fprintf(t.w, "  first-moment estimate: the fluid limit puts n·s_i ≥ 1 up to i = %d (gap %s)\n",
+			th.FirstMomentMax, g(float64(th.FirstMomentMax)-avg))
+		tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "  i\ti − m/n\tsimulated\tfluid\t")
+		for _, l := range th.Levels {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t\n", g(l.Load), g(l.Load-avg), Fraction(l.Simulated), Fraction(l.Fluid))
+		}
+		tw.Flush()
+	}
+}
+
+// extraTables prints the table block of each extra kind, with a row per
+// spec of the run (a block prints nothing when no spec has its figures).
+func (t *Table) extraTables() {
+	rows := make([]result.TallyRow, len(t.sums))
+	tallies := make([][]result.Tally, len(t.sums))
+	for j, sm := range t.sums {
+		s := t.specs[j]
+		rows[j], tallies[j] = result.TallyRow{Process: s.Process.Name, Params: s.ParamsText()}, sm.extras
+	}
+	ExtraTables(t.w, rows, tallies)
+}
+
+// Fraction writes a fraction of bins for the theory table with at least
+// four significant digits: fixed-point down to 10^-3, scientific below (the
+// tail levels, 7.300e-05, that fixed-point would print as 0.000073 or 0.000000).
+func Fraction(x float64) string {
+	switch {
+	case x == 0:
+		return "0"
+	case x >= 1e-3:
+		return strconv.FormatFloat(x, 'f', 6, 64)
+	}
+	return strconv.FormatFloat(x, 'e', 3, 64)
+}
+
+// gapKey is the value a final gap is tabulated under: itself, or rounded
+// to a tenth when real-valued (random weights).
+func gapKey(x float64, discrete bool) float64 {
+	if !discrete {
+		return math.Round(x*10) / 10
+	}
+	return x
+}
+
+// sharesText writes counts of trials by gap as shares of all trials.
+func sharesText(count map[float64]int, trials int) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(count)) {
+		parts = append(parts, fmt.Sprintf("%s: %s%%", g(k), g(100*float64(count[k])/float64(trials))))
+	}
+	return strings.Join(parts, "  ")
+}
+
+// structures describes each graph and hypergraph the run used, once.
+func (t *Table) structures() {
+	seen := map[any]bool{}
+	for _, s := range t.specs {
+		if g := s.Graph(); g != nil && !seen[g] {
+			seen[g] = true
+			fmt.Fprintf(t.w, "graph %s: %s", g.Spec, g.Stats())
+			if g.Origin != "" {
+				fmt.Fprintf(t.w, "; %s", g.Origin)
+			}
+			fmt.Fprintln(t.w)
+		}
+		if p := s.Haar(); p != nil && !seen[p] {
+			seen[p] = true
+			in := p.Info
+			h := s.HaarSetting()
+			route := h.Route
+			if h.Asked == "auto" {
+				route = "auto → " + route
+			}
+			fmt.Fprintf(t.w, "haar plan on %s (--haar-scale %s, --haar-route %s): depth %d, C = %.4g, at most %d nodes per edge law, built in %.3g s (balloc haar-info says more)\n",
+				s.Graph().Spec, h.Scale, route, in.Depth, in.C, in.MaxSupport, in.Build.Seconds())
+			if note := haar.IrregularNote(s.Graph()); note != "" {
+				fmt.Fprintf(t.w, "  note: %s\n", note)
+			}
+			if note := haar.WeakDriftNote(s.Graph(), in, h.Asked); note != "" {
+				fmt.Fprintf(t.w, "  note: %s\n", note)
+			}
+		}
+		if h := s.Hypergraph(); h != nil && !seen[h] {
+			seen[h] = true
+			fmt.Fprintf(t.w, "hyperedges %s: %d hyperedges over %d bins", h.Spec, h.S, h.N)
+			if h.K > 0 {
+				fmt.Fprintf(t.w, ", %d bins each", h.K)
+			}
+			if h.Origin != "" {
+				fmt.Fprintf(t.w, "; %s", h.Origin)
+			}
+			fmt.Fprintln(t.w)
+		}
+	}
+	if len(seen) > 0 {
+		fmt.Fprintln(t.w)
+	}
+}
+
+// autoReasons is the line saying which engine auto chose and why, per
+// process (once when all agree); empty when the user named the engine.
+func autoReasons(specs []*core.Spec) string {
+	var parts []string
+	for _, s := range specs {
+		if why := s.EngineReason(); why != "" {
+			parts = append(parts, fmt.Sprintf("%s %s (%s)", s.Process.Name, s.ResolvedEngine(), why))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// dynamicTable prints, per spec of a supermarket run, the time-averaged
+// fraction of bins with load ≥ i (the mean over trials, ± its standard
+// error from the trials' batch means), the final fraction, and with
+// --theory the fixed point and the distance to it in standard errors; and
+// the mean queue length, Little's sojourn time and the largest load.
+func (t *Table) dynamicTable() {
+	t.phaseTable()
+	for i, rs := range t.dyn {
+		if len(rs) == 0 || rs[0].Model != "supermarket" {
+			continue
+		}
+		s := t.specs[i]
+		fmt.Fprintf(t.w, "\n%s: supermarket model, λ = %s, %s events (time %s, warmup %s), %d trial(s); time averages after the warmup ± standard error (%d batch means)\n",
+			strings.TrimSpace(s.Process.Name+" "+s.ParamsText()), g(s.Dynamic.ArrivalRate), units.FormatCount(rs[0].Events),
+			g(rs[0].Time), g(rs[0].Warmup), len(rs), rs[0].Batches)
+		mean := func(get func(*result.Dynamic) float64) (m float64) {
+			for _, r := range rs {
+				m += get(r) / float64(len(rs))
+			}
+			return m
+		}
+		q := mean(func(d *result.Dynamic) float64 { return d.MeanQueue })
+		qse := combinedSE(rs, func(d *result.Dynamic) float64 { return d.MeanQueueSE })
+		so := mean(func(d *result.Dynamic) float64 { return d.Sojourn })
+		mx := mean(func(d *result.Dynamic) float64 { return d.MaxEver })
+		fmt.Fprintf(t.w, "  mean queue length %s ± %.2g, mean sojourn time (Little: queue/λ) %s ± %.2g, largest load seen %s (mean over trials)\n",
+			g(q), qse, g(so), qse/s.Dynamic.ArrivalRate, g(mx))
+		for _, r := range rs {
+			if limit := 2 / math.Sqrt(float64(r.Batches)); r.Batches > 1 && r.BatchLag1 > limit {
+				fmt.Fprintf(t.w, "  warning: the batch means are correlated (lag-1 autocorrelation %.2f > 2/√%d): the batches are shorter than the relaxation time and the standard errors understated; lengthen --time\n", r.BatchLag1, r.Batches)
+				break
+			}
+		}
+		fp, model := core.SupermarketTheory(s)
+		levels := 0
+		for _, r := range rs {
+			levels = max(levels, len(r.AtLeast), len(r.FinalAtLeast))
+		}
+		tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		head := "  i\ttime-averaged ≥ i\t± se\tfinal ≥ i\t"
+		if t.theory {
+			head += "fixed point π_i\t(sim − π)/se\t"
+		}
+		fmt.Fprintln(tw, head)
+		for k := range levels {
+			at := func(xs []float64) float64 {
+				if k < len(xs) {
+					return xs[k]
+				}
+				return 0
+			}
+			avg := mean(func(d *result.Dynamic) float64 { return at(d.AtLeast) })
+			fin := mean(func(d *result.Dynamic) float64 { return at(d.FinalAtLeast) })
+			se := combinedSE(rs, func(d *result.Dynamic) float64 { return at(d.AtLeastSE) })
+			line := fmt.Sprintf("  %d\t%s\t%.2g\t%s\t", k+1, Fraction(avg), se, Fraction(fin))
+			if t.theory {
+				pi := 0.0
+				if k < len(fp) {
+					pi = fp[k]
+				}
+				z := "–"
+				if se > 0 {
+					z = fmt.Sprintf("%+.2f", (avg-pi)/se)
+				}
+				line += fmt.Sprintf("%s\t%s\t", Fraction(pi), z)
+			}
+			fmt.Fprintln(tw, line)
+		}
+		tw.Flush()
+		if t.theory {
+			fmt.Fprintf(t.w, "  fixed point: %s\n", model)
+		}
+	}
+}
+
+// combinedSE is the standard error of the mean over trials of a quantity
+// whose per-trial standard errors get returns: √(Σ se²)/trials.
+func combinedSE(rs []*result.Dynamic, get func(*result.Dynamic) float64) float64 {
+	ss := 0.0
+	for _, r := range rs {
+		ss += get(r) * get(r)
+	}
+	return math.Sqrt(ss) / float64(len(rs))
+}
+
+// phaseTable prints, per spec of a --phases run, the state at each phase's
+// end: the steps, the gap (max load − balls present/n), the max and min
+// load, each the mean over trials.
+func (t *Table) phaseTable() {
+	for i, cks := range t.phaseCk {
+		if len(cks) == 0 {
+			continue
+		}
+		s := t.specs[i]
+		fmt.Fprintf(t.w, "\n%s %s: phases %s (--delete %s), the state at each phase's end (means over %d trial(s))\n",
+			s.Process.Name, s.ParamsText(), core.PhasesString(s.Dynamic.Phases), s.Dynamic.DeleteMode(), len(cks))
+		tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "  phase	steps	gap	max load	min load	")
+		end := uint64(0)
+		for k, p := range s.Dynamic.Phases {
+			end += uint64(max(p, -p))
+			var gap, hi, lo float64
+			for _, ck := range cks {
+				for _, c := range ck {
+					if c.Balls == end {
+						gap += c.Gap / float64(len(cks))
+						hi += c.MaxLoad / float64(len(cks))
+						lo += c.MinLoad / float64(len(cks))
+					}
+				}
+			}
+			fmt.Fprintf(tw, "  %d (%+d)\t%d\t%s\t%s\t%s\t\n", k+1, p, end, g(gap), g(hi), g(lo))
+		}
+		tw.Flush()
+	}
+}
+
+// Fluids are the fluid limits of a run's specs, each computed when first
+// asked for (core.FluidOf solves an ODE system).
+type Fluids struct {
+	specs    []*core.Spec
+	profiles []*theory.Profile
+}
+
+// NewFluids returns the (not yet computed) fluid limits of specs.
+func NewFluids(specs []*core.Spec) *Fluids {
+	return &Fluids{specs: specs, profiles: make([]*theory.Profile, len(specs))}
+}
+
+// Of is the fluid limit of spec, false when it has none (in a mixed list
+// for theory, a spec without one prints "–"); a run with balls that leave
+// has none here (the supermarket's fixed point is core.SupermarketTheory).
+func (f *Fluids) Of(spec int) (theory.Profile, bool) {
+	if f.specs[spec].Dynamic.On() {
+		return theory.Profile{}, false
+	}
+	if f.profiles[spec] == nil {
+		prof, err := core.FluidOf(f.specs[spec])
+		if err != nil {
+			return theory.Profile{}, false
+		}
+		f.profiles[spec] = &prof
+	}
+	return *f.profiles[spec], true
+}
