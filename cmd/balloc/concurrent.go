@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/balloc/balloc/concurrency"
+	"github.com/balloc/balloc/concurrency/compare"
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/units"
@@ -469,8 +470,8 @@ func (p *concurrentPlan) openAges() error {
 
 // runAll runs every trial of every worker count, in turn, each with the
 // sequential runs set beside it.
-func (p *concurrentPlan) runAll() ([]concurrentRow, error) {
-	var rows []concurrentRow
+func (p *concurrentPlan) runAll() ([]compare.Row, error) {
+	var rows []compare.Row
 	for _, w := range p.counts {
 		for tr := range p.trials {
 			row, err := p.runOne(w, tr)
@@ -485,7 +486,7 @@ func (p *concurrentPlan) runAll() ([]concurrentRow, error) {
 
 // runOne is one trial of W workers: the run (after the same trial
 // untraced, with --trace-ages), its ages saved, and its comparisons.
-func (p *concurrentPlan) runOne(w int, tr uint64) (concurrentRow, error) {
+func (p *concurrentPlan) runOne(w int, tr uint64) (compare.Row, error) {
 	cfg := concurrency.Config{Spec: p.spec, Trial: tr, Workers: w, Mode: p.mode, Batch: p.batch,
 		Layout: p.layout, MeasureEvery: p.measure, Emulate: p.emulated, RecordAges: p.record}
 	var twin *concurrency.Result
@@ -493,40 +494,41 @@ func (p *concurrentPlan) runOne(w int, tr uint64) (concurrentRow, error) {
 	if p.traced {
 		// The same trial untraced, just before: what tracing costs.
 		if twin, err = concurrency.Run(cfg); err != nil {
-			return concurrentRow{}, err
+			return compare.Row{}, err
 		}
 		cfg.TraceAges = true
 	}
 	res, err := concurrency.Run(cfg)
 	if err != nil {
-		return concurrentRow{}, err
+		return compare.Row{}, err
 	}
 	if p.saveAges != "" {
 		if err := saveAges(p.agesOut, res.Ages); err != nil {
-			return concurrentRow{}, err
+			return compare.Row{}, err
 		}
 	}
-	var progress *comparisonBar
+	var progress compare.Progress
 	if p.bar {
-		progress = &comparisonBar{w: p.progressTo, workers: w, trial: tr}
+		bar := &comparisonBar{w: p.progressTo, workers: w, trial: tr}
+		progress = func(total uint64) (func(uint64), func()) { return bar.start(total), bar.finish }
 	}
 	var models *process.Models
 	if p.compare && !p.departures {
 		models = p.models
 	}
-	row, err := compareRun(res, p.spec, p.com, tr, models, progress)
+	row, err := compare.Run(res, p.spec, p.com, tr, models, progress)
 	if twin != nil {
 		row.UntracedBallsPerS, row.UntracedGap, row.TracedPreempted = &twin.BallsPerS, &twin.Gap, &res.TracedPreempted
 	}
 	if p.departures {
-		compareDepartures(&row, res, p.spec, tr, p.compare)
+		compare.Departures(&row, res, p.spec, tr, p.compare)
 	}
 	res.Ages = nil // replayed and saved: free it before the next run
 	return row, err
 }
 
 // write prints the rows as JSON or as tables.
-func (p *concurrentPlan) write(rows []concurrentRow) error {
+func (p *concurrentPlan) write(rows []compare.Row) error {
 	if p.format == "json" {
 		b, err := json.MarshalIndent(rows, "", " ")
 		if err != nil {
@@ -536,13 +538,18 @@ func (p *concurrentPlan) write(rows []concurrentRow) error {
 		return nil
 	}
 	if p.departures {
-		printDepartures(p.stdout, rows, p.spec, p.mode, p.layout, p.measure, p.emulated, p.compare)
+		compare.PrintDepartures(p.stdout, rows, p.setting(), p.compare)
 		return nil
 	}
 	var models *process.Models
 	if p.compare {
 		models = p.models
 	}
-	printConcurrent(p.stdout, rows, p.spec, p.mode, p.layout, p.measure, p.emulated, p.traced, models)
+	compare.Print(p.stdout, rows, p.setting(), models)
 	return nil
+}
+
+// setting is how the runs were made, for the tables' header.
+func (p *concurrentPlan) setting() compare.Setting {
+	return compare.Setting{Spec: p.spec, Mode: p.mode, Layout: p.layout, Measure: p.measure, Emulated: p.emulated, Traced: p.traced}
 }
