@@ -452,85 +452,10 @@ func (p *plan) checkPlot() error {
 	return nil
 }
 
-// Bytes per checkpoint and per load of a result as JSON while it is
-// encoded: the text (about 150 and 24 bytes) and the encoder's growing
-// buffer and copy.
-const (
-	jsonCheckpointBytes = 512
-	jsonLoadBytes       = 72
-)
-
-// checkMemory refuses a run whose memory would not fit, naming the flag
-// that drives it: at most `workers` trials hold their state at once, one
-// result at a time is encoded, and --plot keeps what it draws of every
-// trial. Nothing else grows with the trials.
+// checkMemory refuses a run whose memory would not fit (engine.CheckRun).
 func checkMemory(p *plan) error {
-	mem := units.MemoryLimit()
-	avail := mem.Bytes
-	if avail == 0 {
-		return nil
-	}
-	var per, out units.Footprint
-	var kept uint64
-	for _, s := range p.specs {
-		if f := engine.Footprint(s); f.Bytes > per.Bytes || per.Culprit == "" {
-			per = f
-		}
-		var o units.Footprint
-		if p.format == "json" || p.format == "jsonl" {
-			o.Add("--checkpoints "+units.FormatCount(s.Checkpoints), "lower --checkpoints", units.Mul(s.Checkpoints, jsonCheckpointBytes))
-			if s.KeepLoads {
-				o.Add("--loads", "leave out --loads", units.Mul(s.Bins, jsonLoadBytes))
-			}
-		}
-		if o.Bytes > out.Bytes {
-			out = o
-		}
-		if p.plot != "" {
-			// A trimmed result and what the plot's kind keeps of it.
-			k := uint64(512)
-			switch p.plotOpts.Kind {
-			case "gap-vs-balls":
-				k = units.Add(k, units.Mul(s.Checkpoints, 56))
-			case "load-histogram":
-				k += 16 * 4096 // levels: a few hundred for unit loads; generous
-			}
-			kept = units.Add(kept, units.Mul(k, uint64(s.Trials)))
-		}
-	}
-	concurrent := uint64(min(p.workers, p.jobs()))
-	var all units.Footprint
-	hint := per.Hint
-	if concurrent > 1 {
-		hint += " or --workers"
-	}
-	all.Add(per.Culprit, hint, units.Mul(per.Bytes, concurrent))
-	if out.Bytes > 0 {
-		all.Add(out.Culprit, out.Hint+" or use --format csv", out.Bytes)
-	}
-	if kept > 0 {
-		all.Add("--plot "+p.plot, "lower --trials or leave out --plot", kept)
-	}
-	if all.Bytes <= avail {
-		return nil
-	}
-	var parts []string
-	if concurrent > 1 {
-		parts = append(parts, fmt.Sprintf("%s per trial × %d trials at once (--workers)", units.FormatBytes(float64(per.Bytes)), concurrent))
-	} else {
-		parts = append(parts, fmt.Sprintf("%s for a trial", units.FormatBytes(float64(per.Bytes))))
-	}
-	if out.Bytes > 0 {
-		parts = append(parts, fmt.Sprintf("%s to write a result as %s", units.FormatBytes(float64(out.Bytes)), p.format))
-	}
-	if kept > 0 {
-		parts = append(parts, fmt.Sprintf("%s to keep every trial for --plot", units.FormatBytes(float64(kept))))
-	}
-	what := strings.Join(parts, " + ") + " needs " + units.FormatBytes(float64(all.Bytes))
-	if len(parts) == 1 && concurrent == 1 {
-		what = "a trial needs " + units.FormatBytes(float64(per.Bytes))
-	}
-	return fmt.Errorf("%s: %s, more than the %v; %s", all.Culprit, what, mem, all.Hint)
+	return engine.CheckRun(p.specs, engine.RunUse{Workers: p.workers, Jobs: p.jobs(),
+		Format: p.format, Plot: p.plot, PlotKind: p.plotOpts.Kind})
 }
 
 func fluidNames() string {
