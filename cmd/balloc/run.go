@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -21,6 +20,7 @@ import (
 	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/internal/files"
+	"github.com/balloc/balloc/output"
 	"github.com/balloc/balloc/plot"
 )
 
@@ -367,7 +367,7 @@ func (p *plan) expand(names []string, set map[string][]string, com core.Common) 
 	if com.BallsPerBin != 0 {
 		a.PerBin = []uint64{com.BallsPerBin}
 	}
-	var th theoryCheck
+	var th output.TheoryCheck
 	e, err := sweep.Expand(a, sweep.Expansion{
 		Lookup:    func(_ int, err error) error { return err },
 		Spec:      func(_ sweep.Origin, err error) error { return err },
@@ -376,15 +376,20 @@ func (p *plan) expand(names []string, set map[string][]string, com core.Common) 
 			if !p.theory {
 				return nil
 			}
-			return th.add(s)
+			if err := th.Add(s); err != nil {
+				return fmt.Errorf("--theory: %v", err)
+			}
+			return nil
 		},
 	})
 	if err != nil {
 		return err
 	}
 	p.specs = e.Specs
-	if p.theory && !th.any {
-		return fmt.Errorf("--theory: %v (balloc has fluid limits for unit-weight %s)", th.none, fluidNames())
+	if p.theory {
+		if err := th.Err(); err != nil {
+			return fmt.Errorf("--theory: %v", err)
+		}
 	}
 	for _, def := range process.Flags() {
 		if _, ok := set[def.Name]; ok && !e.Used[def.Name] {
@@ -400,34 +405,6 @@ func sameSpec(prev, here sweep.Origin) error {
 	for _, k := range slices.Sorted(maps.Keys(here.Combo)) {
 		if prev.Combo[k] != here.Combo[k] {
 			return fmt.Errorf("--%s lists %s twice (%q and %q are one value)", k, here.Combo[k], prev.Combo[k], here.Combo[k])
-		}
-	}
-	return nil
-}
-
-// theoryCheck follows --theory over the specs: balls of --dims 2 or more
-// are refused; a mixed list shows "–" for a spec without a fluid limit,
-// and only a list where none has one is refused.
-type theoryCheck struct {
-	any  bool  // some spec has a fluid limit (or the supermarket's fixed point)
-	none error // the first spec without one
-}
-
-// add checks one spec.
-func (th *theoryCheck) add(s *core.Spec) error {
-	if s.Dims() > 1 {
-		return fmt.Errorf("--theory: no fluid limit for balls of --dims 2 or more")
-	}
-	switch {
-	case s.Dynamic.Supermarket():
-		th.any = true // its fixed point (core.SupermarketTheory)
-	case s.Dynamic.Deletions():
-		th.none = cmp.Or(th.none, fmt.Errorf("no fluid limit with deletions (--delete-prob, --phases)"))
-	default:
-		if _, err := core.FluidOf(s); err != nil {
-			th.none = cmp.Or(th.none, err)
-		} else {
-			th.any = true
 		}
 	}
 	return nil
@@ -456,16 +433,6 @@ func (p *plan) checkPlot() error {
 func checkMemory(p *plan) error {
 	return engine.CheckRun(p.specs, engine.RunUse{Workers: p.workers, Jobs: p.jobs(),
 		Format: p.format, Plot: p.plot, PlotKind: p.plotOpts.Kind})
-}
-
-func fluidNames() string {
-	var names []string
-	for _, p := range process.Entries() {
-		if p.HasFluid() {
-			names = append(names, p.Name)
-		}
-	}
-	return strings.Join(names, ", ")
 }
 
 func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {

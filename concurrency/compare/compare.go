@@ -662,3 +662,21 @@ func printTraceNote(stdout io.Writer, rows []Row) {
 	fmt.Fprintln(stdout, "resolution); commits on two cores closer than their counters' skew may be misordered; the stamping slows each")
 	fmt.Fprintln(stdout, "ball and so changes the staleness it measures (compare the untraced gap).")
 }
+
+// ModelsText says which processes, at their defaults, have sequential
+// models and which, for the command's help: "d-choice (two-choice,
+// tau-delay, b-batch); ...".
+func ModelsText() string {
+	var parts []string
+	for _, e := range process.ConcurrentProcesses() {
+		p := e.New()
+		var w process.Weights
+		if process.Apply(p, nil, &w) != nil {
+			continue // a required parameter: no defaults to read
+		}
+		if m := p.(process.Concurrent).Concurrent().Models; m != nil {
+			parts = append(parts, fmt.Sprintf("%s (%s, %s, %s)", e.Name, m.Fresh.Process, m.Delayed.Process, m.Batched.Process))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
