@@ -115,7 +115,7 @@ func (t *Table) table() {
 		if sm.gap.N() < 2 {
 			ci = "–" // one trial gives no interval (as summarize writes it)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s ± %s\t%s–%s\t%s\t%s\t%s\t%.3g\n", s.Process.Name, s.ParamsText(),
+		fmt.Fprintf(tw, "%s\t%s\t%s ± %s\t%s–%s\t%s\t%s\t%s\t%.3g\n", s.Process.Name, t.params(s),
 			g(m), ci, g(sm.lo), g(sm.hi), g(mg), g(sm.maxLoad), g(sm.minLoad), rate)
 	}
 	tw.Flush()
@@ -148,13 +148,13 @@ func (t *Table) header() {
 	}
 	if d := s0.Dynamic; d.Supermarket() {
 		fmt.Fprintf(t.w, "n = %s bins, supermarket model: %s events %s, %d trial(s) each, seed %d, engine %s, %d worker(s); the gap is max load − balls present/n, balls/s counts events\n\n",
-			units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), core.SupermarketStart(s0), s0.Trials, s0.Seed, engines, t.workers)
+			t.sizes(func(s *core.Spec) uint64 { return s.Bins }), t.sizes(func(s *core.Spec) uint64 { return s.Balls }), core.SupermarketStart(s0), s0.Trials, s0.Seed, engines, t.workers)
 	} else if d.Deletions() {
 		fmt.Fprintf(t.w, "n = %s bins, %s steps (insertions and deletions), %d trial(s) each, seed %d, engine %s, %d worker(s); the gap is max load − balls present/n, balls/s counts steps\n\n",
-			units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), s0.Trials, s0.Seed, engines, t.workers)
+			t.sizes(func(s *core.Spec) uint64 { return s.Bins }), t.sizes(func(s *core.Spec) uint64 { return s.Balls }), s0.Trials, s0.Seed, engines, t.workers)
 	} else {
 		fmt.Fprintf(t.w, "n = %s bins, m = %s balls (m/n = %s), %d trial(s) each, seed %d, engine %s, %d worker(s)\n\n",
-			units.FormatCount(s0.Bins), units.FormatCount(s0.Balls), g(float64(s0.Balls)/float64(s0.Bins)),
+			t.sizes(func(s *core.Spec) uint64 { return s.Bins }), t.sizes(func(s *core.Spec) uint64 { return s.Balls }), t.perBin(),
 			s0.Trials, s0.Seed, engines, t.workers)
 	}
 	if why := autoReasons(t.specs); why != "" {
@@ -168,7 +168,7 @@ func (t *Table) gapShares() {
 	tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', 0)
 	for i, sm := range t.sums {
 		s := t.specs[i]
-		fmt.Fprintf(tw, "  %s %s\t%s\n", s.Process.Name, s.ParamsText(), sharesText(sm.gaps, sm.trials))
+		fmt.Fprintf(tw, "  %s %s\t%s\n", s.Process.Name, t.params(s), sharesText(sm.gaps, sm.trials))
 	}
 	tw.Flush()
 }
@@ -183,7 +183,7 @@ func (t *Table) theoryTables() {
 		}
 		prof, ok := t.fluids.Of(i)
 		if !ok {
-			fmt.Fprintf(t.w, "\n%s: fluid limit –\n", strings.TrimSpace(s.Process.Name+" "+s.ParamsText()))
+			fmt.Fprintf(t.w, "\n%s: fluid limit –\n", strings.TrimSpace(s.Process.Name+" "+t.params(s)))
 			continue
 		}
 		// CompareTheory picks the levels from the least and largest
@@ -205,7 +205,7 @@ func (t *Table) theoryTables() {
 		}
 		avg := float64(s.Balls) / float64(s.Bins)
 		fmt.Fprintf(t.w, "\n%s: fraction of bins with load ≥ i, simulated (mean of %d) vs %s\n",
-			strings.TrimSpace(s.Process.Name+" "+s.ParamsText()), sm.trials, th.Model)
+			strings.TrimSpace(s.Process.Name+" "+t.params(s)), sm.trials, th.Model)
 		fmt.Fprintf(t.w, "  first-moment estimate: the fluid limit puts n·s_i ≥ 1 up to i = %d (gap %s)\n",
 			th.FirstMomentMax, g(float64(th.FirstMomentMax)-avg))
 		tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -224,7 +224,7 @@ func (t *Table) extraTables() {
 	tallies := make([][]result.Tally, len(t.sums))
 	for j, sm := range t.sums {
 		s := t.specs[j]
-		rows[j], tallies[j] = result.TallyRow{Process: s.Process.Name, Params: s.ParamsText()}, sm.extras
+		rows[j], tallies[j] = result.TallyRow{Process: s.Process.Name, Params: t.params(s)}, sm.extras
 	}
 	ExtraTables(t.w, rows, tallies)
 }
@@ -331,7 +331,7 @@ func (t *Table) dynamicTable() {
 		}
 		s := t.specs[i]
 		fmt.Fprintf(t.w, "\n%s: supermarket model, λ = %s, %s events (time %s, warmup %s), %d trial(s); time averages after the warmup ± standard error (%d batch means)\n",
-			strings.TrimSpace(s.Process.Name+" "+s.ParamsText()), g(s.Dynamic.ArrivalRate), units.FormatCount(rs[0].Events),
+			strings.TrimSpace(s.Process.Name+" "+t.params(s)), g(s.Dynamic.ArrivalRate), units.FormatCount(rs[0].Events),
 			g(rs[0].Time), g(rs[0].Warmup), len(rs), rs[0].Batches)
 		mean := func(get func(*result.Dynamic) float64) (m float64) {
 			for _, r := range rs {
@@ -413,7 +413,7 @@ func (t *Table) phaseTable() {
 		}
 		s := t.specs[i]
 		fmt.Fprintf(t.w, "\n%s %s: phases %s (--delete %s), the state at each phase's end (means over %d trial(s))\n",
-			s.Process.Name, s.ParamsText(), core.PhasesString(s.Dynamic.Phases), s.Dynamic.DeleteMode(), len(cks))
+			s.Process.Name, t.params(s), core.PhasesString(s.Dynamic.Phases), s.Dynamic.DeleteMode(), len(cks))
 		tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "  phase	steps	gap	max load	min load	")
 		end := uint64(0)
@@ -462,4 +462,41 @@ func (f *Fluids) Of(spec int) (theory.Profile, bool) {
 		f.profiles[spec] = &prof
 	}
 	return *f.profiles[spec], true
+}
+
+// params is a spec's parameters as the rows name it, with its n when the
+// run's specs differ in n (a list of bins).
+func (t *Table) params(s *core.Spec) string {
+	if !t.binsVary() {
+		return s.ParamsText()
+	}
+	return strings.TrimSpace("n=" + units.FormatCount(s.Bins) + " " + s.ParamsText())
+}
+
+func (t *Table) binsVary() bool {
+	return slices.ContainsFunc(t.specs, func(s *core.Spec) bool { return s.Bins != t.specs[0].Bins })
+}
+
+// sizes is the header's n or m: the value every spec shares, or the
+// values of a list of bins, in the order given ("1e3, 1e4").
+func (t *Table) sizes(of func(*core.Spec) uint64) string {
+	var vals []string
+	for _, s := range t.specs {
+		if v := units.FormatCount(of(s)); !slices.Contains(vals, v) {
+			vals = append(vals, v)
+		}
+	}
+	return strings.Join(vals, ", ")
+}
+
+// perBin is the header's m/n, that of every spec ("–" where it differs).
+func (t *Table) perBin() string {
+	s0 := t.specs[0]
+	r := float64(s0.Balls) / float64(s0.Bins)
+	for _, s := range t.specs {
+		if float64(s.Balls)/float64(s.Bins) != r {
+			return "–"
+		}
+	}
+	return g(r)
 }

@@ -38,6 +38,7 @@ type runFlags struct {
 	logX, logY, bands             bool
 	params                        map[string]*string
 	dyn                           dynamicFlags
+	binList                       []uint64 // --bins, read
 }
 
 func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -61,7 +62,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl := c.Flags()
 	fl.SortFlags = false
 	fl.StringVar(&f.process, "process", "", "process name, or a comma-separated list to compare (required)")
-	fl.StringVar(&f.bins, "bins", "", "number of bins n (required, except where --graph or a --hyperedges file fixes it)")
+	fl.StringVar(&f.bins, "bins", "", "number of bins n, or a comma-separated list that runs each (required, except where --graph or a --hyperedges file fixes it)")
 	fl.StringVar(&f.balls, "balls", "", "number of balls m (required, or --balls-per-bin)")
 	fl.StringVar(&f.ballsPerBin, "balls-per-bin", "", "m/n: the balls are this many times the bins (for graphs that fix n)")
 	for _, d := range process.Flags() {
@@ -167,7 +168,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.expand(names, set, com); err != nil {
+	if err := p.expand(names, set, com, f.binList); err != nil {
 		return nil, err
 	}
 	p.trials = com.Trials
@@ -248,12 +249,10 @@ func runSize(fl *pflag.FlagSet, f *runFlags, com *core.Common) error {
 	}
 	var err error
 	if fl.Changed("bins") {
-		if com.Bins, err = parseCountFlag("bins", f.bins); err != nil {
+		if f.binList, err = binsList(f.bins); err != nil {
 			return err
 		}
-		if com.Bins == 0 {
-			return fmt.Errorf("--bins 0: want at least 1 bin")
-		}
+		com.Bins = f.binList[0]
 	}
 	if fl.Changed("balls") {
 		com.Balls, err = parseCountFlag("balls", f.balls)
@@ -268,6 +267,29 @@ func runSize(fl *pflag.FlagSet, f *runFlags, com *core.Common) error {
 		}
 	}
 	return nil
+}
+
+// binsList reads --bins: a count or a comma-separated list of counts,
+// each a point of the run (as a sweep file's bins), none 0 or twice.
+func binsList(v string) ([]uint64, error) {
+	var out []uint64
+	for _, x := range strings.Split(v, ",") {
+		if strings.TrimSpace(x) == "" && strings.Contains(v, ",") {
+			return nil, fmt.Errorf("--bins %q: empty value in the list", v)
+		}
+		n, err := parseCountFlag("bins", strings.TrimSpace(x))
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("--bins 0: want at least 1 bin")
+		}
+		if slices.Contains(out, n) {
+			return nil, fmt.Errorf("--bins lists %s twice", units.FormatCount(n))
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // setPlot reads --plot and the flags that shape it, which need --plot.
@@ -361,8 +383,11 @@ func paramLists(fl *pflag.FlagSet, f *runFlags) (map[string][]string, error) {
 // parameters it takes. Two combinations that make one spec are one
 // experiment listed twice under two spellings (--beta 0.5,0.50): refused,
 // as a sweep file's are.
-func (p *plan) expand(names []string, set map[string][]string, com core.Common) error {
-	a := sweep.Axes{Processes: names, Bins: []uint64{com.Bins}, Balls: []uint64{com.Balls}, Params: set,
+func (p *plan) expand(names []string, set map[string][]string, com core.Common, bins []uint64) error {
+	if len(bins) == 0 {
+		bins = []uint64{com.Bins} // 0: a graph or a file fixes them
+	}
+	a := sweep.Axes{Processes: names, Bins: bins, Balls: []uint64{com.Balls}, Params: set,
 		Dynamic: []sweep.DynamicCell{{Settings: com.Dynamic}}, Common: com}
 	if com.BallsPerBin != 0 {
 		a.PerBin = []uint64{com.BallsPerBin}

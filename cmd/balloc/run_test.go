@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"io"
 	"os"
@@ -263,4 +264,28 @@ func TestRunTableOneTrialHasNoInterval(t *testing.T) {
 	if strings.Contains(out, "± –") || !regexp.MustCompile(` ± [0-9]`).MatchString(out) {
 		t.Errorf("three trials: want a number after ±:\n%s", out)
 	}
+}
+
+// A list of --bins runs each value as its own point: the CSV has rows of
+// each n, the table names n in its rows, and gap-vs-bins gets a point per
+// n; a bad list is refused naming --bins.
+func TestRunBinsList(t *testing.T) {
+	code, out, errs := run(t, "run", "--process", "two-choice", "--bins", "1e2,1e3", "--balls-per-bin", "10", "--format", "csv")
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 0 || err != nil || len(rows) != 3 || rows[1][2] != "100" || rows[2][2] != "1000" || rows[2][3] != "10000" {
+		t.Fatalf("exit %d, %v: %s%s", code, err, out, errs)
+	}
+	code, out, _ = run(t, "run", "--process", "two-choice", "--bins", "1e2,1e3", "--balls", "1e4")
+	if code != 0 || !strings.Contains(out, "n = 100, 1e3 bins") || !strings.Contains(out, "two-choice  n=1e3 d=2") {
+		t.Errorf("table of a list of bins:\n%s", out)
+	}
+	tex := filepath.Join(t.TempDir(), "g.tex")
+	code, _, errs = run(t, "run", "--process", "two-choice", "--bins", "10,100,1000", "--balls-per-bin", "10", "--plot-kind", "gap-vs-bins", "--plot", tex)
+	b, err := os.ReadFile(tex)
+	if code != 0 || err != nil || !strings.Contains(string(b), "(10,") || !strings.Contains(string(b), "(100,") || !strings.Contains(string(b), "(1000,") {
+		t.Errorf("gap-vs-bins of three n: exit %d, %v %s\n%s", code, err, errs, b)
+	}
+	refused(t, "--bins lists 100 twice", "run", "--process", "two-choice", "--bins", "1e2,100", "--balls", "1e4")
+	refused(t, `--bins "1e2,": empty value in the list`, "run", "--process", "two-choice", "--bins", "1e2,", "--balls", "1e4")
+	refused(t, "--bins 0: want at least 1 bin", "run", "--process", "two-choice", "--bins", "10,0", "--balls", "1e4")
 }
