@@ -80,6 +80,3 @@ func (w *writer) finish() error {
 
 // csvHeader are the columns every CSV row has (output.CSVHeader).
 var csvHeader = output.CSVHeader
-
-// g formats a figure for a table (result.Figure).
-func g(x float64) string { return result.Figure(x) }

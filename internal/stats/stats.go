@@ -1,5 +1,5 @@
 // Package stats holds the sample statistics balloc reports beside its
-// estimates: the sample variance and standard deviation about a given mean,
+// estimates: the sample variance about a given mean, a mean with its 95% interval,
 // the standard error of a mean, and the lag-1 autocorrelation of batch
 // means. Every command, engine and report that needs one of them calls it
 // here, so a printed figure has one definition.
@@ -35,12 +35,6 @@ func Variance(xs []float64, mean float64) float64 {
 		return 0
 	}
 	return sumSq(xs, mean) / float64(len(xs)-1)
-}
-
-// StdDev is the sample standard deviation of xs about mean, √Variance, or
-// 0 for fewer than two values.
-func StdDev(xs []float64, mean float64) float64 {
-	return math.Sqrt(Variance(xs, mean))
 }
 
 // StdErr is the standard error of the mean of xs (their mean given),
