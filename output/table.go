@@ -52,6 +52,10 @@ func (t *Table) Write(w io.Writer) error {
 	return t.w.Flush()
 }
 
+// z975 turns a standard error of batch means (many, close to normal) into
+// the half-width of a 95% interval: every ± in balloc's tables is one.
+const z975 = 1.959963984540054
+
 // g formats a figure for the table (result.Figure).
 func g(x float64) string { return result.Figure(x) }
 
@@ -330,7 +334,7 @@ func (t *Table) dynamicTable() {
 			continue
 		}
 		s := t.specs[i]
-		fmt.Fprintf(t.w, "\n%s: supermarket model, λ = %s, %s events (time %s, warmup %s), %d trial(s); time averages after the warmup ± standard error (%d batch means)\n",
+		fmt.Fprintf(t.w, "\n%s: supermarket model, λ = %s, %s events (time %s, warmup %s), %d trial(s); time averages after the warmup ± 95%% CI (1.96 standard errors of %d batch means)\n",
 			strings.TrimSpace(s.Process.Name+" "+t.params(s)), g(s.Dynamic.ArrivalRate), units.FormatCount(rs[0].Events),
 			g(rs[0].Time), g(rs[0].Warmup), len(rs), rs[0].Batches)
 		mean := func(get func(*result.Dynamic) float64) (m float64) {
@@ -344,7 +348,7 @@ func (t *Table) dynamicTable() {
 		so := mean(func(d *result.Dynamic) float64 { return d.Sojourn })
 		mx := mean(func(d *result.Dynamic) float64 { return d.MaxEver })
 		fmt.Fprintf(t.w, "  mean queue length %s ± %.2g, mean sojourn time (Little: queue/λ) %s ± %.2g, largest load seen %s (mean over trials)\n",
-			g(q), qse, g(so), qse/s.Dynamic.ArrivalRate, g(mx))
+			g(q), z975*qse, g(so), z975*qse/s.Dynamic.ArrivalRate, g(mx))
 		for _, r := range rs {
 			if limit := 2 / math.Sqrt(float64(r.Batches)); r.Batches > 1 && r.BatchLag1 > limit {
 				fmt.Fprintf(t.w, "  warning: the batch means are correlated (lag-1 autocorrelation %.2f > 2/√%d): the batches are shorter than the relaxation time and the standard errors understated; lengthen --time\n", r.BatchLag1, r.Batches)
@@ -357,7 +361,7 @@ func (t *Table) dynamicTable() {
 			levels = max(levels, len(r.AtLeast), len(r.FinalAtLeast))
 		}
 		tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		head := "  i\ttime-averaged ≥ i\t± se\tfinal ≥ i\t"
+		head := "  i\ttime-averaged ≥ i\t± 95% CI\tfinal ≥ i\t"
 		if t.theory {
 			head += "fixed point π_i\t(sim − π)/se\t"
 		}
@@ -372,7 +376,7 @@ func (t *Table) dynamicTable() {
 			avg := mean(func(d *result.Dynamic) float64 { return at(d.AtLeast) })
 			fin := mean(func(d *result.Dynamic) float64 { return at(d.FinalAtLeast) })
 			se := combinedSE(rs, func(d *result.Dynamic) float64 { return at(d.AtLeastSE) })
-			line := fmt.Sprintf("  %d\t%s\t%.2g\t%s\t", k+1, Fraction(avg), se, Fraction(fin))
+			line := fmt.Sprintf("  %d\t%s\t%.2g\t%s\t", k+1, Fraction(avg), z975*se, Fraction(fin))
 			if t.theory {
 				pi := 0.0
 				if k < len(fp) {

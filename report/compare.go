@@ -446,7 +446,7 @@ func meanRow(s *Summary, statistic string, xs []float64, refV float64) CompareRo
 		sd = s.MaxGapSD
 	}
 	row.seV = sd / math.Sqrt(float64(s.Trials))
-	row.sim = fmt.Sprintf("%s ± %.3g", Number(mean), row.seV)
+	row.sim = fmt.Sprintf("%s ± %.3g", Number(mean), stats.T975(s.Trials-1)*row.seV) // a 95% interval, as every table's ±
 	switch {
 	case row.seV > 0:
 		row.z = (mean - refV) / row.seV
@@ -564,7 +564,7 @@ func WriteCompare(rf *Reference, rows []CompareRow, format string, w io.Writer) 
 	if rf.source != "" {
 		fmt.Fprintf(w, "reference: %s (%s)\n\n", rf.source, rf.path)
 	}
-	head := []string{"process", "params", "bins", "balls", "trials", "statistic", "simulated", "reference", "test", "verdict"}
+	head := []string{"process", "params", "bins", "balls", "trials", "statistic", "simulated (mean ± 95% CI)", "reference", "test", "verdict"}
 	var out [][]string
 	out2 := 0
 	for _, r := range rows {

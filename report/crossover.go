@@ -234,14 +234,14 @@ func WriteCrossover(c *Crossover, sums []Summary, format string, w io.Writer) er
 	if len(sums) > 0 && !math.IsNaN(sums[0].GapFrom) {
 		what = fmt.Sprintf("gap over t ≥ %s·m", Number(sums[0].GapFrom))
 	}
-	pm := func(x side) string { return fmt.Sprintf("%.4g ± %.2g", x.mean, x.se) }
+	pm := func(x side) string { return fmt.Sprintf("%.4g ± %.2g", x.mean, 1.96*x.se) } // a 95% interval (normal), as every table's ±
 	head := []string{"n", c.key + "=" + c.a, c.key + "=" + c.b, "difference"}
 	var rows [][]string
 	for _, p := range ps {
 		d := side{mean: p.pa.mean - p.pb.mean, se: math.Hypot(p.pa.se, p.pb.se)}
 		rows = append(rows, []string{units.FormatCount(p.n), pm(p.pa), pm(p.pb), pm(d)})
 	}
-	fmt.Fprintf(w, "%s of %s=%s and %s=%s against n, mean ± standard error over trials\n", what, c.key, c.a, c.key, c.b)
+	fmt.Fprintf(w, "%s of %s=%s and %s=%s against n, mean ± 95%% CI over trials (1.96 standard errors)\n", what, c.key, c.a, c.key, c.b)
 	writeDisplay(head, rows, format, "rrrr", w)
 	if len(c.left) > 0 {
 		fmt.Fprintf(w, "left out, below 2 trials on a side: %s\n", strings.Join(c.left, ", "))

@@ -267,7 +267,7 @@ func Write(sums []Summary, format string, w io.Writer) error {
 	align := "llrrrlllr"
 	queue := hasQueue(sums)
 	if queue { // the supermarket's figure, before balls/s
-		head = slices.Insert(head, len(head)-1, "mean queue ± s.e.")
+		head = slices.Insert(head, len(head)-1, "mean queue ± 95% CI")
 		align = "llrrrllllr"
 	}
 	var rows [][]string
@@ -286,7 +286,7 @@ func Write(sums []Summary, format string, w io.Writer) error {
 		if queue {
 			q := "–"
 			if !math.IsNaN(s.Queue) {
-				q = Number(s.Queue) + " ± " + fmt.Sprintf("%.2g", s.QueueSE)
+				q = Number(s.Queue) + " ± " + fmt.Sprintf("%.2g", 1.96*s.QueueSE) // batch means: a normal 95% interval
 			}
 			row = append(row, q)
 		}

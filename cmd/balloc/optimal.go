@@ -11,6 +11,7 @@ import (
 
 	"github.com/balloc/balloc/core/optimal"
 	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/internal/stats"
 )
 
 // optimalFlags are balloc optimal's flags, as typed.
@@ -162,8 +163,8 @@ func runOptimal(w io.Writer, pl *optimalPlan) error {
 	if pl.trials > 0 {
 		t0 := time.Now()
 		mean, se := pol.Simulate(pl.seed, pl.trials)
-		fmt.Fprintf(w, "simulated  %.4f ± %.4f (standard error) over %d runs of the optimal policy, seed %d (%.3g s)\n",
-			mean, se, pl.trials, pl.seed, time.Since(t0).Seconds())
+		fmt.Fprintf(w, "simulated  %.4f ± %.4f (95%% CI) over %d runs of the optimal policy, seed %d (%.3g s)\n",
+			mean, stats.T975(pl.trials-1)*se, pl.trials, pl.seed, time.Since(t0).Seconds())
 	}
 	for _, rule := range pl.rules {
 		printBestFixed(w, sp, pl, rule, opt)

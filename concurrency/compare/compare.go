@@ -16,8 +16,8 @@ import (
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/internal/stats"
 	"github.com/balloc/balloc/output"
-	"gonum.org/v1/gonum/stat"
 )
 
 // Setting is how the runs of a table were made, as its header says.
@@ -34,6 +34,10 @@ type Setting struct {
 // balls they will place, and returns the callback the engine reports its
 // balls to and the function called when they are done.
 type Progress func(total uint64) (report func(uint64), done func())
+
+// z975 turns a standard error of batch means (many, close to normal) into
+// the half-width of a 95% interval: every ± in balloc's tables is one.
+const z975 = 1.959963984540054
 
 // g formats a figure for a table (result.Figure).
 func g(x float64) string { return result.Figure(x) }
@@ -347,7 +351,7 @@ func PrintDepartures(stdout io.Writer, rows []Row, set Setting, compare bool) {
 		x := r.DeparturesRow
 		avg := "– (--measure-every 0)"
 		if x.TimeSamples > 0 {
-			avg = fmt.Sprintf("%s ± %.2g", g(x.MeanQueue), x.MeanQueueSE)
+			avg = fmt.Sprintf("%s ± %.2g", g(x.MeanQueue), z975*x.MeanQueueSE)
 		}
 		line := fmt.Sprintf("%d\t%d\t%s\t%.3g\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s", r.Workers, r.Trial, run, x.EventsPerS, x.Arrivals, x.Departures,
 			avg, g(x.FinalMeanQueue), g(x.MaxQueue), g(x.MaxEver), g(r.Gap),
@@ -364,7 +368,7 @@ func PrintDepartures(stdout io.Writer, rows []Row, set Setting, compare bool) {
 		if x.Sequential != nil {
 			sd := x.Sequential.Dynamic
 			seq := fmt.Sprintf("\t\tsequential\t%.3g\t%d\t%d\t%s ± %.2g\t%s\t%s\t%s\t%s\t–", *x.SeqEventsPerS, sd.Arrivals, sd.Departures,
-				g(*x.SeqMeanQueue), *x.SeqMeanQueueSE, g(*x.SeqFinalMeanQueue), g(*x.SeqMaxQueue), g(sd.MaxEver), g(*x.SeqGap))
+				g(*x.SeqMeanQueue), z975**x.SeqMeanQueueSE, g(*x.SeqFinalMeanQueue), g(*x.SeqMaxQueue), g(sd.MaxEver), g(*x.SeqGap))
 			if mode == concurrency.CAS || !emulated {
 				seq += "\t–"
 			}
@@ -404,9 +408,9 @@ func printDepartureLevels(stdout io.Writer, grp []Row, spec *core.Spec, what str
 	}
 	fmt.Fprintf(stdout, "\n%d %s: fractions of bins with load ≥ i, means over %d trial(s)\n", grp[0].Workers, what, len(grp))
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "  i\tfinal ≥ i\ttime-averaged ≥ i\t± se\t"
+	head := "  i\tfinal ≥ i\ttime-averaged ≥ i\t± 95% CI\t"
 	if compare {
-		head += "sequential final\tsequential time-averaged\t± se\tfixed point π_i\t"
+		head += "sequential final\tsequential time-averaged\t± 95% CI\tfixed point π_i\t"
 	}
 	fmt.Fprintln(tw, head)
 	at := func(xs []float64, k int) float64 {
@@ -427,7 +431,7 @@ func printDepartureLevels(stdout io.Writer, grp []Row, spec *core.Spec, what str
 		for _, r := range grp {
 			ss += at(get(r.DeparturesRow), k) * at(get(r.DeparturesRow), k)
 		}
-		return math.Sqrt(ss) / float64(len(grp))
+		return z975 * math.Sqrt(ss) / float64(len(grp)) // the half-width of a 95% interval
 	}
 	for k := range levels {
 		line := fmt.Sprintf("  %d\t%s\t%s\t%.2g\t", k+1, output.Fraction(mean(k, func(x *DeparturesRow) []float64 { return x.FinalAtLeast })),
@@ -454,7 +458,7 @@ func printDeparturesHeader(stdout io.Writer, spec *core.Spec, mode concurrency.M
 		g(float64(d.Events)/d.EventRate(spec.Bins)), g(d.Warmup), mode, layout, spec.Seed, runtime.NumCPU())
 	fmt.Fprintln(stdout, "events: each worker draws its own share, an arrival with probability λ/(1+λ) (decided on racy reads, committed by an atomic add, or --mode cas a compare-and-swap),")
 	fmt.Fprintln(stdout, "else a departure from a uniform bin, taken by compare-and-swap only if that bin is non-empty")
-	fmt.Fprintf(stdout, "time averages: %d consecutive bins from a uniform start read before every %d-th event of each worker after its share of the warmup, ± batch-means SE\n", concurrency.SampleBins, measure)
+	fmt.Fprintf(stdout, "time averages: %d consecutive bins from a uniform start read before every %d-th event of each worker after its share of the warmup, ± 95%% CI (1.96 standard errors of batch means)\n", concurrency.SampleBins, measure)
 	if emulated {
 		fmt.Fprintln(stdout, "ages: of every arrival, exact: load changes (arrivals and departures) committed between its reads and its commit")
 	} else {
@@ -575,7 +579,7 @@ func printConcurrentRuns(stdout io.Writer, rows []Row, mode concurrency.Mode, em
 // printConcurrentMeans is the table of means over trials per worker count
 // beside the models at τ = the ages' p99, and the regime's note.
 func printConcurrentMeans(stdout io.Writer, rows []Row, what string, models *process.Models) {
-	fmt.Fprintf(stdout, "\nmeans over trials, ± 1.96 standard errors; τ = p99 of the ages, the sequential runs at that τ\n")
+	fmt.Fprintf(stdout, "\nmeans over trials ± 95%% CI (Student t); τ = p99 of the ages, the sequential runs at that τ\n")
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\ttrials\tgap\treplay gap\ti.i.d.-ages gap\t%s gap\tτ (p99)\t%s fixed τ gap\t%s b = τ gap\tregime (Los and Sauerwald 2022)\n",
 		what, ModelText(models.Fresh), ModelText(models.Delayed), ModelText(models.Batched))
@@ -607,7 +611,8 @@ func printConcurrentMeans(stdout io.Writer, rows []Row, what string, models *pro
 	fmt.Fprintln(stdout, "delay τ / batch b = τ on n bins (\"around n\" read as n/ln n ≤ τ < n ln n). No bound is computed: the sequential runs are the comparison.")
 }
 
-// meanText is "mean ± 1.96 SE" of xs, the mean alone for one value, – for none.
+// meanText is "mean ± 95% CI" of xs (Student t, stats.MeanCI), the mean
+// alone for one value, – for none.
 func meanText(xs []float64) string {
 	switch len(xs) {
 	case 0:
@@ -615,8 +620,8 @@ func meanText(xs []float64) string {
 	case 1:
 		return g(xs[0])
 	}
-	m, sd := stat.MeanStdDev(xs, nil)
-	return fmt.Sprintf("%.3g ± %.2g", m, 1.96*sd/math.Sqrt(float64(len(xs))))
+	m, half := stats.MeanCI(xs)
+	return fmt.Sprintf("%.3g ± %.2g", m, half)
 }
 
 func distText(d concurrency.Dist) string {
