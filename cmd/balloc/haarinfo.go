@@ -11,7 +11,6 @@ import (
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/graph"
 	"github.com/balloc/balloc/core/haar"
-	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/units"
 )
 
@@ -56,29 +55,10 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 				return fmt.Errorf("--measure %d on %d vertices is %d balls, more than 2^40: lower --measure (or --graph's size)", bpb, g.N, bpb*g.N)
 			}
 			in := p.Info
-			fmt.Fprintf(stdout, "graph        %s: %s\n", g.Spec, g.Stats())
-			if note := haar.IrregularNote(g); note != "" {
-				fmt.Fprintf(stdout, "note         %s\n", note)
-			}
-			if note := haar.WeakDriftNote(g, in, s.HaarSetting().Asked); note != "" {
-				fmt.Fprintf(stdout, "note         %s\n", note)
-			}
-			fmt.Fprintf(stdout, "tree         depth %d, %d internal nodes (sets split: %d spectral, %d BFS; %d flows rerouted in an ancestor set)\n",
-				in.Depth, in.Nodes, in.Spectral, in.BFS, in.Rerouted)
-			fmt.Fprintf(stdout, "scale        %s, flows routed in %s; C = max over edges of Σ_i λ_i|f_i(e)| = %.4g\n", s.HaarSetting().Scale, routeText(s.HaarSetting()), in.C)
-			fmt.Fprintf(stdout, "support      nodes per edge law (∅ not counted): max %d, mean %.3g\n", in.MaxSupport, in.MeanSupport)
-			if in.CGIterations > 0 {
-				fmt.Fprintf(stdout, "solver       %d conjugate-gradient iterations in all, at most %d for one flow, %d not converged (finished on a tree)\n",
-					in.CGIterations, in.MaxCGIterations, in.Unconverged)
-			}
-			fmt.Fprintf(stdout, "drift        λ_i/C per level (mass moved toward the lighter child per ball, in units of edge bias),\n")
-			fmt.Fprintf(stdout, "             and the mean sibling difference |L̄(S_l) − L̄(S_r)| it holds at stationarity, |E|/(n·λ_i/C), at its weakest node:\n")
-			for _, l := range in.Levels {
-				fmt.Fprintf(stdout, "  depth %2d   %7d nodes   min %.4g   mean %.4g   max %.4g   difference up to %.3g\n",
-					l.Depth, l.Nodes, l.Min, l.Mean, l.Max, in.DifferenceScale(l.Min))
-			}
+			h := s.HaarSetting()
+			haar.WritePlan(stdout, g, in, h.Scale, h.Route, h.Asked)
 			if bpb > 0 {
-				printHaarMeasured(stdout, p, g.N, bpb, sd)
+				haar.WriteMeasured(stdout, p, g.N, bpb, sd)
 			}
 			fmt.Fprintf(stdout, "time         %.3g s to build the graph and the plan (the plan alone: %.3g s)\n", took.Seconds(), in.Build.Seconds())
 			fmt.Fprintf(stdout, "memory       tables the loop reads %s; plan %s; allocated while building %s; heap now %s\n",
@@ -97,39 +77,10 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 	return c
 }
 
-// printHaarMeasured simulates bpb balls per bin from the plan (haar-info
-// --measure) and prints, per level, the mean sibling difference measured
-// beside the predicted.
-func printHaarMeasured(stdout io.Writer, p *haar.Plan, n, bpb, seed uint64) {
-	start := time.Now()
-	levels := p.MeasureDifferences(bpb*n, measureSamples, seed)
-	fmt.Fprintf(stdout, "measured     mean |L̄(S_l) − L̄(S_r)| per level over %d balls per bin (the first half burn-in, then %d snapshots; 95%% interval from 20 batch means,\n",
-		bpb, measureSamples)
-	fmt.Fprintf(stdout, "             honest only where a batch, %.3g·n balls, spans several of the level's relaxation time), %.3g s:\n",
-		float64(bpb)/2/20, time.Since(start).Seconds())
-	for _, l := range levels {
-		fmt.Fprintf(stdout, "  depth %2d   %7d nodes   predicted %8.4g   measured %8.4g ± %-8.3g   relaxation %.3g·n balls\n",
-			l.Depth, l.Nodes, l.Predicted, l.Measured, l.HalfWidth, l.Relax/float64(n))
-	}
-}
-
 // haar-info --measure: at most measureMax balls per bin and
 // measureBallsMax balls in all (2^40: hours at haar's 10^7–10^8 balls per
-// second), sampled measureSamples times.
+// second), sampled haar.MeasureSamples times.
 const (
 	measureMax      = 1 << 30
 	measureBallsMax = 1 << 40
-	measureSamples  = 2000
 )
-
-// routeText says where --haar-route's flows run.
-func routeText(h process.HaarSetting) string {
-	text := "G[S_i]"
-	if h.Route == "graph" {
-		text = "all of G"
-	}
-	if h.Asked == "auto" {
-		text += " (--haar-route auto: its weakest drift is the larger)"
-	}
-	return text
-}
