@@ -162,15 +162,21 @@ func CSVRows(r *result.Result, params []string, extras []*result.Kind, emit func
 	for _, k := range extras {
 		tail = append(tail, k.Row(r.Extra(k))...)
 	}
+	// The end is at m balls thrown; when balls leave, at the run's events
+	// or steps (balls then holds the balls present at the end).
+	end := r.Balls
+	if r.Dynamic != nil && r.Dynamic.Events > 0 {
+		end = r.Dynamic.Events
+	}
 	row := make([]string, 0, len(head)+10+len(tail))
 	for _, c := range r.Checkpoints {
-		if c.Balls == r.Balls {
+		if c.Balls == end {
 			continue
 		}
 		row = append(append(row[:0], head...), u(c.Balls), "false", f(c.Gap), f(c.MaxLoad), f(c.MinLoad), f(c.Underload), f(float64(c.Quadratic)), f(r.Alpha), f(c.LogExpPot), f(c.MaxGap))
 		emit(append(row, tail...))
 	}
-	row = append(append(row[:0], head...), u(r.Balls), "true", f(r.Gap), f(r.MaxLoad), f(r.MinLoad), f(r.Underload), f(float64(r.Quadratic)), f(r.Alpha), f(r.LogExpPot), f(r.MaxGap))
+	row = append(append(row[:0], head...), u(end), "true", f(r.Gap), f(r.MaxLoad), f(r.MinLoad), f(r.Underload), f(float64(r.Quadratic)), f(r.Alpha), f(r.LogExpPot), f(r.MaxGap))
 	emit(append(row, tail...))
 }
 

@@ -91,3 +91,34 @@ func TestCSVTidy(t *testing.T) {
 		}
 	}
 }
+
+// With balls that leave, the end row is at the run's steps (balls holds
+// those present), not at a checkpoint whose step count happens to equal
+// the balls present: --phases +1e4,-5e3,+1e4 with 5 checkpoints has its
+// checkpoint at step 15000 (15000 balls present at the end) as a row of
+// its own, and the end at step 25000.
+func TestCSVPhasesEnd(t *testing.T) {
+	s, err := core.NewSpec("two-choice", nil, core.Common{Bins: 100, Trials: 1, Seed: 1, Alpha: 1, Checkpoints: 5,
+		Dynamic: core.Dynamic{Phases: []int64{10000, -5000, 10000}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	st, _ := output.NewStream(&b, "csv", []*core.Spec{s})
+	if err := st.Write(engine.RunTrial(s, 0, nil)); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, final, balls := slices.Index(rows[0], "at_balls"), slices.Index(rows[0], "final"), slices.Index(rows[0], "balls")
+	var got []string
+	for _, row := range rows[1:] {
+		got = append(got, row[at]+"/"+row[final]+"/"+row[balls])
+	}
+	want := []string{"5000/false/15000", "10000/false/15000", "15000/false/15000", "20000/false/15000", "25000/true/15000"}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows (at_balls/final/balls) %v, want %v", got, want)
+	}
+}
