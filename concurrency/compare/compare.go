@@ -92,7 +92,7 @@ type Row struct {
 	DelayedGap *float64 `json:"tau_delay_gap"`
 	BatchedGap *float64 `json:"b_batch_gap"`
 
-	// With --arrival-rate (concurrentdepartures.go), its figures at the
+	// With balls that leave (Departures), its figures at the
 	// top level; nil otherwise, and then none of its fields appear.
 	*DeparturesRow
 
