@@ -1,14 +1,3 @@
-// Package output writes trials' results in balloc's per-trial formats, as
-// they arrive: JSON (one array), JSON Lines (one object a line) and CSV
-// (one row a checkpoint and one for the end of each trial), the formats of
-// `balloc run --format` and of sweeps' results files. A Go program that
-// runs trials through core/engine writes them with a Stream, byte for byte
-// as the command does.
-//
-// The blocks only some processes report (result.Extra) are written through
-// their kinds: a CSV carries a kind's columns when a process of the run
-// declares it (process.Entry.Reports), so the header is fixed before the
-// first trial ends; this package names no process.
 package output
 
 import (
@@ -36,6 +25,7 @@ type Stream struct {
 	w      *bufio.Writer
 	csv    *csv.Writer
 	extras []*result.Kind // CSV: the extra blocks with columns the run's processes report
+	params []string       // CSV: the parameters of the run's specs, a column each
 	count  int
 }
 
@@ -50,6 +40,7 @@ func NewStream(w io.Writer, format string, specs []*core.Spec) (*Stream, error) 
 	if format == "csv" {
 		st.csv = csv.NewWriter(st.w)
 		st.extras = CSVKinds(specs)
+		st.params = ParamColumns(specs)
 	}
 	return st, nil
 }
@@ -59,9 +50,9 @@ func (st *Stream) Write(r *result.Result) error {
 	st.count++
 	if st.format == "csv" {
 		if st.count == 1 {
-			st.csv.Write(CSVColumns(st.extras))
+			st.csv.Write(CSVColumns(st.params, st.extras))
 		}
-		CSVRows(r, st.extras, func(row []string) { st.csv.Write(row) })
+		CSVRows(r, st.params, st.extras, func(row []string) { st.csv.Write(row) })
 		st.csv.Flush()
 		return st.csv.Error()
 	}
@@ -96,11 +87,27 @@ func (st *Stream) Finish() error {
 	return st.w.Flush()
 }
 
-// CSVHeader are the columns every CSV row has, before the extra blocks'.
+// CSVHeader are the columns every CSV row has after the process and its
+// parameters, before the extra blocks' (README: the data dictionary).
 var CSVHeader = []string{
-	"process", "params", "bins", "balls", "trial", "seed", "engine", "at_balls",
+	"bins", "balls", "trial", "seed", "engine", "at_balls", "final",
 	"gap", "max_load", "min_load", "underload", "quadratic_potential", "alpha", "log_exp_potential",
 	"max_gap", "elapsed_s", "balls_per_s",
+}
+
+// ParamColumns are the parameters of specs, each a CSV column, sorted by
+// name: a row leaves blank the parameters its process does not take.
+func ParamColumns(specs []*core.Spec) []string {
+	var names []string
+	for _, s := range specs {
+		for k := range s.ParamsMap() {
+			if !slices.Contains(names, k) {
+				names = append(names, k)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // CSVKinds are the extra blocks with CSV columns that the processes of
@@ -118,39 +125,58 @@ func CSVKinds(specs []*core.Spec) []*result.Kind {
 	return ks
 }
 
-// CSVColumns is the header of a run's CSV: one schema a run, the columns
-// of an extra block only when a process of the run reports it (empty in
-// other processes' rows).
-func CSVColumns(extras []*result.Kind) []string {
-	cols := slices.Clone(CSVHeader)
+// CSVColumns is the header of a run's CSV: the process, a column per
+// parameter (ParamColumns), CSVHeader, and the columns of an extra block
+// only when a process of the run reports it (blank in other processes'
+// rows). One schema a run.
+func CSVColumns(params []string, extras []*result.Kind) []string {
+	cols := append([]string{"process"}, params...)
+	cols = append(cols, CSVHeader...)
 	for _, k := range extras {
 		cols = append(cols, k.Columns...)
 	}
 	return cols
 }
 
-// CSVRows gives one row per checkpoint (at_balls < balls) and one for the
-// final state (at_balls = balls), so checkpoints survive in a flat file,
-// handing each to emit as it is made (a row's slice is reused after).
+// CSVRows gives a trial as tidy rows: one per checkpoint before the end
+// (at_balls < balls, final false) and one for the end (final true; a
+// checkpoint at the end is that row), handing each to emit as it is made
+// (a row's slice is reused after). max_gap is the running max_gap, the
+// largest gap so far (Checkpoint.MaxGap), and the trial's at the end.
 // Each row ends in the columns of the extra blocks, blank where the trial
-// has no block of that kind.
-func CSVRows(r *result.Result, extras []*result.Kind, emit func(row []string)) {
+// has no block of that kind (their figures are the trial's, repeated).
+func CSVRows(r *result.Result, params []string, extras []*result.Kind, emit func(row []string)) {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
-	head := []string{r.Process, ParamsText(r.Params), u(r.Bins), u(r.Balls), u(r.Trial), u(r.Seed), r.Engine}
-	tail := []string{f(r.MaxGap), f(r.ElapsedS), f(r.BallsPerS)}
+	head := []string{r.Process}
+	for _, name := range params {
+		v, ok := r.Params[name]
+		if !ok {
+			head = append(head, "")
+			continue
+		}
+		head = append(head, fmt.Sprint(v))
+	}
+	head = append(head, u(r.Bins), u(r.Balls), u(r.Trial), u(r.Seed), r.Engine)
+	tail := []string{f(r.ElapsedS), f(r.BallsPerS)}
 	for _, k := range extras {
 		tail = append(tail, k.Row(r.Extra(k))...)
 	}
-	row := make([]string, 0, len(head)+8+len(tail))
+	// The end is at m balls thrown; when balls leave, at the run's events
+	// or steps (balls then holds the balls present at the end).
+	end := r.Balls
+	if r.Dynamic != nil && r.Dynamic.Events > 0 {
+		end = r.Dynamic.Events
+	}
+	row := make([]string, 0, len(head)+10+len(tail))
 	for _, c := range r.Checkpoints {
-		if c.Balls == r.Balls {
+		if c.Balls == end {
 			continue
 		}
-		row = append(append(row[:0], head...), u(c.Balls), f(c.Gap), f(c.MaxLoad), f(c.MinLoad), f(c.Underload), f(float64(c.Quadratic)), f(r.Alpha), f(c.LogExpPot))
+		row = append(append(row[:0], head...), u(c.Balls), "false", f(c.Gap), f(c.MaxLoad), f(c.MinLoad), f(c.Underload), f(float64(c.Quadratic)), f(r.Alpha), f(c.LogExpPot), f(c.MaxGap))
 		emit(append(row, tail...))
 	}
-	row = append(append(row[:0], head...), u(r.Balls), f(r.Gap), f(r.MaxLoad), f(r.MinLoad), f(r.Underload), f(float64(r.Quadratic)), f(r.Alpha), f(r.LogExpPot))
+	row = append(append(row[:0], head...), u(end), "true", f(r.Gap), f(r.MaxLoad), f(r.MinLoad), f(r.Underload), f(float64(r.Quadratic)), f(r.Alpha), f(r.LogExpPot), f(r.MaxGap))
 	emit(append(row, tail...))
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/internal/files"
+	"github.com/balloc/balloc/internal/stats"
 )
 
 // A reference file (summarize --compare) holds published, or any, values
@@ -80,16 +81,16 @@ type refCell struct {
 
 var refKeys = []string{"process", "bins", "balls", "params", "gap_distribution", "gap_mean", "max_gap_mean", "note"}
 
-// ReadReference reads and checks a reference file; every error names
-// --compare, the file and, where it can, the [[ref]] and key.
+// ReadReference reads and checks a reference file; every error is an
+// *ArgError naming the file and, where it can, the [[ref]] and key.
 func ReadReference(path string) (*Reference, error) {
 	fail := func(format string, a ...any) error {
-		return fmt.Errorf("--compare %s: %s", path, fmt.Sprintf(format, a...))
+		return argError("compare", path, format, a...)
 	}
 	st, err := os.Stat(path)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("--compare %s: %v", path, errors.Unwrap(err))
+		return nil, argError("compare", path, "%v", errors.Unwrap(err))
 	case st.IsDir():
 		return nil, fail("a folder, not a reference file")
 	case st.Size() > maxRefFile:
@@ -102,14 +103,14 @@ func ReadReference(path string) (*Reference, error) {
 	case len(text) > maxRefFile: // not a regular file, or one that grew
 		return nil, fail("more than the 16 MiB a reference file may hold")
 	}
-	if err := sweep.CheckNesting("--compare "+path, text); err != nil {
-		return nil, err
+	if err := sweep.CheckNesting(path, text); err != nil {
+		return nil, &ArgError{Arg: "compare", Value: err.Error()}
 	}
 	var raw map[string]any
 	if _, err := toml.Decode(string(text), &raw); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("--compare %s:%d: %s", path, pe.Position.Line, pe.Message)
+			return nil, argError("compare", fmt.Sprintf("%s:%d", path, pe.Position.Line), "%s", pe.Message)
 		}
 		return nil, fail("%v", err)
 	}
@@ -268,25 +269,13 @@ func refDistribution(v any) ([]refCell, error) {
 	if sum < 95 || sum > 105 {
 		return nil, fmt.Errorf("the shares add up to %v%%, not 100 (95 to 105 allows for rounding)", sum)
 	}
-	slices.SortFunc(cells, func(a, b refCell) int { return cmpFloat(a.gap, b.gap) })
+	slices.SortFunc(cells, func(a, b refCell) int { return stats.Compare(a.gap, b.gap) })
 	for i := 1; i < len(cells); i++ {
 		if cells[i].gap == cells[i-1].gap {
 			return nil, fmt.Errorf("gap %v is given twice", cells[i].gap)
 		}
 	}
 	return cells, nil
-}
-
-// cmpFloat orders a before b when a < b; NaN is equal to everything, so a
-// stable sort leaves it where it is.
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // sameValue compares a reference parameter with a grid point's: numbers as
@@ -380,16 +369,16 @@ func (rf *Reference) Compare(dir string, sums []Summary) ([]CompareRow, error) {
 		}
 		switch {
 		case len(hit) == 0:
-			return nil, fmt.Errorf("--compare %s: [[ref]] %d (%s) names no grid point of %s", rf.path, r.n, r.describe(), dir)
+			return nil, argError("compare", rf.path, "[[ref]] %d (%s) names no grid point of %s", r.n, r.describe(), dir)
 		case len(hit) > 1:
 			var names []string
 			for _, j := range hit[:2] {
 				names = append(names, sums[j].Point.Describe())
 			}
-			return nil, fmt.Errorf("--compare %s: [[ref]] %d (%s) names %d grid points of %s (%s, ...); add bins, balls or params to name one",
-				rf.path, r.n, r.describe(), len(hit), dir, strings.Join(names, "; "))
+			return nil, argError("compare", rf.path, "[[ref]] %d (%s) names %d grid points of %s (%s, ...); add bins, balls or params to name one",
+				r.n, r.describe(), len(hit), dir, strings.Join(names, "; "))
 		case byPoint[hit[0]] != nil:
-			return nil, fmt.Errorf("--compare %s: [[ref]] %d and %d both name %s", rf.path, byPoint[hit[0]].n, r.n, sums[hit[0]].Point.Describe())
+			return nil, argError("compare", rf.path, "[[ref]] %d and %d both name %s", byPoint[hit[0]].n, r.n, sums[hit[0]].Point.Describe())
 		}
 		byPoint[hit[0]] = r
 	}
@@ -457,7 +446,7 @@ func meanRow(s *Summary, statistic string, xs []float64, refV float64) CompareRo
 		sd = s.MaxGapSD
 	}
 	row.seV = sd / math.Sqrt(float64(s.Trials))
-	row.sim = fmt.Sprintf("%s ± %.3g", Number(mean), row.seV)
+	row.sim = fmt.Sprintf("%s ± %.3g", Number(mean), stats.T975(s.Trials-1)*row.seV) // a 95% interval, as every table's ±
 	switch {
 	case row.seV > 0:
 		row.z = (mean - refV) / row.seV
@@ -517,7 +506,7 @@ func distRow(s *Summary, r *ref) CompareRow {
 		}
 		at(key).obs++
 	}
-	slices.SortFunc(cells, func(a, b cell) int { return cmpFloat(a.gap, b.gap) })
+	slices.SortFunc(cells, func(a, b cell) int { return stats.Compare(a.gap, b.gap) })
 	var pooled []cell
 	var acc cell
 	for _, c := range cells {
@@ -575,7 +564,7 @@ func WriteCompare(rf *Reference, rows []CompareRow, format string, w io.Writer) 
 	if rf.source != "" {
 		fmt.Fprintf(w, "reference: %s (%s)\n\n", rf.source, rf.path)
 	}
-	head := []string{"process", "params", "bins", "balls", "trials", "statistic", "simulated", "reference", "test", "verdict"}
+	head := []string{"process", "params", "bins", "balls", "trials", "statistic", "simulated (mean ± 95% CI)", "reference", "test", "verdict"}
 	var out [][]string
 	out2 := 0
 	for _, r := range rows {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -27,7 +28,7 @@ func ParseCrossover(v string) (*Crossover, error) {
 	key, vals, ok := strings.Cut(v, "=")
 	a, b, ok2 := strings.Cut(vals, ",")
 	if !ok || !ok2 || key == "" || a == "" || b == "" || a == b || strings.Contains(b, ",") {
-		return nil, fmt.Errorf("--crossover %q: want KEY=A,B, two values of one parameter (strategy=greedy,haar) or of process", v)
+		return nil, argError("crossover", strconv.Quote(v), "want KEY=A,B, two values of one parameter (strategy=greedy,haar) or of process")
 	}
 	return &Crossover{key: strings.TrimSpace(key), a: strings.TrimSpace(a), b: strings.TrimSpace(b)}, nil
 }
@@ -121,7 +122,7 @@ func (c *Crossover) pairs(sums []Summary) ([]crossPair, error) {
 	slices.SortStableFunc(out, func(x, y crossPair) int { return cmp.Compare(x.n, y.n) })
 	for i := 1; i < len(out); i++ {
 		if out[i].n == out[i-1].n {
-			return nil, fmt.Errorf("--crossover: two pairs at n = %d (%s; %s): it needs one pair per n, so sweep one family per folder", out[i].n, out[i-1].other, out[i].other)
+			return nil, argError("crossover", "", "two pairs at n = %d (%s; %s): it needs one pair per n, so sweep one family per folder", out[i].n, out[i-1].other, out[i].other)
 		}
 	}
 	if len(out) < 2 {
@@ -129,7 +130,7 @@ func (c *Crossover) pairs(sums []Summary) ([]crossPair, error) {
 		if len(c.left) > 0 {
 			left = " (below 2 trials: " + strings.Join(c.left, ", ") + ")"
 		}
-		return nil, fmt.Errorf("--crossover %s=%s,%s: %d n with both values and 2 trials each; want at least 2%s", c.key, c.a, c.b, len(out), left)
+		return nil, argError("crossover", c.key+"="+c.a+","+c.b, "%d n with both values and 2 trials each; want at least 2%s", len(out), left)
 	}
 	return out, nil
 }
@@ -233,14 +234,14 @@ func WriteCrossover(c *Crossover, sums []Summary, format string, w io.Writer) er
 	if len(sums) > 0 && !math.IsNaN(sums[0].GapFrom) {
 		what = fmt.Sprintf("gap over t ≥ %s·m", Number(sums[0].GapFrom))
 	}
-	pm := func(x side) string { return fmt.Sprintf("%.4g ± %.2g", x.mean, x.se) }
+	pm := func(x side) string { return fmt.Sprintf("%.4g ± %.2g", x.mean, 1.96*x.se) } // a 95% interval (normal), as every table's ±
 	head := []string{"n", c.key + "=" + c.a, c.key + "=" + c.b, "difference"}
 	var rows [][]string
 	for _, p := range ps {
 		d := side{mean: p.pa.mean - p.pb.mean, se: math.Hypot(p.pa.se, p.pb.se)}
 		rows = append(rows, []string{units.FormatCount(p.n), pm(p.pa), pm(p.pb), pm(d)})
 	}
-	fmt.Fprintf(w, "%s of %s=%s and %s=%s against n, mean ± standard error over trials\n", what, c.key, c.a, c.key, c.b)
+	fmt.Fprintf(w, "%s of %s=%s and %s=%s against n, mean ± 95%% CI over trials (1.96 standard errors)\n", what, c.key, c.a, c.key, c.b)
 	writeDisplay(head, rows, format, "rrrr", w)
 	if len(c.left) > 0 {
 		fmt.Fprintf(w, "left out, below 2 trials on a side: %s\n", strings.Join(c.left, ", "))

@@ -105,8 +105,8 @@ func Read(dir string, from float64, notes *[]string) ([]Summary, error) {
 	sweep.AddNote(notes, sweep.ForeignNote("summarize", path, foreign))
 	if noWindow >= 0 {
 		gp := man.Grid[noWindow]
-		return nil, fmt.Errorf("--gap-from %s: %s %s has no checkpoint at t ≥ %s·m (give the sweep checkpoints = K or \"log:K\")",
-			Number(from), gp.Process, sweep.ParamsText(gp.Params), Number(from))
+		return nil, argError("gap-from", Number(from), "%s %s has no checkpoint at t ≥ %s·m (give the sweep checkpoints = K or \"log:K\")",
+			gp.Process, sweep.ParamsText(gp.Params), Number(from))
 	}
 	for _, fs := range figs {
 		slices.SortFunc(fs, func(a, b trialFigures) int { return cmp.Compare(a.trial, b.trial) })
@@ -267,7 +267,7 @@ func Write(sums []Summary, format string, w io.Writer) error {
 	align := "llrrrlllr"
 	queue := hasQueue(sums)
 	if queue { // the supermarket's figure, before balls/s
-		head = slices.Insert(head, len(head)-1, "mean queue ± s.e.")
+		head = slices.Insert(head, len(head)-1, "mean queue ± 95% CI")
 		align = "llrrrllllr"
 	}
 	var rows [][]string
@@ -286,7 +286,7 @@ func Write(sums []Summary, format string, w io.Writer) error {
 		if queue {
 			q := "–"
 			if !math.IsNaN(s.Queue) {
-				q = Number(s.Queue) + " ± " + fmt.Sprintf("%.2g", s.QueueSE)
+				q = Number(s.Queue) + " ± " + fmt.Sprintf("%.2g", 1.96*s.QueueSE) // batch means: a normal 95% interval
 			}
 			row = append(row, q)
 		}

@@ -3,12 +3,16 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/balloc/balloc/core/result"
+	"github.com/balloc/balloc/internal/stats"
 )
 
 // tinySweep runs a small sweep with the given trials and extra settings and
@@ -176,5 +180,27 @@ func TestCompareBadSidecar(t *testing.T) {
 		if code, _, errs := run(t, "summarize", sw, "--compare", p); code != 2 || !strings.Contains(errs, "--compare "+p) {
 			t.Errorf("%s: exit %d %q", p, code, errs)
 		}
+	}
+}
+
+// ± in the --compare table is the table's one meaning, a 95% interval:
+// t_{0.975, T−1} standard errors, the CSV's se column times that quantile.
+func TestCompareIntervalIs95(t *testing.T) {
+	sw := tinySweep(t, 20, "[params]\ng = [1]\n")
+	refPath := filepath.Join(filepath.Dir(sw), "r.toml")
+	writeFile(t, refPath, "[[ref]]\nprocess = \"g-adv-comp\"\nparams = { g = 1 }\ngap_mean = 3\n")
+	code, out, _ := run(t, "summarize", sw, "--compare", refPath, "--format", "csv")
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 0 || err != nil || len(recs) < 2 {
+		t.Fatalf("csv: exit %d %v\n%s", code, err, out)
+	}
+	col := func(name string) string { return recs[len(recs)-1][slices.Index(recs[0], name)] } // g-adv-comp, the point compared
+	sim, _ := strconv.ParseFloat(col("simulated"), 64)
+	se, _ := strconv.ParseFloat(col("se"), 64)
+	trials, _ := strconv.Atoi(col("trials"))
+	_, out, _ = run(t, "summarize", sw, "--compare", refPath)
+	want := fmt.Sprintf("%s ± %.3g", result.Figure(sim), stats.T975(trials-1)*se)
+	if se <= 0 || !strings.Contains(out, want) || !strings.Contains(out, "simulated (mean ± 95% CI)") {
+		t.Errorf("want %q (se %v, %d trials) in\n%s", want, se, trials, out)
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/balloc/balloc/concurrency"
+	"github.com/balloc/balloc/concurrency/compare"
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
-	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/internal/files"
 )
 
@@ -21,8 +21,8 @@ import (
 // over worker counts and trials. The processes and their parameters come
 // from the catalogue (process.Rule: the parameters a rule reads and the
 // sequential models it is compared with), so no process is named here;
-// concurrentcompare.go sets the sequential runs beside each run,
-// concurrentprint.go prints them.
+// concurrency/compare sets the sequential runs beside each run and prints
+// them.
 
 type concurrentFlags struct {
 	process, bins, balls, seed, trials string
@@ -36,57 +36,6 @@ type concurrentFlags struct {
 	saveAges                           string
 	params                             map[string]*string
 	dyn                                dynamicFlags // --arrival-rate, --time, --events, --warmup (concurrentdepartures.go)
-}
-
-// concurrentParams are the parameters the concurrent rules read, as
-// balloc concurrent's flags, in catalogue order: each usage the rule's own
-// (what the parameter means to workers on shared loads), led by the
-// processes that take it. A parameter an alias fixes (two-choice's d) is
-// not the alias's.
-func concurrentParams() []process.RuleParam {
-	var out []process.RuleParam
-	takers := map[string][]string{}
-	for _, e := range process.ConcurrentProcesses() {
-		r, _ := e.ConcurrentRule()
-		for _, q := range r.Params {
-			if !e.Takes(q.Name) {
-				continue
-			}
-			if _, seen := takers[q.Name]; !seen {
-				out = append(out, q)
-			}
-			takers[q.Name] = append(takers[q.Name], e.Name)
-		}
-	}
-	for i, q := range out {
-		out[i].Usage = strings.Join(takers[q.Name], ", ") + ": " + q.Usage
-	}
-	return out
-}
-
-// ruleReads reports whether e's concurrent rule reads the parameter name
-// (one of balloc concurrent's process flags).
-func ruleReads(e *process.Entry, name string) bool {
-	r, _ := e.ConcurrentRule()
-	return e.Takes(name) && slices.ContainsFunc(r.Params, func(q process.RuleParam) bool { return q.Name == name })
-}
-
-// comparedText says which processes, at their defaults, have sequential
-// models and which, for the command's help: "d-choice (two-choice,
-// tau-delay, b-batch); ...".
-func comparedText() string {
-	var parts []string
-	for _, e := range process.ConcurrentProcesses() {
-		p := e.New()
-		var w process.Weights
-		if process.Apply(p, nil, &w) != nil {
-			continue // a required parameter: no defaults to read
-		}
-		if m := p.(process.Concurrent).Concurrent().Models; m != nil {
-			parts = append(parts, fmt.Sprintf("%s (%s, %s, %s)", e.Name, m.Fresh.Process, m.Delayed.Process, m.Batched.Process))
-		}
-	}
-	return strings.Join(parts, "; ")
 }
 
 // andText is "a, b and c".
@@ -109,7 +58,7 @@ func concurrentLong() string {
 		"rule with sequential models, set the gap beside the replay of an emulated run's exact age\n" +
 		"sequence (the delayed model's --delay replay), the i.i.d.-ages model, the rule on fresh loads,\n" +
 		"and the delayed and batched models at the ages' p99. Rules with models at their defaults:\n" +
-		comparedText() + ".\n" +
+		compare.ModelsText() + ".\n" +
 		"With --arrival-rate λ the balls also leave (the supermarket model, as balloc run's: each worker\n" +
 		"draws its own uniformized events; a departure takes a ball from a uniform bin by compare-and-swap\n" +
 		"only if it is non-empty; racy and cas modes; " + andText(concurrency.DepartureProcesses()) + ",\n" +
@@ -133,7 +82,7 @@ func newConcurrentCommand(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.bins, "bins", "", "number of bins n (required)")
 	fl.StringVar(&f.balls, "balls", "", "number of balls m, below 2^32 (required, unless --arrival-rate)")
 	addConcurrentDynamicFlags(fl, &f.dyn)
-	for _, p := range concurrentParams() {
+	for _, p := range concurrency.RuleParams() {
 		v := new(string)
 		f.params[p.Name] = v
 		fl.StringVar(v, p.Name, "", p.Usage)
@@ -320,7 +269,7 @@ func concurrentSpec(fl *pflag.FlagSet, f *concurrentFlags, com core.Common) (*co
 	set := map[string]string{}
 	for name, v := range f.params {
 		if fl.Changed(name) {
-			if !ruleReads(proc, name) {
+			if !concurrency.RuleReads(proc, name) {
 				return nil, fmt.Errorf("--%s does not apply to %s", name, proc.Name)
 			}
 			set[name] = *v
@@ -409,45 +358,9 @@ func parseWorkerCounts(fl *pflag.FlagSet, f *concurrentFlags) ([]int, bool, erro
 	return []int{concurrency.Workers(int(w))}, false, nil
 }
 
-// checkMemory refuses a run whose loads, local-batch views, trace or
-// recorded ages would not fit in memory.
+// checkMemory refuses a run that would not fit (concurrency.CheckMemory).
 func (p *concurrentPlan) checkMemory() error {
-	spec := p.spec
-	need := units.Mul(spec.Bins, p.layout.Bytes())
-	mem := units.MemoryLimit()
-	if mem.Bytes > 0 && need > mem.Bytes {
-		hint := "lower --bins"
-		if p.layout != concurrency.Packed {
-			hint += " or use --layout packed (4 bytes a bin)"
-		}
-		return fmt.Errorf("--bins %s: the shared loads need %s, more than the %v; %s", units.FormatCount(spec.Bins), units.FormatBytes(float64(need)), mem, hint)
-	}
-	if p.mode == concurrency.LocalBatch {
-		// Each local-batch worker, goroutine or virtual, keeps its own view
-		// of every bin: a load and an epoch, 8 bytes a bin (allocator.go,
-		// emulate.go).
-		most := slices.Max(p.counts)
-		views := units.Mul(units.Mul(8, spec.Bins), uint64(most))
-		all := units.Add(need, views)
-		if mem.Bytes > 0 && all > mem.Bytes {
-			return fmt.Errorf("--bins %s: %d local-batch workers keep a view of every bin, %s with the loads, more than the %v; lower --bins or the workers",
-				units.FormatCount(spec.Bins), most, units.FormatBytes(float64(all)), mem)
-		}
-		need = all
-	}
-	if p.traced {
-		if err := checkTraceMemory(spec.Balls, need, mem); err != nil {
-			return err
-		}
-	}
-	if p.record {
-		// Every ball's age is kept for the replay: 4 bytes a ball.
-		if all := units.Add(need, units.Mul(4, spec.Balls)); mem.Bytes > 0 && all > mem.Bytes {
-			return fmt.Errorf("--balls %s: an emulated run keeps every ball's age for its replay, %s with the loads, more than the %v; lower --balls or add --compare=false",
-				units.FormatCount(spec.Balls), units.FormatBytes(float64(all)), mem)
-		}
-	}
-	return nil
+	return concurrency.CheckMemory(p.spec, p.mode, p.layout, slices.Max(p.counts), p.traced, p.record)
 }
 
 // openAges checks --save-ages and opens its output (written after the
@@ -469,8 +382,8 @@ func (p *concurrentPlan) openAges() error {
 
 // runAll runs every trial of every worker count, in turn, each with the
 // sequential runs set beside it.
-func (p *concurrentPlan) runAll() ([]concurrentRow, error) {
-	var rows []concurrentRow
+func (p *concurrentPlan) runAll() ([]compare.Row, error) {
+	var rows []compare.Row
 	for _, w := range p.counts {
 		for tr := range p.trials {
 			row, err := p.runOne(w, tr)
@@ -485,7 +398,7 @@ func (p *concurrentPlan) runAll() ([]concurrentRow, error) {
 
 // runOne is one trial of W workers: the run (after the same trial
 // untraced, with --trace-ages), its ages saved, and its comparisons.
-func (p *concurrentPlan) runOne(w int, tr uint64) (concurrentRow, error) {
+func (p *concurrentPlan) runOne(w int, tr uint64) (compare.Row, error) {
 	cfg := concurrency.Config{Spec: p.spec, Trial: tr, Workers: w, Mode: p.mode, Batch: p.batch,
 		Layout: p.layout, MeasureEvery: p.measure, Emulate: p.emulated, RecordAges: p.record}
 	var twin *concurrency.Result
@@ -493,40 +406,41 @@ func (p *concurrentPlan) runOne(w int, tr uint64) (concurrentRow, error) {
 	if p.traced {
 		// The same trial untraced, just before: what tracing costs.
 		if twin, err = concurrency.Run(cfg); err != nil {
-			return concurrentRow{}, err
+			return compare.Row{}, err
 		}
 		cfg.TraceAges = true
 	}
 	res, err := concurrency.Run(cfg)
 	if err != nil {
-		return concurrentRow{}, err
+		return compare.Row{}, err
 	}
 	if p.saveAges != "" {
 		if err := saveAges(p.agesOut, res.Ages); err != nil {
-			return concurrentRow{}, err
+			return compare.Row{}, err
 		}
 	}
-	var progress *comparisonBar
+	var progress compare.Progress
 	if p.bar != noProgress {
-		progress = &comparisonBar{form: p.bar, w: p.progressTo, workers: w, trial: tr}
+		bar := &comparisonBar{form: p.bar, w: p.progressTo, workers: w, trial: tr}
+		progress = func(total uint64) (func(uint64), func()) { return bar.start(total), bar.finish }
 	}
 	var models *process.Models
 	if p.compare && !p.departures {
 		models = p.models
 	}
-	row, err := compareRun(res, p.spec, p.com, tr, models, progress)
+	row, err := compare.Run(res, p.spec, p.com, tr, models, progress)
 	if twin != nil {
 		row.UntracedBallsPerS, row.UntracedGap, row.TracedPreempted = &twin.BallsPerS, &twin.Gap, &res.TracedPreempted
 	}
 	if p.departures {
-		compareDepartures(&row, res, p.spec, tr, p.compare)
+		compare.Departures(&row, res, p.spec, tr, p.compare)
 	}
 	res.Ages = nil // replayed and saved: free it before the next run
 	return row, err
 }
 
 // write prints the rows as JSON or as tables.
-func (p *concurrentPlan) write(rows []concurrentRow) error {
+func (p *concurrentPlan) write(rows []compare.Row) error {
 	if p.format == "json" {
 		b, err := json.MarshalIndent(rows, "", " ")
 		if err != nil {
@@ -536,13 +450,18 @@ func (p *concurrentPlan) write(rows []concurrentRow) error {
 		return nil
 	}
 	if p.departures {
-		printDepartures(p.stdout, rows, p.spec, p.mode, p.layout, p.measure, p.emulated, p.compare)
+		compare.PrintDepartures(p.stdout, rows, p.setting(), p.compare)
 		return nil
 	}
 	var models *process.Models
 	if p.compare {
 		models = p.models
 	}
-	printConcurrent(p.stdout, rows, p.spec, p.mode, p.layout, p.measure, p.emulated, p.traced, models)
+	compare.Print(p.stdout, rows, p.setting(), models)
 	return nil
+}
+
+// setting is how the runs were made, for the tables' header.
+func (p *concurrentPlan) setting() compare.Setting {
+	return compare.Setting{Spec: p.spec, Mode: p.mode, Layout: p.layout, Measure: p.measure, Emulated: p.emulated, Traced: p.traced}
 }

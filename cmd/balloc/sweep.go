@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -16,7 +15,6 @@ import (
 	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/sweep"
-	"github.com/balloc/balloc/core/units"
 )
 
 func newSweepCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -79,22 +77,6 @@ type sweepDeps struct {
 	trial func(s *core.Spec, trial uint64) *result.Result
 }
 
-// sweepRun is a sweep checked and ready to run: its folder locked, its
-// manifest made, the trials already done read.
-type sweepRun struct {
-	g           *sweep.Grid
-	man         *sweep.Manifest
-	out         string
-	resultsPath string
-	lock        *sweep.Lock
-	jobs        *sweep.Jobs
-	workers     int
-	bar         progressForm
-	before      int   // trials already there
-	valid       int64 // the results file's length without a torn last line
-	notes       []string
-}
-
 // runSweep runs the trials of a sweep file that its folder does not hold
 // yet, appending each result as one synced line; interrupted, the same
 // command resumes.
@@ -106,23 +88,23 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 		deps.trial = func(s *core.Spec, t uint64) *result.Result { return engine.RunTrial(s, t, nil) }
 	}
 	sr, err := openSweep(file, fl, stderr)
-	if sr != nil && sr.lock != nil {
-		defer sr.lock.Release()
+	if sr != nil && sr.Run != nil {
+		defer sr.Release()
 	}
 	if err != nil {
 		return err
 	}
-	if err := sr.checkMemory(); err != nil {
+	if err := sr.CheckMemory(sr.workers); err != nil {
 		return err
 	}
-	if sr.jobs.Total() > math.MaxInt {
-		return fmt.Errorf("the sweep has %d trials to run; at most %d in one run (use --shard)", sr.jobs.Total(), math.MaxInt)
+	if sr.Jobs.Total() > math.MaxInt {
+		return fmt.Errorf("the sweep has %d trials to run; at most %d in one run (use --shard)", sr.Jobs.Total(), math.MaxInt)
 	}
-	printNotes(stderr, sr.notes)
-	if err := sr.man.Write(sr.out); err != nil {
+	printNotes(stderr, sr.Notes)
+	if err := sr.Manifest.Write(sr.Out); err != nil {
 		return failure{err}
 	}
-	rw, err := deps.open(sr.resultsPath, sr.valid)
+	rw, err := deps.open(sr.ResultsPath, sr.Valid)
 	if err != nil {
 		return failure{err}
 	}
@@ -131,13 +113,13 @@ func runSweep(file string, fl sweepFlags, stdout, stderr io.Writer, deps sweepDe
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d trials run, %d were already there; %d grid points\n", sr.resultsPath, written, sr.before, len(sr.g.Specs))
+	fmt.Fprintf(stdout, "%s: %d trials run, %d were already there; %d grid points\n", sr.ResultsPath, written, sr.Before, len(sr.Grid.Specs))
 	return nil
 }
 
 // openSweep reads the sweep file and the flags, takes the output folder's
-// lock and reads the trials it already holds. The lock, once taken, is
-// returned with any error, for the caller to release.
+// lock and reads the trials it already holds (sweep.Open). The lock, once
+// taken, is returned with any error, for the caller to release.
 func openSweep(file string, fl sweepFlags, stderr io.Writer) (*sweepRun, error) {
 	g, err := sweep.ReadGrid(file)
 	if err != nil {
@@ -151,103 +133,19 @@ func openSweep(file string, fl sweepFlags, stderr io.Writer) (*sweepRun, error) 
 	if err != nil {
 		return nil, err
 	}
-	sr := &sweepRun{g: g, out: fl.out, workers: concurrency.Workers(int(w))}
-	if sr.out == "" {
-		sr.out = strings.TrimSuffix(file, filepath.Ext(file))
-	}
-	shardText := ""
-	if sn > 1 {
-		shardText = fmt.Sprintf("%d/%d", si, sn)
-	}
+	sr := &sweepRun{workers: concurrency.Workers(int(w))}
 	if sr.bar, err = wantBar(fl.progress, stderr); err != nil {
 		return nil, err
 	}
-	sr.man = sweep.NewManifest(g, shardText, Version, buildCommit())
-	if err := sr.lockFolder(); err != nil {
-		return sr, err
-	}
-	return sr, sr.readDone(si, sn)
+	sr.Run, err = sweep.Open(g, file, fl.out, si, sn, Version, buildCommit())
+	return sr, err
 }
 
-// lockFolder makes and locks the output folder and checks that what it
-// holds is an earlier run of this sweep, or nothing. A folder that is not
-// balloc's is left as it is: nothing is made, locked or written there.
-func (sr *sweepRun) lockFolder() error {
-	out := sr.out
-	if _, err := sweep.CheckFolder("--out", out); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("--out %s: %v", out, err)
-	}
-	// The lock comes before the manifest is read or written and is held to
-	// the end: two runs on one folder would interleave their lines.
-	var err error
-	if sr.lock, err = sweep.LockFolder(out, "sweep"); err != nil {
-		return err
-	}
-	if old, err := sweep.ReadManifest(out); err == nil {
-		if err := sweep.CheckExtends(out, old, sr.man); err != nil {
-			return err
-		}
-		if old.Shard != sr.man.Shard {
-			return fmt.Errorf("--out %s holds shard %q, not %q", out, old.Shard, sr.man.Shard)
-		}
-	} else if !os.IsNotExist(err) {
-		return err
-	}
-	return nil
-}
-
-// readDone reads the trials already done, one line at a time (what is
-// kept grows with the trials, not the file: sweep.TrialIndex), and lists
-// this shard's trials still to run, lazily (sweep.Jobs).
-func (sr *sweepRun) readDone(si, sn uint64) error {
-	sr.resultsPath = filepath.Join(sr.out, "results.jsonl")
-	done := make([][]uint64, len(sr.g.Specs))
-	_, foreign, valid, torn, err := sweep.NewTrialIndex(sr.man.Grid).Scan(sr.resultsPath, func(p int, r *result.Result) error {
-		done[p] = append(done[p], r.Trial)
-		sr.before++
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	sr.valid = valid
-	// Said once every check has passed, so that a refusal stays one line.
-	if torn {
-		sr.notes = append(sr.notes, fmt.Sprintf("balloc sweep: %s ended in a torn line (a run was killed); it is dropped and its trial run again", sr.resultsPath))
-	}
-	sweep.AddNote(&sr.notes, sweep.ForeignNote("sweep", sr.resultsPath, foreign))
-	sr.jobs = sweep.NewJobs(sr.g, si, sn, done)
-	return nil
-}
-
-// checkMemory refuses a sweep whose largest trial, times the workers,
-// would not fit, naming what drives its size.
-func (sr *sweepRun) checkMemory() error {
-	var per units.Footprint
-	perPoint := 0
-	for p, s := range sr.g.Specs {
-		if f := engine.Footprint(s); f.Bytes > per.Bytes || p == 0 {
-			per, perPoint = f, p
-		}
-	}
-	mem := units.MemoryLimit()
-	if mem.Bytes == 0 || sr.jobs.Total() == 0 {
-		return nil
-	}
-	avail := mem.Bytes
-	at := min(uint64(sr.workers), sr.jobs.Total())
-	s := sr.g.Specs[perPoint]
-	what := fmt.Sprintf("the sweep's largest trial (%s %s) needs %s, mostly for %s", s.Process.Name, s.ParamsText(), units.FormatBytes(float64(per.Bytes)), per.Culprit)
-	switch {
-	case per.Bytes > avail:
-		return fmt.Errorf("%s, more than the %v: %s", what, mem, per.Hint)
-	case units.Mul(per.Bytes, at) > avail:
-		return fmt.Errorf("%s; %d at once exceed the %v: use --workers %d (or %s)", what, at, mem, avail/per.Bytes, per.Hint)
-	}
-	return nil
+// sweepRun is a sweep opened (sweep.Run) with the workers that run it.
+type sweepRun struct {
+	*sweep.Run
+	workers int
+	bar     progressForm
 }
 
 // run runs the jobs on the workers and appends each result, in order, to
@@ -255,7 +153,7 @@ func (sr *sweepRun) checkMemory() error {
 // disk) stops the sweep: trials not yet started are not run, and the lines
 // written so far stay whole.
 func (sr *sweepRun) run(rw resultAppender, deps sweepDeps, stderr io.Writer) (int, error) {
-	njobs := int(sr.jobs.Total())
+	njobs := int(sr.Jobs.Total())
 	var pb *meter
 	if sr.bar != noProgress {
 		pb = newTrialsBar(sr.bar, stderr, njobs, "sweep")
@@ -269,12 +167,12 @@ func (sr *sweepRun) run(rw resultAppender, deps sweepDeps, stderr io.Writer) (in
 			_ = pb.Clear()
 		}
 		return fmt.Sprintf("balloc sweep: interrupted: %d of %d trials saved in %s (%d were there before); run the same command to resume",
-			written, njobs, sr.resultsPath, sr.before)
+			written, njobs, sr.ResultsPath, sr.Before)
 	})
 	concurrency.Ordered(njobs, sr.workers, func(i int) *result.Result {
-		p, trial := sr.jobs.At(uint64(i))
-		r := deps.trial(sr.g.Specs[p], trial)
-		r.SpecHash = sr.g.Hashes[p]
+		p, trial := sr.Jobs.At(uint64(i))
+		r := deps.trial(sr.Grid.Specs[p], trial)
+		r.SpecHash = sr.Grid.Hashes[p]
 		return r
 	}, func(i int, r *result.Result) bool {
 		intr.mu.Lock()

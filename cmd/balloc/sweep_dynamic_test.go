@@ -94,7 +94,7 @@ func TestSweepOverArrivalRates(t *testing.T) {
 	if !slices.Equal(got, lambdas) {
 		t.Errorf("summarize's arrival_rate column %v, want %v", got, lambdas)
 	}
-	if code, out, _ := run(t, "summarize", sw); code != 0 || !strings.Contains(out, "mean queue ± s.e.") || strings.Count(out, "arrival_rate=") != 3 {
+	if code, out, _ := run(t, "summarize", sw); code != 0 || !strings.Contains(out, "mean queue ± 95% CI") || strings.Count(out, "arrival_rate=") != 3 {
 		t.Errorf("summarize table:\n%s", out)
 	}
 

@@ -91,6 +91,11 @@ func runUnit[L kernels.Load](s *core.Spec, trial uint64, progress func(uint64), 
 		snap.Balls = t
 		if s.Checkpoints > 0 {
 			res.Checkpoints = append(res.Checkpoints, snap.Checkpoint())
+			if be, ok := st.(process.BatchEnds); ok {
+				if ends, g := be.BatchEnds(len(loads)); ends > 0 {
+					res.BatchEndsAt((g - float64(w0)/float64(s.Bins)) * scale)
+				}
+			}
 		}
 		if t == s.Balls {
 			res.Fill(snap, s.Alpha)
@@ -157,6 +162,11 @@ func runReal(s *core.Spec, trial uint64, progress func(uint64), res *result.Resu
 		}
 		if s.Checkpoints > 0 {
 			res.Checkpoints = append(res.Checkpoints, snap.Checkpoint())
+			if be, ok := st.(process.BatchEnds); ok {
+				if ends, g := be.BatchEnds(len(loads)); ends > 0 {
+					res.BatchEndsAt(g - float64(s.InitialBalls())/float64(s.Bins))
+				}
+			}
 		}
 		if t == s.Balls {
 			res.Fill(snap, s.Alpha)

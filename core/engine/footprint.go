@@ -20,9 +20,6 @@ func loadBytes(s *core.Spec) uint64 {
 	return 4
 }
 
-// TrialMemory estimates the bytes one running trial of s holds (Footprint).
-func TrialMemory(s *core.Spec) uint64 { return Footprint(s).Bytes }
-
 // Footprint estimates the bytes one running trial holds: the load
 // array and the scratch of a snapshot (a count per load level, at most
 // result.MaxCountLevels of them, or the weight buffer), the process's own state

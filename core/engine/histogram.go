@@ -61,6 +61,11 @@ func runHistogram(s *core.Spec, trial uint64, progress func(uint64)) *result.Res
 		snap.Balls = t
 		if s.Checkpoints > 0 {
 			res.Checkpoints = append(res.Checkpoints, snap.Checkpoint())
+			if be, ok := st.(process.BatchEnds); ok {
+				if ends, g := be.BatchEnds(0); ends > 0 {
+					res.BatchEndsAt((g - float64(w0)/float64(s.Bins)) * scale)
+				}
+			}
 		}
 		if t == s.Balls {
 			res.Fill(snap, s.Alpha)

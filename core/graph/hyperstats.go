@@ -773,7 +773,7 @@ func (s HyperStats) Lines() []string {
 		if p.Exact {
 			add("pairs sharing a hyperedge: %d of %s (%s), %s", p.Covered, hsFmt(p.TotalPairs), hsPct(p.CoveredFrac), how)
 		} else {
-			add("pairs sharing a hyperedge: %s ± %s of %s, %s, %d uniform pairs", hsPct(p.CoveredFrac), hsPct(p.CoveredSE), hsFmt(p.TotalPairs), how, p.PairSamples)
+			add("pairs sharing a hyperedge: %s ± %s (95%% CI) of %s, %s, %d uniform pairs", hsPct(p.CoveredFrac), hsPct(1.96*p.CoveredSE), hsFmt(p.TotalPairs), how, p.PairSamples)
 		}
 		maxs := fmt.Sprintf("= %d (bins %d, %d)", p.MaxCodegree, p.MaxCodegreePair[0], p.MaxCodegreePair[1])
 		if p.MaxIsLowerBound {
@@ -818,5 +818,5 @@ func hsSE(se float64, exact bool) string {
 	if exact {
 		return " (exact)"
 	}
-	return " ± " + hsFmt(se)
+	return " ± " + hsFmt(1.96*se) + " (95% CI)" // a standard error of many samples: a normal interval, as every ± of balloc
 }

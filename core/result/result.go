@@ -52,6 +52,12 @@ type Checkpoint struct {
 	Underload float64   `json:"underload"`
 	Quadratic Potential `json:"quadratic_potential"`
 	LogExpPot float64   `json:"log_exp_potential"`
+	// MaxGap is the running max_gap: the largest gap at this checkpoint
+	// or any before it (and, for processes with batches, at any batch end
+	// so far), so the last checkpoint's is the trial's max_gap when it is
+	// the end. Result.Fill sets it; an engine may set it first to the
+	// largest gap it saw between checkpoints (batch ends).
+	MaxGap float64 `json:"max_gap"`
 
 	Round uint64 `json:"round,omitempty"` // rbb: the state after this round
 }
@@ -127,7 +133,19 @@ func (r *Result) Fill(s Snapshot, alpha float64) {
 	r.Alpha, r.LogExpPot, r.ExpPot = alpha, s.LogExp, Float(math.Exp(s.LogExp))
 	r.Histogram = s.Histogram
 	r.MaxGap = s.Gap
-	for _, c := range r.Checkpoints {
+	run := math.Inf(-1)
+	for i := range r.Checkpoints {
+		c := &r.Checkpoints[i]
+		run = max(run, c.Gap, c.MaxGap)
+		c.MaxGap = run
 		r.MaxGap = max(r.MaxGap, c.Gap)
+	}
+}
+
+// BatchEndsAt records, in the checkpoint just taken, the largest gap at a
+// batch end so far (Checkpoint.MaxGap; Fill makes it running).
+func (r *Result) BatchEndsAt(gap float64) {
+	if n := len(r.Checkpoints); n > 0 {
+		r.Checkpoints[n-1].MaxGap = max(r.Checkpoints[n-1].MaxGap, gap)
 	}
 }

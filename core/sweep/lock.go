@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // LockName is the file in a sweep folder that sweep and merge lock while
@@ -35,7 +37,7 @@ func LockFolder(dir, what string) (*Lock, error) {
 	// device put there is refused below, never waited on.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("--out %s: cannot open %s: %v", dir, path, pathCause(err))
+		return nil, fmt.Errorf("--out %s: cannot open %s: %v", dir, path, files.Cause(err))
 	}
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		f.Close()

@@ -2,9 +2,7 @@ package sweep
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -210,7 +208,7 @@ func CheckFolder(flag, dir string) (*Manifest, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %v", flag, dir, pathCause(err))
+		return nil, fmt.Errorf("%s %s: %v", flag, dir, files.Cause(err))
 	}
 	m, err := ReadManifest(dir)
 	switch {
@@ -262,14 +260,4 @@ func ParamsText(m map[string]any) string {
 		parts = append(parts, fmt.Sprintf("%s=%v", k, m[k]))
 	}
 	return strings.Join(parts, " ")
-}
-
-// pathCause is the operating system's reason inside a path error (the
-// message names the path itself), or err.
-func pathCause(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

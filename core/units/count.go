@@ -3,6 +3,7 @@ package units
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -120,8 +121,10 @@ func fitUint64(v *big.Int) (uint64, error) {
 	return v.Uint64(), nil
 }
 
-// FormatCount writes n compactly and exactly: 10000 as 1e4, 100000000 as
-// 1e8, 1234 as 1234.
+// FormatCount writes n compactly and exactly, as people write numbers:
+// 10000 as 1e4, 1500000 as 1.5e6 (never 15e5), 760000000 as 7.6e8; a
+// count of four or more significant digits, or below 1000, in full (1234).
+// ParseCount reads every form back.
 func FormatCount(n uint64) string {
 	if n >= 1000 {
 		e := 0
@@ -131,7 +134,12 @@ func FormatCount(n uint64) string {
 			e++
 		}
 		if e >= 3 && m < 1000 {
-			return fmt.Sprintf("%de%d", m, e)
+			digits := strconv.FormatUint(m, 10)
+			mant := digits[:1]
+			if len(digits) > 1 {
+				mant += "." + digits[1:]
+			}
+			return fmt.Sprintf("%se%d", mant, e+len(digits)-1)
 		}
 	}
 	return fmt.Sprint(n)

@@ -72,7 +72,8 @@ func FuzzParseCount(f *testing.F) {
 }
 
 func TestFormatCount(t *testing.T) {
-	for n, want := range map[uint64]string{0: "0", 999: "999", 1000: "1e3", 10000: "1e4", 1234: "1234", 25000000: "25e6", 100000000: "1e8"} {
+	for n, want := range map[uint64]string{0: "0", 999: "999", 1000: "1e3", 10000: "1e4", 1234: "1234", 25000000: "2.5e7", 100000000: "1e8",
+		1500000: "1.5e6", 760000000: "7.6e8", 57000: "5.7e4", 123000: "1.23e5", 1230000: "1.23e6"} {
 		if got := FormatCount(n); got != want {
 			t.Errorf("FormatCount(%d) = %q, want %q", n, got, want)
 		}

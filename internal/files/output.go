@@ -54,7 +54,7 @@ func newOutput(flag, path string, force, rewrite bool) (*Output, error) {
 	if li, err := os.Lstat(path); err == nil && li.Mode()&fs.ModeSymlink != 0 {
 		t, err := filepath.EvalSymlinks(path)
 		if err != nil {
-			return nil, fail("a symbolic link to nothing that can be written (%v)", cause(err))
+			return nil, fail("a symbolic link to nothing that can be written (%v)", Cause(err))
 		}
 		o.target = t
 	}
@@ -104,14 +104,14 @@ func newOutput(flag, path string, force, rewrite bool) (*Output, error) {
 		for _, m := range missing {
 			if err := os.Mkdir(m, 0o755); err != nil {
 				undo()
-				return nil, fail("cannot make the folder %s: %v", m, cause(err))
+				return nil, fail("cannot make the folder %s: %v", m, Cause(err))
 			}
 			made = append(made, m)
 		}
 		f, err := os.OpenFile(o.target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err != nil && !errors.Is(err, fs.ErrExist) {
 			undo()
-			return nil, fail("cannot create a file in %s: %v", dir, cause(err))
+			return nil, fail("cannot create a file in %s: %v", dir, Cause(err))
 		}
 		if err == nil {
 			f.Close()
@@ -124,11 +124,11 @@ func newOutput(flag, path string, force, rewrite bool) (*Output, error) {
 		}
 		o.mkdir = len(missing) > 0
 	default:
-		return nil, fail("%v", cause(err))
+		return nil, fail("%v", Cause(err))
 	}
 	abs, err := filepath.Abs(o.target)
 	if err != nil {
-		return nil, fail("%v", cause(err))
+		return nil, fail("%v", Cause(err))
 	}
 	if rewrite {
 		return o, nil // the command's own file, written once by design
@@ -161,7 +161,7 @@ func missingFolders(dir string) ([]string, error) {
 			missing = append(missing, d)
 		case errors.Is(err, syscall.ENOTDIR): // a file further up
 		default:
-			return nil, cause(err)
+			return nil, Cause(err)
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
@@ -176,7 +176,7 @@ func missingFolders(dir string) ([]string, error) {
 func probeFolder(dir string) error {
 	f, err := os.CreateTemp(dir, tempPattern)
 	if err != nil {
-		return cause(err)
+		return Cause(err)
 	}
 	f.Close()
 	return os.Remove(f.Name())
@@ -266,8 +266,10 @@ func (o *Output) WriteFile(data []byte) error {
 	})
 }
 
-// cause is the system's reason inside a path error.
-func cause(err error) error {
+// Cause is the operating system's reason inside a path or link error
+// ("permission denied" rather than "open out/x: permission denied"), for a
+// message that names the path itself; any other error is returned as is.
+func Cause(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err

@@ -12,9 +12,6 @@ func TestByHand(t *testing.T) {
 	if v := Variance(xs, 2.5); v != 1.0/3 {
 		t.Errorf("Variance = %v, want 1/3", v)
 	}
-	if sd := StdDev(xs, 2.5); sd != math.Sqrt(1.0/3) {
-		t.Errorf("StdDev = %v, want √(1/3)", sd)
-	}
 	if se := StdErr(xs, 2.5); se != math.Sqrt(1.0/3/4) {
 		t.Errorf("StdErr = %v, want √(1/12)", se)
 	}
@@ -53,7 +50,17 @@ func TestSameBitsAsPlainSums(t *testing.T) {
 	if got, want := StdErr(xs, mean), math.Sqrt(ss/(n-1)/n); got != want {
 		t.Errorf("StdErr = %v, want %v bit for bit", got, want)
 	}
-	if got, want := StdDev(xs, mean), math.Sqrt(ss/(n-1)); got != want {
-		t.Errorf("StdDev = %v, want %v bit for bit", got, want)
+}
+
+// MeanCI is the mean and Student's t half-width: for 2, 2, 3, 3 the mean
+// 2.5, sd √(1/3) and t_{0.975,3} = 3.182446305284263 (a table's value).
+func TestMeanCIByHand(t *testing.T) {
+	m, half := MeanCI([]float64{2, 2, 3, 3})
+	want := 3.182446305284263 * math.Sqrt(1.0/3) / 2
+	if m != 2.5 || math.Abs(half-want) > 1e-12 {
+		t.Errorf("MeanCI = %v ± %v, want 2.5 ± %v", m, half, want)
+	}
+	if m, half := MeanCI([]float64{7}); m != 7 || half != 0 {
+		t.Errorf("MeanCI of one value = %v ± %v, want 7 ± 0", m, half)
 	}
 }

@@ -1,8 +1,7 @@
-package main
+package compare
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -13,12 +12,33 @@ import (
 	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/result"
-	"github.com/balloc/balloc/internal/files"
 )
 
-// concurrentRow is one concurrent run and the sequential runs set beside it:
+// Setting is how the runs of a table were made, as its header says.
+type Setting struct {
+	Spec     *core.Spec
+	Mode     concurrency.Mode
+	Layout   concurrency.Layout
+	Measure  uint64 // staleness measured every Measure-th ball of each worker
+	Emulated bool   // virtual workers in one goroutine (concurrency.Config.Emulate)
+	Traced   bool   // every ball stamped (concurrency.Config.TraceAges)
+}
+
+// Progress, when not nil, is told before a trial's sequential runs the
+// balls they will place, and returns the callback the engine reports its
+// balls to and the function called when they are done.
+type Progress func(total uint64) (report func(uint64), done func())
+
+// z975 turns a standard error of batch means (many, close to normal) into
+// the half-width of a 95% interval: every ± in balloc's tables is one.
+const z975 = 1.959963984540054
+
+// g formats a figure for a table (result.Figure).
+func g(x float64) string { return result.Figure(x) }
+
+// Row is one concurrent run and the sequential runs set beside it:
 // one JSON object per run, its headline figures at the top level.
-type concurrentRow struct {
+type Row struct {
 	Workers   int     `json:"workers"`
 	Trial     uint64  `json:"trial"`
 	Gap       float64 `json:"gap"`
@@ -66,22 +86,22 @@ type concurrentRow struct {
 	DelayedGap *float64 `json:"tau_delay_gap"`
 	BatchedGap *float64 `json:"b_batch_gap"`
 
-	// With --arrival-rate (concurrentdepartures.go), its figures at the
+	// With balls that leave (Departures), its figures at the
 	// top level; nil otherwise, and then none of its fields appear.
-	*departuresRow
+	*DeparturesRow
 
-	Concurrent concurrentResult `json:"concurrent"`
-	Replay     *result.Result   `json:"replay,omitempty"`
-	Model      *result.Result   `json:"delay_model,omitempty"`
-	Fresh      *result.Result   `json:"two_choice,omitempty"`
-	Delayed    *result.Result   `json:"tau_delay,omitempty"`
-	Batched    *result.Result   `json:"b_batch,omitempty"`
+	Concurrent Result         `json:"concurrent"`
+	Replay     *result.Result `json:"replay,omitempty"`
+	Model      *result.Result `json:"delay_model,omitempty"`
+	Fresh      *result.Result `json:"two_choice,omitempty"`
+	Delayed    *result.Result `json:"tau_delay,omitempty"`
+	Batched    *result.Result `json:"b_batch,omitempty"`
 }
 
-// concurrentResult is a concurrent run's result as the JSON gives it: its
+// Result is a concurrent run's result as the JSON gives it: its
 // shard totals (64 ranges of bins, most of them empty when n is small) as
 // {"shard": balls} of the shards that got balls.
-type concurrentResult struct {
+type Result struct {
 	*concurrency.Result
 	ShardTotals shardTotals `json:"shard_totals"`
 }
@@ -104,10 +124,10 @@ func (st shardTotals) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// newConcurrentRow is a run's row without comparisons: its gap, speed and
+// NewRow is a run's row without comparisons: its gap, speed and
 // law of ages (exact where every ball's age was kept, else the measured
 // balls').
-func newConcurrentRow(res *concurrency.Result, tr uint64) (concurrentRow, concurrency.Dist) {
+func NewRow(res *concurrency.Result, tr uint64) (Row, concurrency.Dist) {
 	law, of := res.GlobalStaleness, fmt.Sprintf("every %d-th ball of each worker", res.MeasureEvery)
 	if res.AgeLaw != nil {
 		law, of = *res.AgeLaw, "every ball"
@@ -115,23 +135,23 @@ func newConcurrentRow(res *concurrency.Result, tr uint64) (concurrentRow, concur
 			of = "every ball, from its TSC stamps"
 		}
 	}
-	row := concurrentRow{Workers: res.Workers, Trial: tr, Gap: res.Gap, BallsPerS: res.BallsPerS, AgesOf: of,
+	row := Row{Workers: res.Workers, Trial: tr, Gap: res.Gap, BallsPerS: res.BallsPerS, AgesOf: of,
 		AgeMean: law.Mean, AgeP50: law.P50, AgeP90: law.P90, AgeP99: law.P99, AgeP999: law.P999, AgeMax: law.Max,
 		Tau: law.P99, Descheduled: res.Descheduled.Count, DescheduledAgeMax: res.Descheduled.Max,
-		Concurrent: concurrentResult{res, shardTotals(res.ShardTotals)}}
+		Concurrent: Result{res, shardTotals(res.ShardTotals)}}
 	if res.Mode == concurrency.Sharded.String() {
 		row.AgeBound, row.BackpressureWaits = res.AgeBound, &res.BackpressureWaits
 	}
 	return row, law
 }
 
-// compareRun sets the rule's sequential models beside a concurrent run
+// Run sets the rule's sequential models beside a concurrent run
 // (models nil: none): the delayed model replaying its ages and with i.i.d.
 // ages of their law, the rule on fresh loads, and the delayed and batched
 // models at the ages' p99. The sequential runs use trial numbers 2^20 and
 // up, so their choices are independent of the run's.
-func compareRun(res *concurrency.Result, spec *core.Spec, com core.Common, tr uint64, models *process.Models, bar *comparisonBar) (concurrentRow, error) {
-	row, law := newConcurrentRow(res, tr)
+func Run(res *concurrency.Result, spec *core.Spec, com core.Common, tr uint64, models *process.Models, progress Progress) (Row, error) {
+	row, law := NewRow(res, tr)
 	if models == nil || law.Count == 0 {
 		return row, nil
 	}
@@ -140,14 +160,18 @@ func compareRun(res *concurrency.Result, spec *core.Spec, com core.Common, tr ui
 	if res.Ages != nil {
 		runs++ // the replay
 	}
-	progress := bar.start(runs * spec.Balls)
-	defer bar.finish()
+	var report func(uint64)
+	if progress != nil {
+		var done func()
+		report, done = progress(runs * spec.Balls)
+		defer done()
+	}
 	run := func(m process.Model, set map[string]string, opts ...core.SpecOption) (*result.Result, *float64, error) {
 		s, err := core.NewSpec(m.Process, m.With(set), com, opts...)
 		if err != nil {
 			return nil, nil, err
 		}
-		r := engine.RunTrial(s, seq, progress)
+		r := engine.RunTrial(s, seq, report)
 		return r, &r.Gap, nil
 	}
 	var err error
@@ -178,9 +202,9 @@ func compareRun(res *concurrency.Result, spec *core.Spec, com core.Common, tr ui
 	return row, nil
 }
 
-// modelText is a model as the tables name it: the process and the values
+// ModelText is a model as the tables name it: the process and the values
 // that make it the rule ("one-plus-beta beta=0.5").
-func modelText(m process.Model) string {
+func ModelText(m process.Model) string {
 	parts := []string{m.Process}
 	keys := make([]string, 0, len(m.Set))
 	for k := range m.Set {
@@ -214,11 +238,20 @@ func regime(tau, n uint64) string {
 	return "τ < n/ln n: no bound quoted"
 }
 
-// saveAges writes a run's age sequence for --delay replay --replay into
-// its output (checked before the run: files.Output).
-func saveAges(out *files.Output, ages []uint32) error {
-	if err := out.Write(func(w io.Writer) error { return process.WriteReplay(w, ages) }); err != nil {
-		return fmt.Errorf("--save-ages %s: %v", out.Path(), err)
+// ModelsText says which processes, at their defaults, have sequential
+// models and which, for the command's help: "d-choice (two-choice,
+// tau-delay, b-batch); ...".
+func ModelsText() string {
+	var parts []string
+	for _, e := range process.ConcurrentProcesses() {
+		p := e.New()
+		var w process.Weights
+		if process.Apply(p, nil, &w) != nil {
+			continue // a required parameter: no defaults to read
+		}
+		if m := p.(process.Concurrent).Concurrent().Models; m != nil {
+			parts = append(parts, fmt.Sprintf("%s (%s, %s, %s)", e.Name, m.Fresh.Process, m.Delayed.Process, m.Batched.Process))
+		}
 	}
-	return nil
+	return strings.Join(parts, "; ")
 }

@@ -1,25 +1,24 @@
-package main
+package compare
 
 import (
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/balloc/balloc/concurrency"
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/internal/stats"
 )
 
-// printConcurrent prints runs without departures: the header, a line per
-// run, and with models (--compare) their notes and the means over trials.
-func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mode concurrency.Mode, layout concurrency.Layout, measure uint64, emulated, traced bool, models *process.Models) {
+// Print prints runs without departures: the header, a line per run, and
+// with models (nil: not compared) their notes and the means over trials.
+func Print(stdout io.Writer, rows []Row, set Setting, models *process.Models) {
+	spec, mode, layout, measure, emulated, traced := set.Spec, set.Mode, set.Layout, set.Measure, set.Emulated, set.Traced
 	what := "workers"
 	if emulated {
 		what = "emulated workers"
@@ -32,7 +31,7 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 	if models == nil {
 		return
 	}
-	delayed := modelText(models.Delayed)
+	delayed := ModelText(models.Delayed)
 	fmt.Fprintf(stdout, "\nreplay: %s --delay replay, each ball reading its samples at its own age, in ball order\n", delayed)
 	switch {
 	case traced:
@@ -45,7 +44,7 @@ func printConcurrent(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mo
 }
 
 // printConcurrentHeader says what was run and how the ages were measured.
-func printConcurrentHeader(stdout io.Writer, rows []concurrentRow, spec *core.Spec, mode concurrency.Mode, layout concurrency.Layout, measure uint64, emulated, traced bool) {
+func printConcurrentHeader(stdout io.Writer, rows []Row, spec *core.Spec, mode concurrency.Mode, layout concurrency.Layout, measure uint64, emulated, traced bool) {
 	fmt.Fprintf(stdout, "%s %s: n = %s bins, m = %s balls, mode %s, layout %s, seed %d, %d CPU(s)\n",
 		spec.Process.Name, spec.ParamsText(), units.FormatCount(spec.Bins), units.FormatCount(spec.Balls), mode, layout, spec.Seed, runtime.NumCPU())
 	if mode == concurrency.Sharded {
@@ -78,7 +77,7 @@ func printConcurrentHeader(stdout io.Writer, rows []concurrentRow, spec *core.Sp
 
 // printConcurrentRuns is the table of runs, a line each, with the
 // untraced twin and, compared, the replay's and i.i.d. ages' gaps.
-func printConcurrentRuns(stdout io.Writer, rows []concurrentRow, mode concurrency.Mode, emulated bool, what string, compare bool) {
+func printConcurrentRuns(stdout io.Writer, rows []Row, mode concurrency.Mode, emulated bool, what string, compare bool) {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	head := what + "\ttrial\trun\tballs/s\tbin staleness mean/p50/p99/max\tage mean/p50/p90/p99/max\tgap"
 	if mode == concurrency.CAS {
@@ -128,18 +127,18 @@ func printConcurrentRuns(stdout io.Writer, rows []concurrentRow, mode concurrenc
 
 // printConcurrentMeans is the table of means over trials per worker count
 // beside the models at τ = the ages' p99, and the regime's note.
-func printConcurrentMeans(stdout io.Writer, rows []concurrentRow, what string, models *process.Models) {
-	fmt.Fprintf(stdout, "\nmeans over trials, ± 1.96 standard errors; τ = p99 of the ages, the sequential runs at that τ\n")
+func printConcurrentMeans(stdout io.Writer, rows []Row, what string, models *process.Models) {
+	fmt.Fprintf(stdout, "\nmeans over trials ± 95%% CI (Student t); τ = p99 of the ages, the sequential runs at that τ\n")
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\ttrials\tgap\treplay gap\ti.i.d.-ages gap\t%s gap\tτ (p99)\t%s fixed τ gap\t%s b = τ gap\tregime (Los and Sauerwald 2022)\n",
-		what, modelText(models.Fresh), modelText(models.Delayed), modelText(models.Batched))
+		what, ModelText(models.Fresh), ModelText(models.Delayed), ModelText(models.Batched))
 	for lo := 0; lo < len(rows); {
 		hi := lo
 		for hi < len(rows) && rows[hi].Workers == rows[lo].Workers {
 			hi++
 		}
 		grp := rows[lo:hi]
-		col := func(get func(concurrentRow) *float64) string {
+		col := func(get func(Row) *float64) string {
 			var xs []float64
 			for _, r := range grp {
 				if p := get(r); p != nil {
@@ -148,11 +147,11 @@ func printConcurrentMeans(stdout io.Writer, rows []concurrentRow, what string, m
 			}
 			return meanText(xs)
 		}
-		taus := col(func(r concurrentRow) *float64 { t := float64(r.Tau); return &t })
+		taus := col(func(r Row) *float64 { t := float64(r.Tau); return &t })
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", grp[0].Workers, len(grp),
-			col(func(r concurrentRow) *float64 { return &r.Gap }), col(func(r concurrentRow) *float64 { return r.ReplayGap }),
-			col(func(r concurrentRow) *float64 { return r.IIDGap }), col(func(r concurrentRow) *float64 { return r.FreshGap }),
-			taus, col(func(r concurrentRow) *float64 { return r.DelayedGap }), col(func(r concurrentRow) *float64 { return r.BatchedGap }),
+			col(func(r Row) *float64 { return &r.Gap }), col(func(r Row) *float64 { return r.ReplayGap }),
+			col(func(r Row) *float64 { return r.IIDGap }), col(func(r Row) *float64 { return r.FreshGap }),
+			taus, col(func(r Row) *float64 { return r.DelayedGap }), col(func(r Row) *float64 { return r.BatchedGap }),
 			grp[0].Regime)
 		lo = hi
 	}
@@ -161,7 +160,8 @@ func printConcurrentMeans(stdout io.Writer, rows []concurrentRow, what string, m
 	fmt.Fprintln(stdout, "delay τ / batch b = τ on n bins (\"around n\" read as n/ln n ≤ τ < n ln n). No bound is computed: the sequential runs are the comparison.")
 }
 
-// meanText is "mean ± 1.96 SE" of xs, the mean alone for one value, – for none.
+// meanText is "mean ± 95% CI" of xs (Student t, stats.MeanCI), the mean
+// alone for one value, – for none.
 func meanText(xs []float64) string {
 	switch len(xs) {
 	case 0:
@@ -169,8 +169,8 @@ func meanText(xs []float64) string {
 	case 1:
 		return g(xs[0])
 	}
-	m, sd := stat.MeanStdDev(xs, nil)
-	return fmt.Sprintf("%.3g ± %.2g", m, 1.96*sd/math.Sqrt(float64(len(xs))))
+	m, half := stats.MeanCI(xs)
+	return fmt.Sprintf("%.3g ± %.2g", m, half)
 }
 
 func distText(d concurrency.Dist) string {
@@ -178,4 +178,41 @@ func distText(d concurrency.Dist) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.3g/%d/%d/%d", d.Mean, d.P50, d.P99, d.Max)
+}
+
+// printTraceNote says, under the table of a --trace-ages run, what the
+// stamps cost (each traced run against the untraced run of the same trial
+// just before it), what they cannot see, and the balls preempted apart.
+func printTraceNote(stdout io.Writer, rows []Row) {
+	var traced, untraced float64
+	var preempted, disordered, balls uint64
+	for _, r := range rows {
+		if r.UntracedBallsPerS == nil {
+			continue
+		}
+		traced += r.BallsPerS
+		untraced += *r.UntracedBallsPerS
+		preempted += *r.TracedPreempted
+		disordered += r.Concurrent.TracedDisordered
+		balls += r.Concurrent.Balls
+	}
+	fmt.Fprintf(stdout, "\ntraced: each ball stamped with the time-stamp counter (fenced RDTSC) before its first load and after its\n")
+	fmt.Fprintf(stdout, "commit, into its worker's log; its age = the balls whose commit stamp lies strictly between its two stamps.\n")
+	if untraced > 0 {
+		fmt.Fprintf(stdout, "cost: %.3g balls/s traced against %.3g untraced (the same trials just before): %.2f×; %d bytes a ball.\n",
+			traced/float64(len(rows)), untraced/float64(len(rows)), traced/untraced, concurrency.TraceBytesPerBall)
+	}
+	fmt.Fprintf(stdout, "preempted apart: %d of %d balls have an age over 1000·W (their worker was off the CPU between read and commit);\n", preempted, balls)
+	fmt.Fprintf(stdout, "%d stamps were out of their worker's program order (counter skew between cores).\n", disordered)
+	fmt.Fprintln(stdout, "the measured balls' ages (mean/p50/p99/max) by the striped total, which counts the commits made while the")
+	fmt.Fprintln(stdout, "total is read, against the same balls' ages by their stamps:")
+	for _, r := range rows {
+		if tm := r.Concurrent.TracedMeasured; tm != nil {
+			fmt.Fprintf(stdout, "  W = %d, trial %d: striped total %s; stamps %s\n", r.Workers, r.Trial, distText(r.Concurrent.GlobalStaleness), distText(*tm))
+		}
+	}
+	fmt.Fprintln(stdout, "cannot see: the stamps order execution on each core, not when a store became visible to the others; a read")
+	fmt.Fprintln(stdout, "stamp precedes its load by the load's latency, so commits made meanwhile count (ages are upper bounds at that")
+	fmt.Fprintln(stdout, "resolution); commits on two cores closer than their counters' skew may be misordered; the stamping slows each")
+	fmt.Fprintln(stdout, "ball and so changes the staleness it measures (compare the untraced gap).")
 }
