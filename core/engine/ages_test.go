@@ -5,10 +5,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
+	"regexp"
 	"testing"
 
 	"github.com/balloc/balloc/core"
 )
+
+// checkpointMaxGap is a checkpoint's last field in JSON, its max_gap.
+var checkpointMaxGap = regexp.MustCompile(`,"max_gap":[^,}]*}`)
 
 // agesDigest runs trials of tau-delay --delay empirical with the ages file
 // text and returns a digest of the results (times left out) and the spec's
@@ -36,6 +40,9 @@ func agesDigest(t *testing.T, text, weights string) (digest, hash string) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The digests predate the checkpoints' running max_gap (their last
+		// field); it is taken out so that they still pin the draws.
+		b = checkpointMaxGap.ReplaceAll(b, []byte("}"))
 		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16], s.Hash()
