@@ -108,14 +108,19 @@ func newOutput(flag, path string, force, rewrite bool) (*Output, error) {
 			}
 			made = append(made, m)
 		}
-		f, err := os.OpenFile(o.target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil && !errors.Is(err, fs.ErrExist) {
-			undo()
-			return nil, fail("cannot create a file in %s: %v", dir, Cause(err))
-		}
-		if err == nil {
-			f.Close()
-			os.Remove(o.target)
+		// A file of balloc's own folder (rewrite: a manifest) is not made
+		// for the probe: its name is balloc's, and another balloc reading
+		// the folder unlocked would find it empty for a moment.
+		if !rewrite {
+			f, err := os.OpenFile(o.target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			if err != nil && !errors.Is(err, fs.ErrExist) {
+				undo()
+				return nil, fail("cannot create a file in %s: %v", dir, Cause(err))
+			}
+			if err == nil {
+				f.Close()
+				os.Remove(o.target)
+			}
 		}
 		err = probeFolder(dir)
 		undo()
