@@ -15,6 +15,7 @@ import (
 	"github.com/balloc/balloc/core"
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/internal/files"
+	"github.com/balloc/balloc/internal/progress"
 )
 
 // balloc concurrent: the command, its flags and their checks, and the loop
@@ -130,7 +131,7 @@ type concurrentPlan struct {
 	departures, record   bool
 	compare              bool            // --compare
 	models               *process.Models // the rule's sequential models; nil: none
-	bar                  progressForm
+	bar                  progress.Form
 	saveAges             string
 	agesOut              *files.Output
 	format               string
@@ -145,7 +146,7 @@ func runConcurrent(c *cobra.Command, f *concurrentFlags, stdout io.Writer) error
 		return err
 	}
 	p.stdout, p.progressTo = stdout, c.ErrOrStderr()
-	if p.bar, err = wantBar(f.progress, p.progressTo); err != nil {
+	if p.bar, err = progress.Want(f.progress, p.progressTo); err != nil {
 		return err
 	}
 	if err := p.checkMemory(); err != nil {
@@ -419,16 +420,16 @@ func (p *concurrentPlan) runOne(w int, tr uint64) (compare.Row, error) {
 			return compare.Row{}, err
 		}
 	}
-	var progress compare.Progress
-	if p.bar != noProgress {
+	var shown compare.Progress
+	if p.bar != progress.None {
 		bar := &comparisonBar{form: p.bar, w: p.progressTo, workers: w, trial: tr}
-		progress = func(total uint64) (func(uint64), func()) { return bar.start(total), bar.finish }
+		shown = func(total uint64) (func(uint64), func()) { return bar.start(total), bar.finish }
 	}
 	var models *process.Models
 	if p.compare && !p.departures {
 		models = p.models
 	}
-	row, err := compare.Run(res, p.spec, p.com, tr, models, progress)
+	row, err := compare.Run(res, p.spec, p.com, tr, models, shown)
 	if twin != nil {
 		row.UntracedBallsPerS, row.UntracedGap, row.TracedPreempted = &twin.BallsPerS, &twin.Gap, &res.TracedPreempted
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/balloc/balloc/core/sweep"
 	"github.com/balloc/balloc/core/units"
 	"github.com/balloc/balloc/internal/files"
+	"github.com/balloc/balloc/internal/progress"
 	"github.com/balloc/balloc/output"
 	"github.com/balloc/balloc/plot"
 )
@@ -117,7 +118,7 @@ type plan struct {
 	workers  int
 	format   string
 	theory   bool
-	bar      progressForm
+	bar      progress.Form
 }
 
 // jobs is the number of trials of the run, spec by spec: job i is trial
@@ -156,7 +157,7 @@ func validate(c *cobra.Command, f *runFlags) (*plan, error) {
 	if err := checkFormat(f); err != nil {
 		return nil, err
 	}
-	if p.bar, err = wantBar(f.progress, c.ErrOrStderr()); err != nil {
+	if p.bar, err = progress.Want(f.progress, c.ErrOrStderr()); err != nil {
 		return nil, err
 	}
 	names, err := processNames(f.process)
@@ -470,15 +471,15 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 	}
 	printNotes(stderr, p.notes)
 
-	progress := func(uint64) {}
-	var bar *meter
-	if p.bar != noProgress {
+	report := func(uint64) {}
+	var bar *progress.Meter
+	if p.bar != progress.None {
 		total := uint64(0)
 		for _, s := range p.specs {
 			total = units.Add(total, units.Mul(s.Balls, uint64(p.trials)))
 		}
-		bar = newBallsBar(p.bar, stderr, total, fmt.Sprintf("%d trials", p.jobs()))
-		progress = func(n uint64) { _ = bar.Add64(int64(n)) }
+		bar = progress.Balls(p.bar, stderr, total, fmt.Sprintf("%d trials", p.jobs()))
+		report = func(n uint64) { _ = bar.Add64(int64(n)) }
 	}
 
 	out := newWriter(p, stdout)
@@ -494,7 +495,7 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 	})
 	concurrency.Ordered(p.jobs(), p.workers, func(i int) *result.Result {
 		spec, trial := p.job(i)
-		return engine.RunTrial(p.specs[spec], trial, progress)
+		return engine.RunTrial(p.specs[spec], trial, report)
 	}, func(i int, r *result.Result) bool {
 		intr.mu.Lock()
 		defer intr.mu.Unlock()

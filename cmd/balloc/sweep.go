@@ -15,6 +15,7 @@ import (
 	"github.com/balloc/balloc/core/engine"
 	"github.com/balloc/balloc/core/result"
 	"github.com/balloc/balloc/core/sweep"
+	"github.com/balloc/balloc/internal/progress"
 )
 
 func newSweepCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -134,7 +135,7 @@ func openSweep(file string, fl sweepFlags, stderr io.Writer) (*sweepRun, error) 
 		return nil, err
 	}
 	sr := &sweepRun{workers: concurrency.Workers(int(w))}
-	if sr.bar, err = wantBar(fl.progress, stderr); err != nil {
+	if sr.bar, err = progress.Want(fl.progress, stderr); err != nil {
 		return nil, err
 	}
 	sr.Run, err = sweep.Open(g, file, fl.out, si, sn, Version, buildCommit())
@@ -145,7 +146,7 @@ func openSweep(file string, fl sweepFlags, stderr io.Writer) (*sweepRun, error) 
 type sweepRun struct {
 	*sweep.Run
 	workers int
-	bar     progressForm
+	bar     progress.Form
 }
 
 // run runs the jobs on the workers and appends each result, in order, to
@@ -154,9 +155,9 @@ type sweepRun struct {
 // written so far stay whole.
 func (sr *sweepRun) run(rw resultAppender, deps sweepDeps, stderr io.Writer) (int, error) {
 	njobs := int(sr.Jobs.Total())
-	var pb *meter
-	if sr.bar != noProgress {
-		pb = newTrialsBar(sr.bar, stderr, njobs, "sweep")
+	var pb *progress.Meter
+	if sr.bar != progress.None {
+		pb = progress.Trials(sr.bar, stderr, njobs, "sweep")
 	}
 	var writeErr error
 	written := 0

@@ -1,4 +1,8 @@
-package main
+// Package progress shows a long run's progress on stderr, as the command
+// does: a redrawn bar on a terminal, and anywhere else (a Slurm or nohup
+// log, CI) a plain line every LineInterval with what is done, the rate and
+// the time left, so that a log shows a live run.
+package progress
 
 import (
 	"fmt"
@@ -15,60 +19,60 @@ import (
 	"golang.org/x/term"
 )
 
-// progressLineInterval is how often a run whose stderr is not a terminal
+// LineInterval is how often a run whose stderr is not a terminal
 // (a Slurm or nohup log, CI) writes a progress line. A variable so that a
 // test can shorten it.
-var progressLineInterval = 30 * time.Second
+var LineInterval = 30 * time.Second
 
-// progressForm is how a run shows its progress on stderr.
-type progressForm uint8
+// Form is how a run shows its progress on stderr.
+type Form uint8
 
 const (
-	noProgress   progressForm = iota // --progress never
-	autoProgress                     // a bar on a terminal, else a line every progressLineInterval
-	barProgress                      // a bar, terminal or not (--progress always)
+	None Form = iota // --progress never
+	Auto             // a bar on a terminal, else a line every LineInterval
+	Bar              // a bar, terminal or not (--progress always)
 )
 
-// wantBar reads a --progress value (run, sweep, concurrent) for stderr w:
+// Want reads a --progress value (run, sweep, concurrent) for stderr w:
 // auto draws a bar when w is a terminal and otherwise, when w is a file or
-// pipe, writes a plain line every progressLineInterval (a Slurm or nohup log
+// pipe, writes a plain line every LineInterval (a Slurm or nohup log
 // shows a live run);
 // always draws the bar wherever w goes (a pipe through tee to a terminal);
 // never shows nothing.
-func wantBar(progress string, w io.Writer) (progressForm, error) {
+func Want(progress string, w io.Writer) (Form, error) {
 	switch progress {
 	case "auto":
 		f, ok := w.(*os.File)
 		switch {
 		case !ok: // a Go program's or a test's buffer: no log to keep alive
-			return noProgress, nil
+			return None, nil
 		case term.IsTerminal(int(f.Fd())):
-			return barProgress, nil
+			return Bar, nil
 		}
-		return autoProgress, nil
+		return Auto, nil
 	case "always":
-		return barProgress, nil
+		return Bar, nil
 	case "never":
-		return noProgress, nil
+		return None, nil
 	}
-	return noProgress, fmt.Errorf("--progress %q: want auto, always or never", progress)
+	return None, fmt.Errorf("--progress %q: want auto, always or never", progress)
 }
 
-// meter is the progress balloc shows on stderr: a redrawn bar on a
+// Meter is the progress balloc shows on stderr: a redrawn bar on a
 // terminal, or plain lines (lineMeter) anywhere else. Its methods may be
 // called from any goroutine.
-type meter struct {
+type Meter struct {
 	bar   *progressbar.ProgressBar
 	lines *lineMeter
 }
 
-// newMeter is the progress of total units (balls or trials) on w, in form
-// (autoProgress or barProgress).
-func newMeter(form progressForm, w io.Writer, total uint64, unit, desc string) *meter {
-	if form != barProgress {
-		return &meter{lines: startLines(w, total, unit, desc, time.Now, time.NewTicker(progressLineInterval))}
+// New is the progress of total units (balls or trials) on w, in form
+// (Auto or Bar).
+func New(form Form, w io.Writer, total uint64, unit, desc string) *Meter {
+	if form != Bar {
+		return &Meter{lines: startLines(w, total, unit, desc, time.Now, time.NewTicker(LineInterval))}
 	}
-	return &meter{bar: progressbar.NewOptions64(int64(min(total, 1<<62)),
+	return &Meter{bar: progressbar.NewOptions64(int64(min(total, 1<<62)),
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(desc),
 		progressbar.OptionSetItsString(unit),
@@ -81,19 +85,19 @@ func newMeter(form progressForm, w io.Writer, total uint64, unit, desc string) *
 	)}
 }
 
-// newBallsBar is the progress of a count of balls on w: done of total, the
+// Balls is the progress of a count of balls on w: done of total, the
 // rate and the time left.
-func newBallsBar(form progressForm, w io.Writer, total uint64, desc string) *meter {
-	return newMeter(form, w, total, "balls", desc)
+func Balls(form Form, w io.Writer, total uint64, desc string) *Meter {
+	return New(form, w, total, "balls", desc)
 }
 
-// newTrialsBar is the progress of a count of trials on w (a sweep).
-func newTrialsBar(form progressForm, w io.Writer, total int, desc string) *meter {
-	return newMeter(form, w, uint64(max(total, 0)), "trials", desc)
+// Trials is the progress of a count of trials on w (a sweep).
+func Trials(form Form, w io.Writer, total int, desc string) *Meter {
+	return New(form, w, uint64(max(total, 0)), "trials", desc)
 }
 
 // Add64 counts n more units done.
-func (m *meter) Add64(n int64) error {
+func (m *Meter) Add64(n int64) error {
 	if m.lines != nil {
 		m.lines.done.Add(uint64(n))
 		return nil
@@ -102,11 +106,11 @@ func (m *meter) Add64(n int64) error {
 }
 
 // Add counts n more units done.
-func (m *meter) Add(n int) error { return m.Add64(int64(n)) }
+func (m *Meter) Add(n int) error { return m.Add64(int64(n)) }
 
 // Clear removes the bar, or stops the lines without a last one (an
 // interrupted run, whose own line follows).
-func (m *meter) Clear() error {
+func (m *Meter) Clear() error {
 	if m.lines != nil {
 		m.lines.stop(false)
 		return nil
@@ -117,7 +121,7 @@ func (m *meter) Clear() error {
 // Finish ends the progress: the bar is cleared; the lines end with one
 // saying what was done, if any line came before it (a run shorter than the
 // interval writes nothing).
-func (m *meter) Finish() error {
+func (m *Meter) Finish() error {
 	if m.lines != nil {
 		m.lines.stop(true)
 		return nil
