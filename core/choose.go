@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/balloc/balloc/core/process"
 	"github.com/balloc/balloc/kernels"
@@ -104,4 +105,31 @@ func histogramSupports(s *Spec) (bool, string) {
 		return false, fmt.Sprintf("--initial %s spans %d load levels, and the histogram engine holds every level from the least load to the largest (at most 2^24)", s.Initial.String(), span)
 	}
 	return true, ""
+}
+
+// AutoCrossovers says, for a few processes at m/n = perBin, the least power
+// of ten n from which --engine auto picks the histogram engine, read from
+// core's cost model itself (NewSpec), so that info cannot drift from it.
+func AutoCrossovers(perBin uint64) string {
+	var parts []string
+	for _, p := range []struct {
+		name string
+		set  map[string]string
+		show string
+	}{
+		{"one-choice", nil, "one-choice"},
+		{"two-choice", nil, "two-choice"},
+		{"one-plus-beta", map[string]string{"beta": "0.5"}, "(1+β) β=½"},
+	} {
+		from := "never up to 10^12"
+		for e, n := 1, uint64(10); e <= 12; e, n = e+1, n*10 {
+			s, err := NewSpec(p.name, p.set, Common{Bins: n, Balls: n * perBin, Trials: 1, Engine: EngineAuto})
+			if err == nil && s.ResolvedEngine() == EngineHistogram {
+				from = fmt.Sprintf("10^%d", e)
+				break
+			}
+		}
+		parts = append(parts, p.show+" "+from)
+	}
+	return strings.Join(parts, ", ")
 }

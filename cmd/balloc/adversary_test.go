@@ -22,7 +22,7 @@ func TestAdversaryPrintsEachRule(t *testing.T) {
 	for _, rule := range []adversary.Rule{adversary.Greedy, adversary.Modulated(8), adversary.OneChoice} {
 		s := adversary.Run(seq, 4, rule, 5, 20, 1, at)
 		want := fmt.Sprintf("%-22s gap at end %s   largest gap %s   overload %s", rule.String(),
-			pm(s.FinalGap, s.FinalGapSE), pm(s.MaxGap, s.MaxGapSE), pm(s.Overload, s.OverloadSE))
+			s.Interval(s.FinalGap, s.FinalGapSE), s.Interval(s.MaxGap, s.MaxGapSE), s.Interval(s.Overload, s.OverloadSE))
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -67,7 +67,7 @@ func TestAdversaryRefusesInOneLine(t *testing.T) {
 		{with("--builtin", "zigzag:8"), `--builtin "zigzag:8": unknown`},
 		{with("--builtin", "sliding:8"), `--builtin "sliding:8": want sliding:M,R`},
 		{with("--sequence", bad), bad + `:4: "- 2": ball 2 was deleted already`},
-		{with("--sequence", filepath.Join(dir, "none.seq")), "--sequence: stat"},
+		{with("--sequence", filepath.Join(dir, "none.seq")), "none.seq: no such file or directory"},
 		{with("--sequence", dir), "not a regular file"},
 	} {
 		code, out, errs := run(t, c.args...)

@@ -79,39 +79,12 @@ func printInfo(w io.Writer) {
 	fmt.Fprintln(w, "  auto       the engine core's cost model estimates faster for the process, n and m (from")
 	fmt.Fprintln(w, "             constants, not this machine, so the same everywhere; a run's header prints both")
 	fmt.Fprintf(w, "             estimates), and histogram from %s bins, more than direct holds. At m/n = 10^4:\n", pow2(kernels.MaxBins+1))
-	fmt.Fprintf(w, "             histogram from n = %s\n", autoCrossovers(10_000))
+	fmt.Fprintf(w, "             histogram from n = %s\n", core.AutoCrossovers(10_000))
 	fmt.Fprintln(w, "  samplers   binomial: BTPE (inversion below np = 30); occupancy throws: Poissonised, exact correction")
 	fmt.Fprintln(w, "\nprocesses")
 	for _, p := range process.Entries() {
 		fmt.Fprintf(w, "  %-*s %s\n", process.NameWidth(), p.Name, p.Summary)
 	}
-}
-
-// autoCrossovers says, for a few processes at m/n = perBin, the least power
-// of ten n from which --engine auto picks the histogram engine, read from
-// core's cost model itself (core.NewSpec), so that info cannot drift from it.
-func autoCrossovers(perBin uint64) string {
-	var parts []string
-	for _, p := range []struct {
-		name string
-		set  map[string]string
-		show string
-	}{
-		{"one-choice", nil, "one-choice"},
-		{"two-choice", nil, "two-choice"},
-		{"one-plus-beta", map[string]string{"beta": "0.5"}, "(1+β) β=½"},
-	} {
-		from := "never up to 10^12"
-		for e, n := 1, uint64(10); e <= 12; e, n = e+1, n*10 {
-			s, err := core.NewSpec(p.name, p.set, core.Common{Bins: n, Balls: n * perBin, Trials: 1, Engine: core.EngineAuto})
-			if err == nil && s.ResolvedEngine() == core.EngineHistogram {
-				from = fmt.Sprintf("10^%d", e)
-				break
-			}
-		}
-		parts = append(parts, p.show+" "+from)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // pow2 writes a power of two as 2^k, anything else as a count.

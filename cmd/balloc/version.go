@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/balloc/balloc/core/process"
+	"github.com/balloc/balloc/internal/buildinfo"
 )
 
 // versionLine is what `balloc version`, `balloc --version` and `info` print:
@@ -109,57 +109,14 @@ func completing(args []string) bool {
 }
 
 // Version is balloc's version; commit is set at build time by the Makefile
-// (-ldflags "-X main.commit=...") or read from the build info (commitOf).
+// (-ldflags "-X main.commit=...") or read from the build info (buildinfo.Commit).
 const Version = "0.3.0"
 
 var commit = ""
 
+// buildCommit is the commit this binary was built from
+// (buildinfo.Commit: the linker flag, else the build info).
 func buildCommit() string {
 	bi, _ := debug.ReadBuildInfo()
-	return commitOf(commit, bi)
-}
-
-// pseudoCommit matches the end of a Go pseudo-version
-// (v0.0.0-20261203083000-abcdef123456, v1.2.4-0.20261203083000-abcdef123456,
-// with a +dirty or +incompatible suffix dropped first): its commit prefix.
-var pseudoCommit = regexp.MustCompile(`[-.][0-9]{14}-([0-9a-f]{12})$`)
-
-// commitOf is the commit a binary was built from, in the order the ways of
-// building it give one: the linker flag (make build, make install); the
-// build info's vcs.revision, with -dirty when the tree had changes (go build
-// or go install in a clone, where -buildvcs is on; Go finds no repository in
-// a linked git worktree, whose .git is a file); the module's pseudo-version
-// (go install …@latest or @commit from a proxy, which records no vcs.*
-// settings, names the commit's first 12 hex digits); a release version
-// (v0.3.0, whose tag names the commit). Otherwise "unknown".
-func commitOf(ldflag string, bi *debug.BuildInfo) string {
-	if ldflag != "" {
-		return ldflag
-	}
-	if bi == nil {
-		return "unknown"
-	}
-	rev, dirty := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev != "" {
-		if dirty {
-			rev += "-dirty"
-		}
-		return rev
-	}
-	v, _, _ := strings.Cut(bi.Main.Version, "+")
-	if m := pseudoCommit.FindStringSubmatch(v); m != nil {
-		return m[1]
-	}
-	if strings.HasPrefix(v, "v") {
-		return v
-	}
-	return "unknown"
+	return buildinfo.Commit(commit, bi)
 }

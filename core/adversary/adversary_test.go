@@ -1,6 +1,7 @@
 package adversary
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -278,5 +279,26 @@ func TestExampleFileIsTheBuiltin(t *testing.T) {
 	b, _ := Builtin("refill:4096")
 	if !slices.Equal(file.Ops, b.Ops) {
 		t.Fatal("the example file is not refill:4096")
+	}
+}
+
+// ParseRules keeps the printing order whatever the list's, sets the
+// modulated width (given, or the default for the peak), and refuses an
+// unknown or repeated name and a width without the modulated rule.
+func TestParseRules(t *testing.T) {
+	got, err := ParseRules("one-choice,modulated,greedy", 0, 1000)
+	if want := []Rule{Greedy, Modulated(DefaultWidth(1000)), OneChoice}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("ParseRules = %v, %v; want %v", got, err, want)
+	}
+	if got, err := ParseRules("modulated", 7, 1000); err != nil || !slices.Equal(got, []Rule{Modulated(7)}) {
+		t.Errorf("width 7: %v, %v", got, err)
+	}
+	for _, bad := range []string{"greedy,best", "greedy,greedy", ""} {
+		if _, err := ParseRules(bad, 0, 10); err == nil {
+			t.Errorf("ParseRules(%q) accepted", bad)
+		}
+	}
+	if _, err := ParseRules("greedy", 3, 10); !errors.Is(err, ErrWidthUnused) {
+		t.Errorf("a width without the modulated rule: %v", err)
 	}
 }

@@ -1,11 +1,13 @@
 package adversary
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/balloc/balloc/internal/stats"
@@ -170,4 +172,42 @@ func meanSE(res []Trial, f func(Trial) float64) (float64, float64) {
 		return mean, math.NaN()
 	}
 	return mean, stats.StdErr(xs, mean)
+}
+
+// ErrWidthUnused is ParseRules' refusal of a width for a list of rules
+// without the modulated rule.
+var ErrWidthUnused = errors.New("a width is the modulated rule's, which the list does not run")
+
+// ParseRules reads a comma-separated list of rules, each named once:
+// greedy, modulated and one-choice, in that order whatever the list's (the
+// order balloc adversary prints them in). The modulated rule has width w,
+// or DefaultWidth(peak) when w is 0; a width given for a list without the
+// modulated rule is refused, as a setting that would do nothing.
+func ParseRules(list string, w, peak uint32) ([]Rule, error) {
+	seen := map[string]bool{}
+	for _, r := range strings.Split(list, ",") {
+		switch {
+		case seen[r]:
+			return nil, fmt.Errorf("%s twice", r)
+		case r != "greedy" && r != "modulated" && r != "one-choice":
+			return nil, fmt.Errorf("%q is not a rule; want greedy, modulated or one-choice", r)
+		}
+		seen[r] = true
+	}
+	if w != 0 && !seen["modulated"] {
+		return nil, ErrWidthUnused
+	}
+	if w == 0 {
+		w = DefaultWidth(peak)
+	}
+	var rules []Rule
+	for _, r := range []struct {
+		name string
+		rule Rule
+	}{{"greedy", Greedy}, {"modulated", Modulated(w)}, {"one-choice", OneChoice}} {
+		if seen[r.name] {
+			rules = append(rules, r.rule)
+		}
+	}
+	return rules, nil
 }

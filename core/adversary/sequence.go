@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/balloc/balloc/core/units"
+	"github.com/balloc/balloc/internal/files"
 	"github.com/balloc/balloc/kernels"
 )
 
@@ -249,4 +251,23 @@ func usage(name string) string {
 		}
 	}
 	return Builtins
+}
+
+// ReadFile reads a sequence file, refusing what is not a regular file (a
+// pipe or a device would be read once, and a folder not at all); its
+// errors name the file, and a bad line its number.
+func ReadFile(name string) (*Seq, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, files.Cause(err))
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	fh, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, files.Cause(err))
+	}
+	defer fh.Close()
+	return Parse(fh, name)
 }
