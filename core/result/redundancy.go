@@ -99,9 +99,9 @@ func redundancyTable(w io.Writer, rows []TallyRow) {
 	if !shown {
 		return
 	}
-	fmt.Fprintf(w, "\nredundancy: jobs per server and mean response time (Little: jobs/λ), time averages after the warmup ± standard error (batch means), beside the large-system prediction (Gardner et al. 2017: P(T > t) = (λ + (1 − λ)e^((d−1)t))^(−d/(d−1)))\n")
+	fmt.Fprintf(w, "\nredundancy: jobs per server and mean response time (Little: jobs/λ), time averages after the warmup ± 95%% CI (1.96 standard errors of batch means), beside the large-system prediction (Gardner et al. 2017: P(T > t) = (λ + (1 − λ)e^((d−1)t))^(−d/(d−1)))\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "process\tparams\tjobs/server\t± se\tresponse\t± se\tpredicted\t(sim − pred)/se\t")
+	fmt.Fprintln(tw, "process\tparams\tjobs/server\t± 95% CI\tresponse\t± 95% CI\tpredicted\t(sim − pred)/se\t")
 	for _, row := range rows {
 		t := row.Tally.(*redundancyTally)
 		if t.n == 0 {
@@ -114,7 +114,7 @@ func redundancyTable(w io.Writer, rows []TallyRow) {
 		if rse > 0 {
 			z = fmt.Sprintf("%+.2f", (resp-t.pred)/rse)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.6g\t%.2g\t%.6g\t%.2g\t%.6g\t%s\t\n", row.Process, row.Params, jobs, jse, resp, rse, t.pred, z)
+		fmt.Fprintf(tw, "%s\t%s\t%.6g\t%.2g\t%.6g\t%.2g\t%.6g\t%s\t\n", row.Process, row.Params, jobs, 1.96*jse, resp, 1.96*rse, t.pred, z)
 	}
 	tw.Flush()
 }
