@@ -376,3 +376,19 @@ func TestLogAxisOverOneValueDraws(t *testing.T) {
 		t.Errorf("no picture: %v", err)
 	}
 }
+
+// run's --plot takes --linear-y as balloc plot does: refused without
+// --plot and beside --log-y, each in one line, and drawn with --plot
+// (plot's kinds_test checks that the axis stays linear).
+func TestRunPlotLinearY(t *testing.T) {
+	png := filepath.Join(t.TempDir(), "r.png")
+	args := []string{"run", "--process", "one-choice,two-choice", "--bins", "100", "--balls", "1e5", "--checkpoints", "4", "--trials", "2", "--progress", "never"}
+	refused(t, "--linear-y: it shapes --plot", append(args, "--linear-y")...)
+	refused(t, "--linear-y: --log-y asks for the other", append(args, "--plot", png, "--log-y", "--linear-y")...)
+	if code, _, errs := run(t, append(args, "--plot", png, "--linear-y")...); code != 0 {
+		t.Fatalf("--plot --linear-y: exit %d %s", code, errs)
+	}
+	if _, err := os.Stat(png); err != nil {
+		t.Error(err)
+	}
+}

@@ -35,7 +35,7 @@ type runFlags struct {
 	theory, loads, force          bool
 	plot, plotKind, plotTitle     string
 	plotX, plotY                  string
-	logX, logY, bands             bool
+	logX, logY, linearY, bands    bool
 	params                        map[string]*string
 	dyn                           dynamicFlags
 	binList                       []uint64 // --bins, read
@@ -93,8 +93,9 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.plotKind, "plot-kind", "gap-vs-balls", "what --plot draws: "+strings.Join(plot.Kinds, ", "))
 	fl.StringVar(&f.plotTitle, "title", "", "the title of --plot (default: from the kind)")
 	fl.BoolVar(&f.logX, "log-x", false, "--plot: logarithmic x axis (gap-vs-balls, gap-vs-param; gap-vs-bins always is)")
-	fl.BoolVar(&f.logY, "log-y", false, "--plot: logarithmic y axis (not for gap-distribution)")
-	fl.BoolVar(&f.bands, "bands", false, "--plot: shade the least to the largest trial around each line")
+	fl.BoolVar(&f.logY, "log-y", false, "--plot: logarithmic y axis (not for gap-distribution; gap-vs-* take one by themselves when the gaps span a factor of 10 and are positive)")
+	fl.BoolVar(&f.linearY, "linear-y", false, "--plot: a linear y axis even where gap-vs-* would take a log one")
+	fl.BoolVar(&f.bands, "bands", false, "--plot: shade the 95% confidence interval of the mean around each line")
 	fl.StringVar(&f.plotX, "x", "", "--plot-kind gap-vs-param: the parameter on the x axis, or bins or balls (default: the one the run varies)")
 	fl.StringVar(&f.plotY, "y", "gap", "--plot-kind gap-vs-param, gap-vs-bins: gap (final), max-gap (largest over the checkpoints) or mean-queue (the supermarket's time-averaged queue length)")
 	fl.StringVar(&f.workers, "workers", "0", "trials run in parallel (0: one per CPU); results do not depend on it")
@@ -298,7 +299,7 @@ func (p *plan) setPlot(fl *pflag.FlagSet, f *runFlags, com core.Common) error {
 		if fl.Changed("title") {
 			return fmt.Errorf("--title %q: it titles --plot; add --plot FILE or leave out --title", f.plotTitle)
 		}
-		for _, name := range []string{"log-x", "log-y", "bands", "x", "y"} {
+		for _, name := range []string{"log-x", "log-y", "linear-y", "bands", "x", "y"} {
 			if fl.Changed(name) {
 				return fmt.Errorf("--%s: it shapes --plot; add --plot FILE or leave out --%s", name, name)
 			}
@@ -313,7 +314,7 @@ func (p *plan) setPlot(fl *pflag.FlagSet, f *runFlags, com core.Common) error {
 	}
 	p.plot = f.plot
 	p.plotOpts = plot.Options{Kind: f.plotKind, Title: f.plotTitle, Theory: f.theory,
-		LogX: f.logX, LogY: f.logY, Bands: f.bands, X: f.plotX, Y: f.plotY,
+		LogX: f.logX, LogY: f.logY, LinearY: f.linearY, Bands: f.bands, X: f.plotX, Y: f.plotY,
 		FlagKind: "plot-kind", FlagX: "x", FlagY: "y"}
 	return p.plotOpts.Check()
 }
