@@ -18,7 +18,7 @@
 // every field exactly (seeded runs are pure functions of their flags), with
 // two exceptions: a field in a column whose header ends in "/s" (balls/s,
 // events/s) is a speed, and the count before "worker(s)" or "CPU(s)" is the
-// machine's;
+// machine's, and so is a time in seconds written "(0.5 s)";
 // those are listed, not compared. A block line "[…]" stands for any lines
 // up to the one matching the block's next line.
 //
@@ -105,7 +105,7 @@ func main() {
 			fmt.Println("       ", d)
 		}
 		if len(speeds) > 0 {
-			fmt.Printf("        not compared (speeds, workers): %s\n", strings.Join(speeds, "; "))
+			fmt.Printf("        not compared (speeds, workers, times): %s\n", strings.Join(speeds, "; "))
 		}
 	}
 	fmt.Printf("\n%d example commands in fenced blocks are not run (no quoted output, or too long for CI):\n", len(notRun))
@@ -306,7 +306,8 @@ func lineDiff(want, got string, wantCols, gotCols speedColumns) (string, []strin
 	for i := range wf {
 		speed := wantCols.has(wf[i].col) && gotCols.has(gf[i].col)
 		workers := i+1 < len(wf) && (strings.HasPrefix(wf[i+1].s, "worker(s)") || strings.HasPrefix(wf[i+1].s, "CPU(s)"))
-		if speed || workers {
+		timing := i+1 < len(wf) && strings.HasPrefix(wf[i].s, "(") && strings.HasPrefix(wf[i+1].s, "s)")
+		if speed || workers || timing {
 			if wf[i].s != gf[i].s {
 				skipped = append(skipped, fmt.Sprintf("%s quoted, %s now", wf[i].s, gf[i].s))
 			}
