@@ -210,6 +210,7 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/log-x":       {kind: kBool, legal: "true", base: []string{"--plot", filepath.Join(f.dir, "r.png"), "--checkpoints", "2"}},
 		"run/log-y":       {kind: kBool, legal: "true", base: []string{"--plot", filepath.Join(f.dir, "r.png"), "--checkpoints", "2", "--balls", "11"}}, // every gap > 0
 		"run/bands":       {kind: kBool, legal: "true", base: []string{"--plot", filepath.Join(f.dir, "r.png"), "--checkpoints", "2"}},
+		"run/linear-y":    {kind: kBool, legal: "true", base: []string{"--plot", filepath.Join(f.dir, "r.png"), "--checkpoints", "2"}},
 		"run/x":           {kind: kEnum, legal: "g", base: []string{"--plot", filepath.Join(f.dir, "r.png"), "--plot-kind", "gap-vs-param", "--process", "g-adv-comp", "--g", "0,1"}, bad: []string{"nope"}},
 		"run/y":           {kind: kEnum, legal: "max-gap", base: []string{"--plot", filepath.Join(f.dir, "r.png"), "--plot-kind", "gap-vs-param", "--process", "g-adv-comp", "--g", "0,1"}, bad: []string{"max_gap"}},
 		"run/workers":     {kind: kCount0, legal: "1"},
