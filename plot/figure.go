@@ -359,15 +359,3 @@ func stringParams(name string, m map[string]any) map[string]string {
 	}
 	return out
 }
-
-// cmpFloat orders a before b when a < b; NaN is equal to everything, so a
-// stable sort leaves it where it is.
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/balloc/balloc/internal/stats"
 	"github.com/balloc/balloc/report"
 )
 
@@ -223,7 +224,7 @@ func familyLines(f *Figure, o Options, fam *family, label string, k int) error {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(fam.xs[a], fam.xs[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return stats.Compare(fam.xs[a], fam.xs[b]) })
 	fs := Line{Label: label, Style: k, Marks: true}
 	th := Line{Label: label + " fluid-limit estimate", Style: k, Theory: true}
 	for _, i := range order {
