@@ -144,7 +144,7 @@ func (t *Table) header() {
 		if s.ResolvedEngine() != s0.ResolvedEngine() {
 			var parts []string
 			for _, s := range t.specs {
-				parts = append(parts, s.Process.Name+" "+string(s.ResolvedEngine()))
+				parts = appendNew(parts, s.Process.Name+" "+string(s.ResolvedEngine()))
 			}
 			engines = strings.Join(parts, ", ")
 			break
@@ -316,10 +316,19 @@ func autoReasons(specs []*core.Spec) string {
 	var parts []string
 	for _, s := range specs {
 		if why := s.EngineReason(); why != "" {
-			parts = append(parts, fmt.Sprintf("%s %s (%s)", s.Process.Name, s.ResolvedEngine(), why))
+			parts = appendNew(parts, fmt.Sprintf("%s %s (%s)", s.Process.Name, s.ResolvedEngine(), why))
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// appendNew appends x to xs unless xs holds it already: a run of one
+// process at several parameters names its engine, and why, once.
+func appendNew(xs []string, x string) []string {
+	if slices.Contains(xs, x) {
+		return xs
+	}
+	return append(xs, x)
 }
 
 // Fluids are the fluid limits of a run's specs, each computed when first

@@ -2,6 +2,7 @@ package output
 
 import (
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/balloc/balloc/core"
@@ -47,5 +48,29 @@ func TestFractionTailScientific(t *testing.T) {
 		if got := Fraction(c.x); got != c.want {
 			t.Errorf("Fraction(%g) = %q, want %q", c.x, got, c.want)
 		}
+	}
+}
+
+// A run of one process at several parameters names its engine and the
+// reason once; two processes with their own engines each once.
+func TestAutoReasonsOnce(t *testing.T) {
+	var specs []*core.Spec
+	for _, c := range []string{"1.1", "1.25", "2"} {
+		s, err := core.NewSpec("bounded-hashing", map[string]string{"c": c}, core.Common{Bins: 100, Balls: 100, Trials: 1, Seed: 1, Alpha: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, s)
+	}
+	why := autoReasons(specs)
+	if why == "" || strings.Count(why, "bounded-hashing direct") != 1 {
+		t.Errorf("autoReasons of three bounded-hashing specs: %q, want the engine and why once", why)
+	}
+	s, err := core.NewSpec("two-choice", nil, core.Common{Bins: 100, Balls: 100, Trials: 1, Seed: 1, Alpha: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why := autoReasons(append(specs, s)); strings.Count(why, "; ") != 1 {
+		t.Errorf("with two-choice: %q, want two reasons", why)
 	}
 }
