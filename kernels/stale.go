@@ -59,9 +59,6 @@ func NewDelayRecord[L Load](n int, T, rate float64, clock PCG32, hint uint64) *D
 		at: make([]float64, c), what: make([]uint32, c)}
 }
 
-// Window is the number of changes held (those within (Now − T, Now]).
-func (d *DelayRecord[L]) Window() int { return d.size }
-
 // grow doubles the ring, keeping the changes in order.
 func (d *DelayRecord[L]) grow() {
 	c := len(d.at)

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -178,15 +177,6 @@ func CSVRows(r *result.Result, params []string, extras []*result.Kind, emit func
 	}
 	row = append(append(row[:0], head...), u(end), "true", f(r.Gap), f(r.MaxLoad), f(r.MinLoad), f(r.Underload), f(float64(r.Quadratic)), f(r.Alpha), f(r.LogExpPot), f(r.MaxGap))
 	emit(append(row, tail...))
-}
-
-// ParamsText writes a params map as "beta=0.5 d=2", sorted by name.
-func ParamsText(m map[string]any) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, fmt.Sprintf("%s=%v", k, m[k]))
-	}
-	return strings.Join(parts, " ")
 }
 
 // ExtraTables writes the table block of every extra kind that has one, in

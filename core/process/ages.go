@@ -115,6 +115,11 @@ func ReadAges(path string) (*Ages, error) {
 		ages.Age = append(ages.Age, p.age)
 		ages.Count = append(ages.Count, p.count)
 	}
+	// The draw table: one entry per age of 0 … τ below kernels.DenseAges
+	// (up to 2^20 entries for a single line), else per listed age.
+	if need := kernels.AgesMemory(len(ages.Age), tau); mem.Bytes > 0 && need > mem.Bytes {
+		return nil, fmt.Errorf("--ages %s: the law's draw table needs %s, more than the %v", path, units.FormatBytes(float64(need)), mem)
+	}
 	return ages, nil
 }
 
