@@ -399,3 +399,37 @@ func TestProgressPanicPropagates(t *testing.T) {
 	spec.Trial(ctx, 0)
 	t.Error("Trial returned after its progress callback panicked")
 }
+
+// A Spec says what it will run: its trials, bins and balls, the engine
+// auto resolved with why, and its parameters with defaults; a Rule runs on
+// its own loop (reported as direct, no reason, no parameters). Top is the
+// highest load the fluid limit predicts.
+func TestSpecSaysWhatItRuns(t *testing.T) {
+	spec, err := balloc.NewSpec(balloc.Config{Process: "one-plus-beta", Params: balloc.Params{"beta": 0.5}, Bins: 100, Balls: 1000, Trials: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec.Trials() != 3 || spec.Bins() != 100 || spec.Balls() != 1000 {
+		t.Errorf("trials %d bins %d balls %d, want 3 100 1000", spec.Trials(), spec.Bins(), spec.Balls())
+	}
+	if spec.Engine() != balloc.EngineDirect || !strings.Contains(spec.EngineReason(), "est.") {
+		t.Errorf("engine %q (%q), want direct with the cost model's estimates", spec.Engine(), spec.EngineReason())
+	}
+	if got := spec.Params(); !reflect.DeepEqual(got, map[string]any{"beta": 0.5}) {
+		t.Errorf("params %v, want beta 0.5", got)
+	}
+	p, err := spec.Fluid()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if top := p.Top(); top < 11 || p.AtLeast(top) <= 0 || p.AtLeast(top+1) > 0 {
+		t.Errorf("Top %d: P(≥ top) = %g, P(≥ top+1) = %g; want the highest load with a positive prediction, past m/n", top, p.AtLeast(top), p.AtLeast(top+1))
+	}
+	rule, err := balloc.NewSpec(balloc.Config{Rule: twoChoice{}, Bins: 10, Balls: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rule.Engine() != balloc.EngineDirect || rule.EngineReason() != "" || rule.Params() != nil || rule.Trials() != 1 {
+		t.Errorf("a Rule: engine %q (%q), params %v, trials %d", rule.Engine(), rule.EngineReason(), rule.Params(), rule.Trials())
+	}
+}
