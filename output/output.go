@@ -3,8 +3,10 @@ package output
 import (
 	"bufio"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,8 +15,11 @@ import (
 	"github.com/balloc/balloc/core/result"
 )
 
-// Formats are the per-trial formats a Stream writes.
-var Formats = []string{"json", "jsonl", "csv"}
+// Formats are the per-trial formats a Stream writes: a JSON array of the
+// trials, JSON Lines of the trials (one object a trial, checkpoints
+// nested: a sweep's results file), the tidy CSV, and the same tidy rows as
+// JSON Lines (jsonl-tidy: one object per row, the CSV's columns as keys).
+var Formats = []string{"json", "jsonl", "csv", "jsonl-tidy"}
 
 // Stream writes results in one per-trial format. Each Write flushes, so
 // the output holds whole records should the run be interrupted; Finish
@@ -23,23 +28,27 @@ type Stream struct {
 	format string
 	w      *bufio.Writer
 	csv    *csv.Writer
-	extras []*result.Kind // CSV: the extra blocks with columns the run's processes report
-	params []string       // CSV: the parameters of the run's specs, a column each
+	extras []*result.Kind // CSV, jsonl-tidy: the extra blocks with columns the run's processes report
+	params []string       // CSV, jsonl-tidy: the parameters of the run's specs, a column each
+	cols   []string       // jsonl-tidy: the keys, the CSV's columns
 	count  int
 }
 
-// NewStream makes a Stream writing format ("json", "jsonl" or "csv") to w
-// for the results of specs (a CSV's columns follow the kinds their
-// processes report).
+// NewStream makes a Stream writing format (one of Formats) to w for the
+// results of specs (a CSV's columns follow the kinds their processes
+// report).
 func NewStream(w io.Writer, format string, specs []*core.Spec) (*Stream, error) {
 	if !slices.Contains(Formats, format) {
 		return nil, fmt.Errorf("output: format %q is not one of %s", format, strings.Join(Formats, ", "))
 	}
 	st := &Stream{format: format, w: bufio.NewWriter(w)}
-	if format == "csv" {
-		st.csv = csv.NewWriter(st.w)
+	if format == "csv" || format == "jsonl-tidy" {
 		st.extras = CSVKinds(specs)
 		st.params = ParamColumns(specs)
+		st.cols = CSVColumns(st.params, st.extras)
+	}
+	if format == "csv" {
+		st.csv = csv.NewWriter(st.w)
 	}
 	return st, nil
 }
@@ -47,9 +56,13 @@ func NewStream(w io.Writer, format string, specs []*core.Spec) (*Stream, error) 
 // Write writes one result.
 func (st *Stream) Write(r *result.Result) error {
 	st.count++
+	if st.format == "jsonl-tidy" {
+		CSVRows(r, st.params, st.extras, func(row []string) { writeTidyJSON(st.w, st.cols, row) })
+		return st.w.Flush()
+	}
 	if st.format == "csv" {
 		if st.count == 1 {
-			st.csv.Write(CSVColumns(st.params, st.extras))
+			st.csv.Write(st.cols)
 		}
 		CSVRows(r, st.params, st.extras, func(row []string) { st.csv.Write(row) })
 		st.csv.Flush()
@@ -84,6 +97,39 @@ func (st *Stream) Finish() error {
 		st.w.WriteString("\n]\n")
 	}
 	return st.w.Flush()
+}
+
+// jsonNumber is JSON's grammar of a number (NaN, ±Inf, hex or a leading
+// + or 0 are not numbers there, so such a cell is written as a string).
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// writeTidyJSON writes one tidy row as a JSON object on a line: the keys
+// are the CSV's columns in order, a blank cell is left out (a parameter or
+// extra block the row's process does not have), true and false are
+// booleans, a cell that reads as a number is one (its text as the CSV has
+// it), and any other a string.
+func writeTidyJSON(w *bufio.Writer, cols, row []string) {
+	w.WriteByte('{')
+	first := true
+	for i, v := range row {
+		if v == "" {
+			continue
+		}
+		if !first {
+			w.WriteByte(',')
+		}
+		first = false
+		key, _ := json.Marshal(cols[i])
+		w.Write(key)
+		w.WriteByte(':')
+		if jsonNumber.MatchString(v) || v == "true" || v == "false" {
+			w.WriteString(v)
+			continue
+		}
+		b, _ := json.Marshal(v)
+		w.Write(b)
+	}
+	w.WriteString("}\n")
 }
 
 // CSVHeader are the columns every CSV row has after the process and its

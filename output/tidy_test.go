@@ -3,8 +3,10 @@ package output_test
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/balloc/balloc/core"
@@ -120,5 +122,90 @@ func TestCSVPhasesEnd(t *testing.T) {
 	want := []string{"5000/false/15000", "10000/false/15000", "15000/false/15000", "20000/false/15000", "25000/true/15000"}
 	if !slices.Equal(got, want) {
 		t.Errorf("rows (at_balls/final/balls) %v, want %v", got, want)
+	}
+}
+
+// jsonl-tidy is the CSV's rows as JSON objects: as many lines as the CSV
+// has rows, each with the CSV's columns as keys in order (a blank cell
+// left out), numbers as numbers, final as a boolean, names as strings —
+// for processes with parameters of several types and an extra block.
+func TestJSONLTidyIsTheCSV(t *testing.T) {
+	var specs []*core.Spec
+	for _, c := range []struct {
+		name string
+		set  map[string]string
+	}{{"tau-delay", map[string]string{"tau": "100", "delay": "fixed"}}, {"bounded-hashing", map[string]string{"c": "1.25"}}} {
+		s, err := core.NewSpec(c.name, c.set, core.Common{Bins: 100, Balls: 5000, Trials: 2, Seed: 3, Alpha: 1, Checkpoints: 3, Engine: core.EngineDirect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, s)
+	}
+	var c, j bytes.Buffer
+	sc, _ := output.NewStream(&c, "csv", specs)
+	sj, err := output.NewStream(&j, "jsonl-tidy", specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range specs {
+		for tr := range uint64(2) {
+			r := engine.RunTrial(s, tr, nil)
+			if sc.Write(r) != nil || sj.Write(r) != nil {
+				t.Fatal("write failed")
+			}
+		}
+	}
+	sc.Finish()
+	sj.Finish()
+	rows, err := csv.NewReader(&c).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(j.String(), "\n"), "\n")
+	if len(lines) != len(rows)-1 || len(lines) != 2*2*3 {
+		t.Fatalf("%d JSON lines, %d CSV rows after the header; want 12 each", len(lines), len(rows)-1)
+	}
+	head := rows[0]
+	for i, line := range lines {
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.UseNumber()
+		var obj map[string]any
+		if err := dec.Decode(&obj); err != nil {
+			t.Fatalf("line %d %q: %v", i, line, err)
+		}
+		keys := 0
+		for k, cell := range rows[i+1] {
+			v, ok := obj[head[k]]
+			if cell == "" {
+				if ok {
+					t.Errorf("line %d: %s = %v where the CSV cell is blank", i, head[k], v)
+				}
+				continue
+			}
+			keys++
+			var got string
+			switch x := v.(type) {
+			case json.Number:
+				got = x.String()
+			case bool:
+				got = strconv.FormatBool(x)
+			case string:
+				got = x
+				if head[k] != "process" && head[k] != "engine" && head[k] != "delay" {
+					t.Errorf("line %d: %s = %q, a string; want a number", i, head[k], x)
+				}
+			default:
+				t.Errorf("line %d: %s = %v (%T)", i, head[k], v, v)
+			}
+			if got != cell {
+				t.Errorf("line %d: %s = %s, the CSV says %s", i, head[k], got, cell)
+			}
+		}
+		if keys != len(obj) {
+			t.Errorf("line %d has %d keys, the CSV row %d cells", i, len(obj), keys)
+		}
+		if _, ok := obj["final"].(bool); !ok {
+			t.Errorf("line %d: final is not a boolean", i)
+		}
 	}
 }

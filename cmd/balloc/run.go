@@ -87,7 +87,7 @@ func newRunCommand(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.checkpoints, "checkpoints", "0", "snapshots at K evenly spaced ball counts, or log:K for K from n to m geometrically spaced (each costs O(n))")
 	fl.StringVar(&f.alpha, "alpha", "1", "α of the exponential potential Φ_α = Σ exp(α(xᵢ − m/n))")
 	fl.BoolVar(&f.theory, "theory", false, "print the fluid-limit prediction beside the simulation")
-	fl.StringVar(&f.format, "format", "table", "table, json, jsonl or csv")
+	fl.StringVar(&f.format, "format", "table", "table, json, jsonl (an object a trial), csv or jsonl-tidy (a row a trial and checkpoint, as csv)")
 	fl.BoolVar(&f.loads, "loads", false, "include every bin's final load (json and jsonl only)")
 	fl.StringVar(&f.plot, "plot", "", "also draw the results into this .png or .svg file, or .tex (a standalone pgfplots file)")
 	fl.StringVar(&f.plotKind, "plot-kind", "gap-vs-balls", "what --plot draws: "+strings.Join(plot.Kinds, ", "))
@@ -323,14 +323,14 @@ func (p *plan) setPlot(fl *pflag.FlagSet, f *runFlags, com core.Common) error {
 // hold --loads or --theory.
 func checkFormat(f *runFlags) error {
 	switch f.format {
-	case "table", "json", "jsonl", "csv":
+	case "table", "json", "jsonl", "csv", "jsonl-tidy":
 	default:
-		return fmt.Errorf("--format %q: want table, json, jsonl or csv", f.format)
+		return fmt.Errorf("--format %q: want table, json, jsonl, csv or jsonl-tidy", f.format)
 	}
-	if f.loads && (f.format == "table" || f.format == "csv") {
-		return fmt.Errorf("--loads needs --format json or jsonl (a table or CSV row has no room for n loads)")
+	if f.loads && (f.format == "table" || f.format == "csv" || f.format == "jsonl-tidy") {
+		return fmt.Errorf("--loads needs --format json or jsonl (a table or tidy row has no room for n loads)")
 	}
-	if f.theory && f.format == "csv" {
+	if f.theory && (f.format == "csv" || f.format == "jsonl-tidy") {
 		return fmt.Errorf("--theory needs --format table, json or jsonl")
 	}
 	return nil
@@ -543,7 +543,7 @@ func runRun(c *cobra.Command, f *runFlags, stdout, stderr io.Writer) error {
 func interruptedRun(p *plan, done int) string {
 	lost := "nothing was printed: the table comes at the end"
 	switch p.format {
-	case "jsonl", "csv":
+	case "jsonl", "csv", "jsonl-tidy":
 		lost = fmt.Sprintf("the %d above are whole, the rest are lost", done)
 	case "json":
 		lost = fmt.Sprintf("the JSON array above holds the %d, unclosed; the rest are lost", done)
