@@ -37,8 +37,11 @@ type Row struct {
 	Step func(loads []uint64, tr Trial, t uint64) uint64
 	// Whole is the slow loop of a process that does not place its balls
 	// one run of balls at a time from empty bins (rbb's rounds over
-	// tr.Balls balls placed at the start): the final loads of a trial on n
-	// bins. At most one of Slow, Step and Whole is set.
+	// tr.Balls balls placed at the start, leaky's rounds of arrivals and
+	// deletions from them): the final loads of a trial on n bins. The
+	// battery's sizes are then the trial's starting balls (SlowBalls {0}:
+	// from empty only), its length the row's own (--rounds). At most one
+	// of Slow, Step and Whole is set.
 	Whole func(n uint64, tr Trial) []uint64
 	// Law is the law of the bin that receives ball t+1 given the loads,
 	// from the process's definition (ties split uniformly where the
@@ -47,7 +50,7 @@ type Row struct {
 	Law Transition
 	// Final is the exact law of the final load vector (one byte a bin) of
 	// N bins and M balls, for a process whose next bin depends on more
-	// than the loads and t (rbb's rounds, idea's estimates): Law's place,
+	// than the loads and t (rbb's and leaky's rounds, idea's estimates): Law's place,
 	// computed by the row over the process's whole state. At most one of
 	// Law and Final is set; the supermarket and weights checks take Law.
 	Final func() map[string]float64
@@ -243,10 +246,14 @@ func checkSlow(t *testing.T, r Row, o Options, extra map[string]string) {
 			placed++
 		}
 		res := engine.RunTrial(s, trial, nil)
+		after := fmt.Sprintf("after %d balls", m)
+		if r.Whole != nil { // m is the trial's start, not the balls thrown
+			after = fmt.Sprintf("at the end of the trial from --balls %d", m)
+		}
 		for i, want := range loads {
 			if got := res.Loads[i] / scale; got != float64(want) {
-				t.Fatalf("%s, %s, n = %d: after %d balls bin %d holds %v on the direct engine, %d by the slow loop (the fast loop left the rule or its stream)",
-					r, ballsText(extra), o.SlowBins, m, i, got, want)
+				t.Fatalf("%s, %s, n = %d: %s bin %d holds %v on the direct engine, %d by the slow loop (the fast loop left the rule or its stream)",
+					r, ballsText(extra), o.SlowBins, after, i, got, want)
 			}
 		}
 	}
