@@ -12,14 +12,15 @@ import (
 // engine their process claims (internal/proctable).
 var table []proctable.Row
 
-// pending are the processes that have no row yet, each with why (the two
-// whose unit is not a ball, each checked by its own literal loop). A new
+// pending are the processes that have no row yet, each with why (redundancy,
+// whose unit is a job of d copies in the supermarket model, not a ball,
+// checked by its own literal loop; leaky's rounds have rows, as rbb's, in
+// leaky_table_test.go). A new
 // process is not among them, so it fails TestProcessTable until it
 // declares its row.
 var pending = map[string]string{}
 
 func init() {
-	pending["leaky"] = "a round process (a batch on the round-start loads, then a deletion from every non-empty bin), not ball by ball: core/engine/leaky_test.go checks it against a literal loop of rounds and d = 1 against the exact stationary law of its discrete-time queues"
 	pending["redundancy"] = "the supermarket model only, by its own event loop (a job is d copies, not one ball): kernels/redundancy_test.go checks it against a literal loop event for event, core/engine/redundancy_test.go d = 1 against one-choice's run and d = 2 against the paper's response time"
 }
 
