@@ -12,16 +12,13 @@ import (
 // engine their process claims (internal/proctable).
 var table []proctable.Row
 
-// pending are the processes that have no row yet, each with why (the two
-// whose unit is not a ball, each checked by its own literal loop). A new
-// process is not among them, so it fails TestProcessTable until it
-// declares its row.
+// pending are the processes that have no row yet, each with why: none
+// today (the round processes, rbb and leaky, declare whole trials and the
+// law over their whole state; redundancy, whose jobs are d copies, runs its
+// rows in the supermarket model, proctable.Row.ArrivalRate). A new process
+// is not among them, so it fails TestProcessTable until it declares its
+// row.
 var pending = map[string]string{}
-
-func init() {
-	pending["leaky"] = "a round process (a batch on the round-start loads, then a deletion from every non-empty bin), not ball by ball: core/engine/leaky_test.go checks it against a literal loop of rounds and d = 1 against the exact stationary law of its discrete-time queues"
-	pending["redundancy"] = "the supermarket model only, by its own event loop (a job is d copies, not one ball): kernels/redundancy_test.go checks it against a literal loop event for event, core/engine/redundancy_test.go d = 1 against one-choice's run and d = 2 against the paper's response time"
-}
 
 func TestProcessTable(t *testing.T) {
 	o := proctable.Options{SlowBins: 12, SlowBalls: 3000, Checks: []uint64{1, 2, 3, 17, 64, 65, 200}, LawTrials: 40000, Pending: pending}

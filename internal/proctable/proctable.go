@@ -37,8 +37,11 @@ type Row struct {
 	Step func(loads []uint64, tr Trial, t uint64) uint64
 	// Whole is the slow loop of a process that does not place its balls
 	// one run of balls at a time from empty bins (rbb's rounds over
-	// tr.Balls balls placed at the start): the final loads of a trial on n
-	// bins. At most one of Slow, Step and Whole is set.
+	// tr.Balls balls placed at the start, leaky's rounds of arrivals and
+	// deletions from them): the final loads of a trial on n bins. The
+	// battery's sizes are then the trial's starting balls (SlowBalls {0}:
+	// from empty only), its length the row's own (--rounds). At most one
+	// of Slow, Step and Whole is set.
 	Whole func(n uint64, tr Trial) []uint64
 	// Law is the law of the bin that receives ball t+1 given the loads,
 	// from the process's definition (ties split uniformly where the
@@ -47,7 +50,7 @@ type Row struct {
 	Law Transition
 	// Final is the exact law of the final load vector (one byte a bin) of
 	// N bins and M balls, for a process whose next bin depends on more
-	// than the loads and t (rbb's rounds, idea's estimates): Law's place,
+	// than the loads and t (rbb's and leaky's rounds, idea's estimates): Law's place,
 	// computed by the row over the process's whole state. At most one of
 	// Law and Final is set; the supermarket and weights checks take Law.
 	Final func() map[string]float64
@@ -58,6 +61,21 @@ type Row struct {
 	// holds every load vector of n bins and m balls).
 	SlowBins  uint64
 	SlowBalls []uint64
+	// ArrivalRate, when set, is λ of a process that runs in the supermarket
+	// model only (redundancy, whose jobs are d copies, not balls): the row
+	// runs there, the battery's sizes and M counting events (--events),
+	// handed to Whole as Trial.Balls.
+	ArrivalRate float64
+}
+
+// common is r's run of trials trials of m balls (events, in the
+// supermarket model of ArrivalRate) on n bins.
+func (r Row) common(n, m uint64, trials int, seed uint64, eng core.Engine, keep bool) core.Common {
+	c := core.Common{Bins: n, Balls: m, Trials: trials, Seed: seed, Alpha: 1, Engine: eng, KeepLoads: keep}
+	if r.ArrivalRate > 0 {
+		c.Balls, c.Dynamic = 0, core.Dynamic{ArrivalRate: r.ArrivalRate, Events: m}
+	}
+	return c
 }
 
 func (r Row) String() string {
@@ -70,6 +88,9 @@ func (r Row) String() string {
 	for _, k := range keys {
 		s += fmt.Sprintf(" %s=%s", k, r.Params[k])
 	}
+	if r.ArrivalRate > 0 {
+		s += fmt.Sprintf(" arrival-rate=%g", r.ArrivalRate)
+	}
 	return s
 }
 
@@ -77,9 +98,10 @@ func (r Row) String() string {
 // it to the process (process.Trial): the streams, Choices for its samples
 // and Noise for coins the process draws apart, Structure for what a
 // process draws once a trial (its lane of kernels.TrialStream: a ring), the
-// run's balls m, and its seed and trial index (a process whose structure is
-// drawn from the seed, a random graph or hypergraph, or from the trial's
-// structure stream, hypergraph --refresh, builds its own from them).
+// run's balls m (a supermarket row's events), and its seed and trial index
+// (a process whose structure is drawn from the seed, a random graph or
+// hypergraph, or from the trial's structure stream, hypergraph --refresh,
+// builds its own from them).
 //
 // Weight is each ball's weight (1 for unit balls, the battery's constant
 // weight in its weighted run), for a process whose rule reads weights other
@@ -122,7 +144,8 @@ type Options struct {
 
 // Run checks that every entry of the catalogue has a row or is pending,
 // then runs each row: the direct engine against its slow loop ball for
-// ball (or against its whole-trial loop, Whole), and its exact law (Law,
+// ball (or against its whole-trial loop, Whole; event for event in the
+// supermarket model, for a row with ArrivalRate), and its exact law (Law,
 // or the final vector's, Final) on the direct engine and, for a process with the
 // Histogram capability, on the histogram engine (the law of the sorted
 // loads, which is what its levels hold). Where the process takes
@@ -163,7 +186,7 @@ func Run(t *testing.T, rows []Row, o Options) {
 		if weigh {
 			weighed[r.Process] = true
 		}
-		leave := r.Law != nil && !left[r.Process] && leaves(t, r)
+		leave := r.Law != nil && r.ArrivalRate == 0 && !left[r.Process] && leaves(t, r)
 		if leave {
 			left[r.Process] = true
 		}
@@ -227,7 +250,7 @@ func checkSlow(t *testing.T, r Row, o Options, extra map[string]string) {
 		rng := kernels.TrialStream(seed, trial, kernels.LaneChoices)
 		noise := kernels.TrialStream(seed, trial, kernels.LaneNoise)
 		structure := kernels.TrialStream(seed, trial, kernels.LaneStructure)
-		s := spec(t, r, extra, core.Common{Bins: o.SlowBins, Balls: m, Trials: 1, Seed: seed, Alpha: 1, Engine: core.EngineDirect, KeepLoads: true})
+		s := spec(t, r, extra, r.common(o.SlowBins, m, 1, seed, core.EngineDirect, true))
 		scale := s.Weights.Scale()
 		tr := Trial{Choices: &rng, Noise: &noise, Structure: &structure, Balls: m, Seed: seed, Index: trial, Weight: scale}
 		loads := make([]uint64, o.SlowBins)
@@ -243,10 +266,17 @@ func checkSlow(t *testing.T, r Row, o Options, extra map[string]string) {
 			placed++
 		}
 		res := engine.RunTrial(s, trial, nil)
+		after := fmt.Sprintf("after %d balls", m)
+		switch {
+		case r.ArrivalRate > 0:
+			after = fmt.Sprintf("after %d events", m)
+		case r.Whole != nil: // m is the trial's start, not the balls thrown
+			after = fmt.Sprintf("at the end of the trial from --balls %d", m)
+		}
 		for i, want := range loads {
 			if got := res.Loads[i] / scale; got != float64(want) {
-				t.Fatalf("%s, %s, n = %d: after %d balls bin %d holds %v on the direct engine, %d by the slow loop (the fast loop left the rule or its stream)",
-					r, ballsText(extra), o.SlowBins, m, i, got, want)
+				t.Fatalf("%s, %s, n = %d: %s bin %d holds %v on the direct engine, %d by the slow loop (the fast loop left the rule or its stream)",
+					r, ballsText(extra), o.SlowBins, after, i, got, want)
 			}
 		}
 	}
@@ -380,7 +410,7 @@ func checkLaw(t *testing.T, r Row, eng core.Engine, extra map[string]string, tri
 	if sorted {
 		law = SortedLaw(law)
 	}
-	s := spec(t, r, extra, core.Common{Bins: uint64(r.N), Balls: uint64(r.M), Trials: trials, Seed: seed, Alpha: 1, Engine: eng, KeepLoads: !sorted})
+	s := spec(t, r, extra, r.common(uint64(r.N), uint64(r.M), trials, seed, eng, !sorted))
 	scale := s.Weights.Scale()
 	obs := map[string]int{}
 	for k := range trials {
@@ -403,7 +433,11 @@ func checkLaw(t *testing.T, r Row, eng core.Engine, extra map[string]string, tri
 	law, obs = poolRare(law, obs, trials)
 	stat, limit, df := stattest.Law(law, obs, trials)
 	if stat > limit {
-		t.Errorf("%s on the %s engine, %s: χ² = %.1f on %d df exceeds %.1f (p < 1e-4) against its exact law for n = %d, m = %d (%d trials, seed %d)", r, eng, ballsText(extra), stat, df, limit, r.N, r.M, trials, seed)
+		m := fmt.Sprintf("m = %d", r.M)
+		if r.ArrivalRate > 0 {
+			m = fmt.Sprintf("λ = %g, %d events", r.ArrivalRate, r.M)
+		}
+		t.Errorf("%s on the %s engine, %s: χ² = %.1f on %d df exceeds %.1f (p < 1e-4) against its exact law for n = %d, %s (%d trials, seed %d)", r, eng, ballsText(extra), stat, df, limit, r.N, m, trials, seed)
 	}
 }
 
