@@ -1,6 +1,9 @@
 package theory
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // Redundancy-d's mean response time in the large-system limit (Gardner,
 // Harchol-Balter, Scheller-Wolf, Velednitsky and Zbarsky, "Redundancy-d: the
@@ -28,7 +31,30 @@ func RedundancyResponse(lambda float64, d int) float64 {
 	case 2:
 		return -math.Log1p(-lambda)/(lambda*lambda) - 1/lambda
 	}
-	return RedundancyResponseIntegral(lambda, d)
+	key := redundancyKey{lambda, d}
+	redundancyMemo.Lock()
+	defer redundancyMemo.Unlock()
+	v, ok := redundancyMemo.m[key]
+	if !ok {
+		v = RedundancyResponseIntegral(lambda, d)
+		if redundancyMemo.m == nil {
+			redundancyMemo.m = map[redundancyKey]float64{}
+		}
+		redundancyMemo.m[key] = v
+	}
+	return v
+}
+
+// redundancyMemo keeps the integrals taken (about 5 ms each: 2^16 steps),
+// since every trial of a run asks for its spec's: a run's few (λ, d).
+type redundancyKey struct {
+	lambda float64
+	d      int
+}
+
+var redundancyMemo struct {
+	sync.Mutex
+	m map[redundancyKey]float64
 }
 
 // RedundancyResponseIntegral is ∫₀^∞ P(T > t) dt by Simpson's rule, for
