@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/balloc/balloc/core/sweep"
-	"github.com/balloc/balloc/internal/files"
 )
 
 func newSlurmCommand(stdout io.Writer) *cobra.Command {
@@ -34,45 +34,29 @@ func newSlurmCommand(stdout io.Writer) *cobra.Command {
 }
 
 // runSlurm checks the flags and the sweep file, then writes the job's
-// scripts (sweep.SlurmJob) into OUT/slurm.
+// scripts into OUT/slurm (sweep.SlurmJob.Write).
 func runSlurm(file, tasksFlag, out, partition, timeLimit, cpusFlag string, force bool, stdout io.Writer) error {
 	job, err := slurmJob(file, tasksFlag, out, partition, timeLimit, cpusFlag)
 	if err != nil {
 		return err
 	}
-	bin, err := os.Executable()
-	if err != nil {
+	if job.Bin, err = os.Executable(); err != nil {
 		return failure{err}
 	}
-	if err := sweep.ScriptPath("balloc's own executable", bin); err != nil {
-		return failure{err}
-	}
-	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
-	job.Bin, job.File, job.Out = bin, abs(job.File), abs(job.Out)
-	jobs := job.Folder()
-	if err := os.MkdirAll(jobs, 0o755); err != nil {
-		return fmt.Errorf("--out %s: %v", job.Out, err)
-	}
-	// Every script is checked before any is written: an existing one is
-	// replaced only with --force, and then all three are, together.
-	names, bodies := job.Scripts()
-	outs := make([]*files.Output, len(names))
-	for i, name := range names {
-		if outs[i], err = files.NewOutput("--out", filepath.Join(jobs, name), force); err != nil {
-			return err
-		}
-		outs[i].SetPerm(0o755)
-	}
-	for i, o := range outs {
-		if err := o.WriteFile([]byte(bodies[i])); err != nil {
-			return failure{err}
-		}
+	paths, replaced, err := job.Write(force)
+	for i, p := range paths {
 		note := ""
-		if o.Replaces() {
+		if replaced[i] {
 			note = "   (replaced)"
 		}
-		fmt.Fprintf(stdout, "%s%s\n", filepath.Join(jobs, names[i]), note)
+		fmt.Fprintf(stdout, "%s%s\n", p, note)
 	}
+	if we := (*sweep.WriteError)(nil); errors.As(err, &we) {
+		return failure{err}
+	} else if err != nil {
+		return err
+	}
+	jobs := job.Folder()
 	fmt.Fprintf(stdout, "submit with: sh %s   (results: %s)\n", sweep.ShellQuote(filepath.Join(jobs, "submit.sh")), filepath.Join(job.Out, "merged"))
 	return nil
 }

@@ -2,10 +2,13 @@ package sweep
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/balloc/balloc/internal/files"
 )
 
 // Everything balloc slurm writes into a script is either checked against
@@ -110,3 +113,45 @@ func (j SlurmJob) header(name, log string) string {
 	}
 	return h + "#SBATCH --output=" + sbatchQuote(log) + "\n"
 }
+
+// Write writes the job's scripts into its folder (Folder), made if
+// missing, with Bin, File and Out made absolute (a job runs from wherever
+// Slurm starts it). Every script is checked before any is written: an
+// existing one is replaced only with force, and then all three are,
+// together. It returns each script's path and whether it replaced a file.
+// Bin must be a path the scripts can name (ScriptPath). A failure to
+// write a checked script is a *WriteError (the others are refusals, before
+// anything is written).
+func (j *SlurmJob) Write(force bool) (paths []string, replaced []bool, err error) {
+	if err := ScriptPath("balloc's own executable", j.Bin); err != nil {
+		return nil, nil, &WriteError{err}
+	}
+	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
+	j.Bin, j.File, j.Out = abs(j.Bin), abs(j.File), abs(j.Out)
+	folder := j.Folder()
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		return nil, nil, fmt.Errorf("--out %s: %v", j.Out, err)
+	}
+	names, bodies := j.Scripts()
+	outs := make([]*files.Output, len(names))
+	for i, name := range names {
+		if outs[i], err = files.NewOutput("--out", filepath.Join(folder, name), force); err != nil {
+			return nil, nil, err
+		}
+		outs[i].SetPerm(0o755)
+	}
+	for i, o := range outs {
+		if err := o.WriteFile([]byte(bodies[i])); err != nil {
+			return paths, replaced, &WriteError{err}
+		}
+		paths, replaced = append(paths, o.Path()), append(replaced, o.Replaces())
+	}
+	return paths, replaced, nil
+}
+
+// WriteError is SlurmJob.Write's failure once its checks passed: the
+// machine's, not the caller's input (balloc exits 1 on it, not 2).
+type WriteError struct{ Err error }
+
+func (e *WriteError) Error() string { return e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
