@@ -422,8 +422,12 @@ func (p *concurrentPlan) runOne(w int, tr uint64) (compare.Row, error) {
 	}
 	var shown compare.Progress
 	if p.bar != progress.None {
-		bar := &comparisonBar{form: p.bar, w: p.progressTo, workers: w, trial: tr}
-		shown = func(total uint64) (func(uint64), func()) { return bar.start(total), bar.finish }
+		// The sequential runs' balls on stderr, as balloc run shows its
+		// trials': a bar on a terminal, else a line every 30 s.
+		shown = func(total uint64) (func(uint64), func()) {
+			m := progress.Balls(p.bar, p.progressTo, total, fmt.Sprintf("comparisons, %d workers, trial %d", w, tr))
+			return func(n uint64) { _ = m.Add64(int64(n)) }, func() { _ = m.Finish(); _ = m.Clear() }
+		}
 	}
 	var models *process.Models
 	if p.compare && !p.departures {
