@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -26,63 +24,14 @@ const groupAnnotation = "balloc_group"
 // flag's usage says which). --weights, which every weighted process takes,
 // stays common.
 func groupRunFlags(c *cobra.Command) {
-	g := runGroups()
+	g := process.FlagGroups()
 	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if i, ok := g.owner[f.Name]; ok {
-			_ = c.Flags().SetAnnotation(f.Name, groupAnnotation, []string{g.titles[i], strconv.Itoa(i)})
+		if i, ok := g.Owner[f.Name]; ok {
+			_ = c.Flags().SetAnnotation(f.Name, groupAnnotation, []string{g.Titles[i], strconv.Itoa(i)})
 		}
 	})
 	c.SetUsageFunc(groupedUsage)
 }
-
-// flagGroups is groupRunFlags' grouping: each process flag's owner (the
-// index of its process in the catalogue) and each process's group title.
-type flagGroups struct {
-	owner  map[string]int
-	titles []string
-}
-
-// runGroups computes the grouping once: it depends only on the catalogue,
-// which is complete once the process package's init has run, and walking
-// every process's parameters for every other process was most of the cost
-// of each balloc invocation's command tree (about 5 ms, paid by every
-// in-process Main call of the tests).
-var runGroups = sync.OnceValue(func() flagGroups {
-	owner := map[string]int{} // flag: index of its process in the catalogue
-	procs := process.Entries()
-	for _, pass := range []func(q *process.Param) bool{
-		func(q *process.Param) bool { return q.Default == "" && !q.IsSetting() },
-		func(q *process.Param) bool { return !q.IsSetting() }, // tau-delay's --delay, not d-choice's setting
-		func(*process.Param) bool { return true },
-	} {
-		for i, p := range procs {
-			for _, q := range p.New().Params() {
-				if _, ok := owner[q.Name]; !ok && pass(q) {
-					owner[q.Name] = i
-				}
-			}
-		}
-	}
-	titles := make([]string, len(procs))
-	for i, p := range procs {
-		var also []string
-		for _, o := range procs {
-			if o.Name == p.Name {
-				continue
-			}
-			for _, q := range o.Params() {
-				if owner[q] == i && p.Takes(q) && !slices.Contains(also, o.Name) {
-					also = append(also, o.Name)
-				}
-			}
-		}
-		titles[i] = p.Name
-		if len(also) > 0 {
-			titles[i] += " (also " + strings.Join(also, ", ") + ")"
-		}
-	}
-	return flagGroups{owner, titles}
-})
 
 // groupedUsage writes a command's usage with its flags in the groups of
 // groupRunFlags: common flags first, then the processes' in catalogue order,
