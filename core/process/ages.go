@@ -115,20 +115,18 @@ func ReadAges(path string) (*Ages, error) {
 		ages.Age = append(ages.Age, p.age)
 		ages.Count = append(ages.Count, p.count)
 	}
-	if err := fitsMemory(path, ages, mem); err != nil {
-		return nil, err
-	}
-	return ages, nil
+	return fitsMemory(path, ages, mem)
 }
 
-// fitsMemory refuses a law whose draw table would not fit in mem: one
-// entry per age of 0 … τ below kernels.DenseAges (up to 2^20 entries for
-// a single line), else one per listed age.
-func fitsMemory(path string, a *Ages, mem units.Memory) error {
+// fitsMemory is law a read from path, or a refusal when its draw table
+// would not fit in mem: one entry per age of 0 … τ below
+// kernels.DenseAges (up to 2^20 entries for a single line), else one per
+// listed age.
+func fitsMemory(path string, a *Ages, mem units.Memory) (*Ages, error) {
 	if need := kernels.AgesMemory(len(a.Age), a.Tau); mem.Bytes > 0 && need > mem.Bytes {
-		return fmt.Errorf("--ages %s: the law's draw table needs %s, more than the %v", path, units.FormatBytes(float64(need)), mem)
+		return nil, fmt.Errorf("--ages %s: the law's draw table needs %s, more than the %v", path, units.FormatBytes(float64(need)), mem)
 	}
-	return nil
+	return a, nil
 }
 
 // AgesFromWeights is the law with weights[a] reads of age a (a dense
