@@ -149,6 +149,8 @@ func flagTable(f *fixtures) map[string]flagInfo {
 		"run/k":             {kind: kCount1, legal: "3", base: []string{"--process", "k-thinning", "--thresholds", "quantile"}, bad: []string{"1", "65", "3,3"}},
 		"run/thresholds":    {kind: kSpec, legal: "1", base: []string{"--process", "k-thinning"}, bad: []string{"0.5,1", "quantile,1", "1,NaN", "1e16", "abc", "Quantile"}},
 		"run/delta":         {kind: kReal, legal: "0.5", base: []string{"--process", "quantile"}, bad: []string{"-0.1", "1.5", "0.5,0.5"}},
+		"run/deltas":        {kind: kSpec, legal: "0.5,0.25", base: []string{"--process", "k-quantile"}, bad: []string{"0,0.5", "0.5,0.5", "1.5", "0.5,x", "0.3,0.26", "NaN", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17"}},
+		"run/offsets":       {kind: kSpec, legal: "0,1", base: []string{"--process", "k-threshold"}, bad: []string{"1,1", "1,x", "1e16", "NaN", "inf"}},
 		"run/eta":           {kind: kReal, legal: "0.5", base: []string{"--process", "mixed-quantile", "--delta", "0.5"}, bad: []string{"-0.1", "1.5", "0.5,0.5"}},
 		"run/cache-rule":    {kind: kEnum, legal: "last-used", base: []string{"--process", "memory"}, bad: []string{"last-used,last-used"}},
 		"run/weights": {kind: kSpec, legal: "exp:1", bad: []string{"nope", "exp", "exp:", "exp:0", "exp:-1", "exp:NaN", "exp:inf", "const:0", "const:-1",

@@ -241,7 +241,7 @@ func TestRunHelpGroupsFlags(t *testing.T) {
 	})
 	for flag, want := range map[string]string{
 		"process": "Common flags:", "trials": "Common flags:", "plot": "Common flags:", "weights": "Common flags:", "help": "Common flags:",
-		"d": "Flags of d-choice (also kd-choice, two-choice, one-plus-beta, memory, always-go-left, quantile, mixed-quantile, redundancy, hypergraph, idea, rbb, leaky):", "g": "Flags of g-adv-comp (also g-myopic-comp):",
+		"d": "Flags of d-choice (also kd-choice, redundancy, two-choice, one-plus-beta, memory, always-go-left, quantile, mixed-quantile, hypergraph, idea, rbb, leaky):", "g": "Flags of g-adv-comp (also g-myopic-comp):",
 		"delay": "Flags of tau-delay (also d-choice, kd-choice, two-choice, one-plus-beta, memory, two-thinning, k-thinning, threshold, adaptive, quantile, mixed-quantile, twinning, packing):", "retries": "Flags of idea:", "graph-clean": "Flags of graphical (also hypergraph):",
 	} {
 		if groups[flag] != want {

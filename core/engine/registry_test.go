@@ -14,7 +14,7 @@ import (
 var legalValues = map[string]string{
 	"beta": "0.5", "threshold": "1", "g": "1", "sigma": "1", "rho": "gauss:1", "tau": "4", "batch": "8",
 	"graph": "cycle:16", "hyperedges": "random:8,3", "group-size": "2", "delta": "0.5", "eta": "0.5",
-	"rounds": "20", "thresholds": "1", "k": "2", "lambda": "0.5",
+	"rounds": "20", "thresholds": "1", "k": "2", "lambda": "0.5", "offsets": "0,1", "deltas": "0.5,0.25",
 	"c": "1.25",
 }
 

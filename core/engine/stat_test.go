@@ -149,6 +149,9 @@ func TestFluidLimitsMatchSimulation(t *testing.T) {
 		{"quantile", map[string]string{"delta": "0.5"}, fluidQuantile(0.5, 4)},
 		{"quantile", map[string]string{"delta": "0.1"}, fluidQuantile(0.1, 4)},
 		{"mixed-quantile", map[string]string{"delta": "0.5", "eta": "0.5"}, fluidMixedQuantile(0.5, 0.5, 4)},
+		{"k-quantile", map[string]string{"deltas": "0.5,0.1"}, fluidOf("k-quantile", map[string]string{"deltas": "0.5,0.1"}, 4)},
+		{"k-quantile", map[string]string{"deltas": "0.75,0.3,0.05"}, fluidOf("k-quantile", map[string]string{"deltas": "0.75,0.3,0.05"}, 4)},
+		{"k-quantile", map[string]string{"deltas": "0.5"}, fluidQuantile(0.5, 4)}, // k = 1 is Quantile(δ) in law
 	}
 	// Power: each derived limit is told apart from its nearest neighbour.
 	for _, c := range []struct {
@@ -161,6 +164,8 @@ func TestFluidLimitsMatchSimulation(t *testing.T) {
 		{"one-plus-beta", map[string]string{"beta": "0.5"}, fluidOnePlusBeta(0.6, 4)},
 		{"quantile", map[string]string{"delta": "0.5"}, fluidQuantile(0.4, 4)},
 		{"mixed-quantile", map[string]string{"delta": "0.5", "eta": "0.5"}, fluidMixedQuantile(0.5, 0.65, 4)},
+		{"k-quantile", map[string]string{"deltas": "0.5,0.1"}, fluidOf("k-quantile", map[string]string{"deltas": "0.5,0.15"}, 4)},
+		{"k-quantile", map[string]string{"deltas": "0.5,0.1"}, fluidQuantile(0.5, 4)}, // the second query matters
 	} {
 		s := mustSpec(t, c.process, c.params, core.Common{Bins: n, Balls: 4 * n, Seed: 40})
 		worst, _ := fluidAgreement(s, c.wrong, 16)
@@ -214,6 +219,24 @@ func fluidQuantile(delta, t float64) theory.Profile {
 		panic(err)
 	}
 	return p
+}
+
+// fluidOf is a process's fluid limit at an integer time t, its parameters
+// given as on the command line.
+func fluidOf(name string, params map[string]string, t float64) theory.Profile {
+	e, err := process.Lookup(name)
+	if err != nil {
+		panic(err)
+	}
+	p := e.New()
+	if err := process.Apply(p, params, &process.Weights{}); err != nil {
+		panic(err)
+	}
+	prof, err := p.(process.Fluid).Fluid(1, uint64(t))
+	if err != nil {
+		panic(err)
+	}
+	return prof
 }
 
 // fluidMixedQuantile is Mixed-Quantile(δ, η)'s fluid limit at an integer time t.

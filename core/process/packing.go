@@ -27,7 +27,7 @@ import "github.com/balloc/balloc/core/result"
 // here.
 
 var packingEntry = &Entry{
-	Name: "packing", Order: 68,
+	Name: "packing", Order: 69,
 	Summary: "one uniform bin a step: raised to ⌈W/n⌉ + 1 if its load is below the average W/n, else 1 ball",
 	Source:  "Los, Sauerwald, Sylvester 2022 (SODA: Packing)",
 	Reports: []*result.Kind{result.SamplesKind},

@@ -45,7 +45,7 @@ type Redundancy struct {
 }
 
 var redundancyEntry = &Entry{
-	Name: "redundancy", Order: 69,
+	Name: "redundancy", Order: 25,
 	Summary: "redundancy-d (supermarket model only): each job copied to d distinct uniform servers, FCFS; the first copy served cancels the others",
 	Source:  "Gardner, Harchol-Balter, Scheller-Wolf, Velednitsky, Zbarsky 2017 (Oper. Res.)",
 	Reports: []*result.Kind{result.RedundancyKind},

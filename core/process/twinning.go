@@ -42,7 +42,7 @@ type Twinning struct {
 }
 
 var twinningEntry = &Entry{
-	Name: "twinning", Order: 67,
+	Name: "twinning", Order: 68,
 	Summary: "one uniform bin a step: 2 balls if its load is below the average W/n, else 1",
 	Source:  "Los, Sauerwald, Sylvester 2022 (SODA: Twinning)",
 	Reports: []*result.Kind{result.SamplesKind},
