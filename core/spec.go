@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -57,6 +58,11 @@ type Spec struct {
 	engineWhy string // why auto chose it; empty when chosen by the user
 	vector    process.VectorRun
 	isVector  bool // runs on the vector engine (core/process/idea.go)
+	// values is process.Values of Proc and Weights, taken once by NewSpec:
+	// every trial's result carries the parameters, and building them from
+	// the process's Params is most of a 20-ball trial's time (nil: a Spec
+	// not made by NewSpec takes them each time).
+	values map[string]any
 }
 
 // SpecOption sets a parameter that has no command-line form, before NewSpec
@@ -143,6 +149,7 @@ func NewSpec(name string, set map[string]string, c Common, opts ...SpecOption) (
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	s.values = process.Values(s.Proc, s.Weights)
 	return s, nil
 }
 
@@ -277,7 +284,11 @@ func (s *Spec) EngineReason() string { return s.engineWhy }
 // ParamsMap returns the parameters the process uses, by name, for output:
 // those it shows (process.Param's rules), and the weights unless unit.
 func (s *Spec) ParamsMap() map[string]any {
-	m := s.dynamicParams(process.Values(s.Proc, s.Weights))
+	m := maps.Clone(s.values)
+	if m == nil {
+		m = process.Values(s.Proc, s.Weights)
+	}
+	m = s.dynamicParams(m)
 	if !s.Initial.IsZero() {
 		m["initial"] = s.Initial.String()
 	}

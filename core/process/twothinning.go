@@ -123,10 +123,11 @@ func (l *twoThinningLoop[L]) Step(loads []L, t, c uint64, maxLoad L) (uint64, L)
 }
 
 func twoThinningDirect[L kernels.Load](p *TwoThinning, tr *Trial) Stepper[L] {
+	if p.Optimal {
+		return newOptimalLoop[L](p.policy, tr)
+	}
 	thin := NewThinning(tr.Bins, p.Threshold)
 	switch {
-	case p.Optimal:
-		return newOptimalLoop[L](p.policy, tr)
 	case p.Batch > 1:
 		return newBatchedThinning[L](tr.Choices, thin, int(tr.Bins), p.Batch, tr.Initial)
 	case p.Delayed.on():
