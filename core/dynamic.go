@@ -239,6 +239,14 @@ func (s *Spec) checkDynamic() error {
 	if replicated && !d.Supermarket() {
 		return fmt.Errorf("%s runs the supermarket model only (a job occupies d queues until one copy is served): give --arrival-rate λ and --time T", s.Process.Name)
 	}
+	_, ringed := s.Proc.(process.Ringed)
+	if ringed && d.Deletions() && !d.Supermarket() {
+		flag := "--delete-prob"
+		if len(d.Phases) > 0 {
+			flag = "--phases"
+		}
+		return fmt.Errorf("%s: %s's balls leave in the supermarket model only (--arrival-rate λ --time T); the deletions model's removals are not built for its ring", flag, s.Process.Name)
+	}
 	if !d.On() {
 		return nil
 	}
@@ -262,6 +270,12 @@ func (s *Spec) checkDynamic() error {
 		for _, c := range d.staleFlags() {
 			if c.v != 0 {
 				return fmt.Errorf("%s: %s places copies on uniform servers and reads no loads; stale loads do not apply", c.flag, s.Process.Name)
+			}
+		}
+	case ringed:
+		for _, c := range d.staleFlags() {
+			if c.v != 0 {
+				return fmt.Errorf("%s: %s's walk reads the loads of the bins it passes; stale loads for it are not built", c.flag, s.Process.Name)
 			}
 		}
 	case ok:
@@ -425,6 +439,12 @@ func (s *Spec) dynamicEngine() error {
 				return fmt.Errorf("--bins %d: %s runs on the direct engine, which holds at most %d bins", s.Bins, s.Process.Name, uint64(kernels.MaxBins))
 			}
 		}
+		if _, ok := s.Proc.(process.Ringed); ok {
+			s.engine, s.engineWhy = EngineDirect, "a walk on the ring reads bins by their ring order, not level counts"
+			if s.Bins > kernels.MaxBins {
+				return fmt.Errorf("--bins %d: %s runs on the direct engine, which holds at most %d bins", s.Bins, s.Process.Name, uint64(kernels.MaxBins))
+			}
+		}
 	case EngineDirect:
 		if s.Bins > kernels.MaxBins {
 			return fmt.Errorf("--bins %d: the direct engine holds at most %d bins; use --engine histogram (or auto)", s.Bins, uint64(kernels.MaxBins))
@@ -433,6 +453,9 @@ func (s *Spec) dynamicEngine() error {
 	case EngineHistogram:
 		if _, ok := s.Proc.(process.Replicated); ok {
 			return fmt.Errorf("--engine histogram: %s's copies stand in FCFS queues, whose order level counts do not hold; use --engine direct or auto", s.Process.Name)
+		}
+		if _, ok := s.Proc.(process.Ringed); ok {
+			return fmt.Errorf("--engine histogram: %s walks the ring in its order, which level counts do not hold; use --engine direct or auto", s.Process.Name)
 		}
 		s.engine = EngineHistogram
 	default:
@@ -483,6 +506,9 @@ func (s *Spec) dynamicParams(m map[string]any) map[string]any {
 func SupermarketTheory(s *Spec) ([]float64, string) {
 	if _, ok := s.Proc.(process.Replicated); ok {
 		return nil, "none for the copies per server; Redundancy-d's prediction is of its jobs (the redundancy block)"
+	}
+	if _, ok := s.Proc.(process.Ringed); ok {
+		return nil, "none: no mean-field limit of the ring's walks is computed here"
 	}
 	pl, _ := s.Proc.(process.Placer).Placement()
 	if len(pl.Thetas) > 0 && s.Dynamic.UpdatePeriod == 0 {

@@ -59,6 +59,9 @@ func (s *Spec) resolveDynamicInitial() error {
 	if _, ok := s.Proc.(process.Replicated); ok {
 		return fmt.Errorf("--initial %s: %s's queues hold copies of jobs, which a vector of loads does not describe; its trials start empty", in.String(), s.Process.Name)
 	}
+	if _, ok := s.Proc.(process.Ringed); ok && in.Kind == process.InitialFixedPoint {
+		return fmt.Errorf("--initial fixed-point: %s has no fixed point computed here (start from zero, uniform:L, spike:L or file:PATH)", s.Process.Name)
+	}
 	if in.Kind != process.InitialFixedPoint {
 		if top := in.Top(); top > maxStartLoad {
 			return fmt.Errorf("--initial %s: a bin of load %d; a supermarket start holds at most 2^20 balls a bin (the tally keeps every level from 0 up)", in.String(), top)

@@ -90,7 +90,8 @@ func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.R
 	d := s.Dynamic
 	var sm *kernels.Supermarket
 	rep, replicated := s.Proc.(process.Replicated)
-	if !replicated {
+	ring, ringed := s.Proc.(process.Ringed)
+	if !replicated && !ringed {
 		pl, _ := s.Proc.(process.Placer).Placement() // checkDynamic checked both
 		pl.Bins = s.Bins
 		var err error
@@ -107,9 +108,12 @@ func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.R
 	var measure func() result.Snapshot
 	var kept func() []float64 // the direct engine's loads
 	var queues *kernels.Redundancy
+	var probes *kernels.Probes
 	switch {
 	case replicated: // redundancy.go
 		queues, run, measure, kept = supermarketRedundancy(s, &rng, t, rep.Copies())
+	case ringed: // hashring.go
+		probes, run, measure, kept = supermarketRing(s, trial, &rng, t, ring)
 	case d.UpdateDelay != 0 || d.UpdateIndividual != 0: // stale.go
 		run, measure, kept = supermarketStale(s, trial, &rng, sm, t)
 	case d.UpdatePeriod != 0 && narrowLoads(s):
@@ -175,6 +179,9 @@ func runSupermarket(s *core.Spec, trial uint64, progress func(uint64)) *result.R
 	res.Dynamic = dy
 	if queues != nil {
 		res.Add(result.RedundancyOf(dy, rep.Copies(), queues.Arrived, queues.Completed, queues.Cancelled))
+	}
+	if probes != nil {
+		res.Add(result.ProbesOf(probes.Total, probes.Max, t.Arrivals))
 	}
 	if s.KeepLoads && kept != nil {
 		res.Loads = kept()

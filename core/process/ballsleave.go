@@ -36,6 +36,16 @@ type Replicated interface {
 	Copies() int
 }
 
+// Ringed is a process that dispatches on a hash ring (bounded-hashing). The
+// supermarket model runs it by its own event loop on the direct engine
+// (kernels.HashRingSupermarket, from core/engine/dynamic.go): jobs leave
+// from their bins and move no other job. Ring gives the capacity's c/n =
+// num/den and the ring points per bin. No Placement: a walk reads the bins
+// in ring order, which level counts do not hold.
+type Ringed interface {
+	Ring() (num, den, vnodes uint64)
+}
+
 // Leaking is a round process whose balls arrive in batches and leave one a
 // non-empty bin a round (leaky bins): the batch's rate λ and the samples d
 // of its Greedy[d]. The direct engine runs its rounds (core/engine/leaky.go).
@@ -88,7 +98,8 @@ func staticWhy(p any) string {
 func BallsLeaveNames() (placers, directDeleters []string) {
 	placers = NamesWhere(func(p Process) bool {
 		pl, ok := p.(Placer)
-		return ok && placesWhenBallsLeave(pl)
+		_, ringed := p.(Ringed)
+		return ok && placesWhenBallsLeave(pl) || ringed
 	})
 	directDeleters = NamesWhere(func(p Process) bool {
 		pl, ok := p.(Placer)

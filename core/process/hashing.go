@@ -46,12 +46,22 @@ import (
 //     1.1·100/10 is 11.000000000000002, whose ceiling is 12.
 //   - With --initial's W0 balls the ball after t others makes W0 + t + 1.
 //
-// Balls that leave: the paper's dynamic setting keeps every bin within
+// Balls that leave: the supermarket model (--arrival-rate λ), by its own
+// event loop (kernels.HashRingSupermarket; the process is Ringed, not a
+// Placer). A job arrives at a uniform point and walks to the first bin
+// with fewer than ⌈c·P/n⌉ jobs, P the jobs present counting it; a bin
+// serves one job at rate 1, and a departure moves no other job. This is
+// the load balancers' reading: HAProxy's and Envoy's hash balance factor
+// bounds the servers a new connection may go to by the connections now
+// open, and never moves an open one. So after departures a bin may hold
+// more than the present capacity, until its own departures bring it back
+// below, and the guarantee holds at each arrival for the bin chosen. The
+// paper's dynamic setting reads it differently: it keeps every bin within
 // the capacity of the balls present by moving balls on each insertion and
-// deletion (a ball whose walk passed a bin that gets room may move back),
-// which needs each ball's ring point; the supermarket model's departures
-// (one ball of a uniform bin) carry none, so the process is not a Placer
-// and those models refuse it in one line.
+// deletion (a ball whose walk passed a bin that gets room may move back).
+// That needs each ball's ring point and is not built. The deletions model
+// (--delete-prob, --phases) is refused in one line. The trial reports the
+// probes per arrival (warmup included).
 //
 // Direct engine only (positions on a ring are not exchangeable):
 // kernels.HashRing, the first node found through a table of buckets of
@@ -153,6 +163,9 @@ func hashingDirect[L kernels.Load](p *Hashing, tr *Trial) Stepper[L] {
 		w0:   tr.Initial,
 	}
 }
+
+// Ring is c/n in lowest terms and the ring points per bin (Ringed).
+func (p *Hashing) Ring() (num, den, vnodes uint64) { return p.num, p.den, p.VNodes }
 
 func (p *Hashing) Direct32(tr *Trial) Stepper[uint32] { return hashingDirect[uint32](p, tr) }
 func (p *Hashing) Direct64(tr *Trial) Stepper[uint64] { return hashingDirect[uint64](p, tr) }

@@ -359,6 +359,8 @@ func (e *Entry) Capabilities() string {
 		text += " · deletions (direct)" // --delete-prob, --phases (ballsleave.go)
 	} else if _, ok := p.(Replicated); ok {
 		text += " · the supermarket model only (its own event loop)" // ballsleave.go
+	} else if _, ok := p.(Ringed); ok {
+		text += " · balls leave in the supermarket model (its own event loop)" // ballsleave.go
 	}
 	return text
 }
