@@ -125,15 +125,17 @@ func (a *Adversary) run(ops []uint32, r, coins *PCG32, w uint32, rule int) {
 			li, lj := loads[i], loads[j]
 			switch rule {
 			case advGreedy:
-				if lj < li {
-					i, li = j, lj
-				}
+				// A mask, not a branch: which of two uniform bins is
+				// lighter is a coin flip for the predictor at a few bins.
+				pick := uint32(int32(lj-li) >> 31) // all ones when lj < li
+				i ^= (i ^ j) & pick
+				li ^= (li ^ lj) & pick
 			case advModulated:
 				var c uint32
 				cs, c = boundedFast(cs, cinc, w2)
-				if int64(c) >= int64(w)+int64(lj)-int64(li) {
-					i, li = j, lj
-				}
+				pick := uint32((int64(w) + int64(lj) - int64(li) - 1 - int64(c)) >> 63) // all ones when c ≥ w + lj − li
+				i ^= (i ^ j) & pick
+				li ^= (li ^ lj) & pick
 			}
 			if keepLevels {
 				level[li]--
