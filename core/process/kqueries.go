@@ -65,12 +65,16 @@ import (
 // (kernels.LevelsKThreshold, kernels.LevelsKQuantile), exact. Fluid limit
 // for k-quantile below.
 
-// KQueries is k-Threshold, or k-Quantile.
+// KQueries is k-Threshold, or k-Quantile's queries (KQuantile).
 type KQueries struct {
 	quantile bool
 	Values   []float64 // offsets g_j (k-threshold) or fractions δ_j (k-quantile), as given
 	k        []uint64  // k-quantile: ⌈δ_j n⌉
 }
+
+// KQuantile is k-Quantile: KQueries with its fluid limit, which
+// k-threshold has not.
+type KQuantile struct{ KQueries }
 
 var kThresholdEntry = &Entry{
 	Name: "k-threshold", Order: 64,
@@ -83,7 +87,7 @@ var kQuantileEntry = &Entry{
 	Name: "k-quantile", Order: 67,
 	Summary: "two uniform bins, each answering k queries \"among the ⌈δ_j n⌉ heaviest?\"; the bin with fewer yes answers (ties: the first)",
 	Source:  "Los, Sauerwald 2022 (ITCS: k-Quantile, two queries)",
-	New:     func() Process { return &KQueries{quantile: true} },
+	New:     func() Process { return &KQuantile{KQueries{quantile: true}} },
 }
 
 func init() {
@@ -270,11 +274,9 @@ func (p *KQueries) DirectFactor() float64 {
 //	ds_i/dt = F(s_{i−1}) − F(s_i),  F(x) = ∫_0^x f(u) du,
 //
 // F piecewise linear. With k = 1 it is Quantile(δ)'s limit (quantile.go).
-// k-threshold has none here: its thresholds move with t/n.
-func (p *KQueries) Fluid(bins, balls uint64) (theory.Profile, error) {
-	if !p.quantile {
-		return theory.Profile{}, fmt.Errorf("no fluid limit for k-threshold here (its thresholds move with the average)")
-	}
+// k-threshold has none here (KQueries has no Fluid): its thresholds move
+// with t/n.
+func (p *KQuantile) Fluid(bins, balls uint64) (theory.Profile, error) {
 	F := kQuantileF(p.Values)
 	return theory.Solve(1, float64(balls)/float64(bins), theory.Step(2), nil,
 		func(_ float64, w *theory.Window, ds [][]float64) {
