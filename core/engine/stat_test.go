@@ -152,6 +152,9 @@ func TestFluidLimitsMatchSimulation(t *testing.T) {
 		{"k-quantile", map[string]string{"deltas": "0.5,0.1"}, fluidOf("k-quantile", map[string]string{"deltas": "0.5,0.1"}, 4)},
 		{"k-quantile", map[string]string{"deltas": "0.75,0.3,0.05"}, fluidOf("k-quantile", map[string]string{"deltas": "0.75,0.3,0.05"}, 4)},
 		{"k-quantile", map[string]string{"deltas": "0.5"}, fluidQuantile(0.5, 4)}, // k = 1 is Quantile(δ) in law
+		{"k-threshold", map[string]string{"offsets": "0,2"}, fluidOf("k-threshold", map[string]string{"offsets": "0,2"}, 4)},
+		{"k-threshold", map[string]string{"offsets": "-0.5,0.25,1.5"}, fluidOf("k-threshold", map[string]string{"offsets": "-0.5,0.25,1.5"}, 4)},
+		{"k-threshold", map[string]string{"offsets": "0.5"}, theory.FluidTwoThinning(0.5, 4)}, // k = 1 is Two-Thinning in law
 	}
 	// Power: each derived limit is told apart from its nearest neighbour.
 	for _, c := range []struct {
@@ -166,6 +169,8 @@ func TestFluidLimitsMatchSimulation(t *testing.T) {
 		{"mixed-quantile", map[string]string{"delta": "0.5", "eta": "0.5"}, fluidMixedQuantile(0.5, 0.65, 4)},
 		{"k-quantile", map[string]string{"deltas": "0.5,0.1"}, fluidOf("k-quantile", map[string]string{"deltas": "0.5,0.15"}, 4)},
 		{"k-quantile", map[string]string{"deltas": "0.5,0.1"}, fluidQuantile(0.5, 4)}, // the second query matters
+		{"k-threshold", map[string]string{"offsets": "0,2"}, fluidOf("k-threshold", map[string]string{"offsets": "0,1.5"}, 4)},
+		{"k-threshold", map[string]string{"offsets": "0,2"}, theory.FluidTwoThinning(0, 4)},
 	} {
 		s := mustSpec(t, c.process, c.params, core.Common{Bins: n, Balls: 4 * n, Seed: 40})
 		worst, _ := fluidAgreement(s, c.wrong, 16)

@@ -72,15 +72,18 @@ type KQueries struct {
 	k        []uint64  // k-quantile: ⌈δ_j n⌉
 }
 
-// KQuantile is k-Quantile: KQueries with its fluid limit, which
-// k-threshold has not.
-type KQuantile struct{ KQueries }
+// KQuantile is k-Quantile and KThreshold k-Threshold: KQueries with each
+// its fluid limit.
+type (
+	KQuantile  struct{ KQueries }
+	KThreshold struct{ KQueries }
+)
 
 var kThresholdEntry = &Entry{
 	Name: "k-threshold", Order: 64,
 	Summary: "two uniform bins, each answering k queries \"load ≥ t/n + g_j?\"; the bin with fewer yes answers (ties: the first)",
 	Source:  "Los, Sauerwald 2022 (ITCS: k-Threshold, two queries)",
-	New:     func() Process { return &KQueries{} },
+	New:     func() Process { return &KThreshold{} },
 }
 
 var kQuantileEntry = &Entry{
@@ -274,8 +277,7 @@ func (p *KQueries) DirectFactor() float64 {
 //	ds_i/dt = F(s_{i−1}) − F(s_i),  F(x) = ∫_0^x f(u) du,
 //
 // F piecewise linear. With k = 1 it is Quantile(δ)'s limit (quantile.go).
-// k-threshold has none here (KQueries has no Fluid): its thresholds move
-// with t/n.
+// k-threshold's is theory.FluidKThreshold (KThreshold.Fluid).
 func (p *KQuantile) Fluid(bins, balls uint64) (theory.Profile, error) {
 	F := kQuantileF(p.Values)
 	return theory.Solve(1, float64(balls)/float64(bins), theory.Step(2), nil,
@@ -285,6 +287,12 @@ func (p *KQuantile) Fluid(bins, balls uint64) (theory.Profile, error) {
 				ds[0][k] = F(w.At(0, i-1)) - F(w.At(0, i))
 			}
 		}), nil
+}
+
+// Fluid (k-threshold) is theory.FluidKThreshold: the same landing rule on
+// levels of loads against ⌈τ + g_j⌉, which move with the time τ = t/n.
+func (p *KThreshold) Fluid(bins, balls uint64) (theory.Profile, error) {
+	return theory.FluidKThreshold(p.Values, float64(balls)/float64(bins)), nil
 }
 
 // kQuantileF is F of Fluid's comment for the fractions deltas.

@@ -40,3 +40,38 @@ func TestFluidKThinningReductions(t *testing.T) {
 		t.Errorf("Σ s_i = %v, want 7", sum)
 	}
 }
+
+// k-Threshold's limit reduces as its law does: one offset is Two-Thinning
+// with θ = g; a second query no load answers yes (g = 10^6) changes
+// nothing; and a first every load answers yes (g = −10^6) puts every bin
+// one level up, which changes nothing either. Mass is conserved.
+func TestFluidKThresholdReductions(t *testing.T) {
+	same := func(a, b Profile) float64 {
+		worst := 0.0
+		for i := min(a.Base, b.Base) - 1; i <= max(a.Top(), b.Top())+1; i++ {
+			worst = max(worst, math.Abs(a.At(i)-b.At(i)))
+		}
+		return worst
+	}
+	for _, g := range []float64{0.5, 1, 1.25, -0.5} {
+		if d := same(FluidKThreshold([]float64{g}, 4), FluidTwoThinning(g, 4)); d > 1e-9 {
+			t.Errorf("g = %v: one query differs from two-thinning by %g", g, d)
+		}
+		for _, extra := range []float64{1e6, -1e6} {
+			if d := same(FluidKThreshold([]float64{g, extra}, 4), FluidTwoThinning(g, 4)); d > 1e-8 {
+				t.Errorf("g = %v: a query answered alike by every bin (%g) differs by %g", g, extra, d)
+			}
+		}
+	}
+	if d := same(FluidKThreshold([]float64{0, 2}, 4), FluidTwoThinning(0, 4)); d < 1e-3 {
+		t.Errorf("a second query at 2 changes the limit by only %g", d)
+	}
+	p := FluidKThreshold([]float64{0.5, 1, 0}, 7)
+	sum := 0.0
+	for i := 1; i <= p.Top(); i++ {
+		sum += p.At(i)
+	}
+	if math.Abs(sum-7) > 1e-6 {
+		t.Errorf("Σ s_i = %v, want 7", sum)
+	}
+}
