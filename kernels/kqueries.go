@@ -96,8 +96,11 @@ func LevelsKThreshold(lv *Levels, r *PCG32, count uint64, limits []uint64) {
 // loop runs without a branch on the answers (as Quantile). 1 ≤ len(q.k) ≤
 // MaxQueries, 1 ≤ len(loads) ≤ MaxBins.
 func KQuantile[L Load](loads []L, r *PCG32, count uint64, q *KThinningCounts, maxLoad L) L {
-	if len(q.k) == 2 {
+	switch len(q.k) {
+	case 2:
 		return kQuantile2(loads, r, count, q, maxLoad)
+	case 3, 4:
+		return kQuantile4(loads, r, count, q, maxLoad)
 	}
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
@@ -208,6 +211,62 @@ func kQuantile2[L Load](loads []L, r *PCG32, count uint64, q *KThinningCounts, m
 	ring.lo = lo
 	q.b[0], q.b[1] = b0, b1
 	q.above[0], q.above[1] = a0, a1
+	return maxLoad
+}
+
+// kQuantile4 is KQuantile for three or four queries, unrolled over four
+// boundaries in local arrays indexed by constants. Three queries take a
+// fourth that never says yes and never moves: boundary 2^62 (no load
+// reaches it) with k = n + 1 (its bins above, 0, never reach it). The same
+// draws and the same loads.
+func kQuantile4[L Load](loads []L, r *PCG32, count uint64, q *KThinningCounts, maxLoad L) L {
+	s, inc := r.state, r.inc()
+	n := uint32(len(loads))
+	ring := q.ring
+	cnt, mask, lo := ring.cnt, ring.mask, ring.lo
+	ks := [4]uint64{uint64(n) + 1, uint64(n) + 1, uint64(n) + 1, uint64(n) + 1}
+	bs := [4]uint64{1 << 62, 1 << 62, 1 << 62, 1 << 62}
+	var above [4]uint64
+	m := copy(ks[:], q.k)
+	copy(bs[:], q.b)
+	copy(above[:], q.above)
+	for ; count > 0; count-- {
+		var i, j, x, y uint32
+		s, i = boundedFast(s, inc, n)
+		s, j = boundedFast(s, inc, n)
+		v, w := uint64(loads[i]), uint64(loads[j])
+		s, x = boundedFast(s, inc, cnt[v&mask])
+		s, y = boundedFast(s, inc, cnt[w&mask])
+		n0, n1, n2, n3 := ks[0]-above[0], ks[1]-above[1], ks[2]-above[2], ks[3]-above[3]
+		a := yes(v, bs[0], uint64(x), n0) + yes(v, bs[1], uint64(x), n1) + yes(v, bs[2], uint64(x), n2) + yes(v, bs[3], uint64(x), n3)
+		b := yes(w, bs[0], uint64(y), n0) + yes(w, bs[1], uint64(y), n1) + yes(w, bs[2], uint64(y), n2) + yes(w, bs[3], uint64(y), n3)
+		pick := -((b - a) >> 63) // all ones when b < a: the second sample
+		i ^= (i ^ j) & uint32(pick)
+		v ^= (v ^ w) & pick
+		loads[i] = L(v + 1)
+		maxLoad = max(maxLoad, L(v+1))
+		if v+1-lo > mask {
+			ring.lo = lo
+			ring.grow(v + 1)
+			cnt, mask = ring.cnt, ring.mask
+		}
+		cnt[v&mask]--
+		cnt[(v+1)&mask]++
+		for q := range 4 {
+			d := v ^ bs[q]
+			if above[q] += 1 ^ (d|-d)>>63; above[q] == ks[q] {
+				bs[q]++
+				above[q] = ks[q] - uint64(cnt[bs[q]&mask])
+			}
+		}
+		if v == lo && cnt[v&mask] == 0 {
+			lo++
+		}
+	}
+	r.state = s
+	ring.lo = lo
+	copy(q.b, bs[:m])
+	copy(q.above, above[:m])
 	return maxLoad
 }
 

@@ -16,6 +16,7 @@ func init() {
 		proctable.Row{Process: "k-quantile", Params: map[string]string{"deltas": "0.5"}, Slow: slowKQuantile(0.5), Law: kQuantileLaw(3, 0.5), N: 3, M: 6},
 		proctable.Row{Process: "k-quantile", Params: map[string]string{"deltas": "0.5,0.25"}, Slow: slowKQuantile(0.5, 0.25), Law: kQuantileLaw(4, 0.5, 0.25), N: 4, M: 6},
 		proctable.Row{Process: "k-quantile", Params: map[string]string{"deltas": "0.3,1,0.6"}, Slow: slowKQuantile(0.3, 1, 0.6), Law: kQuantileLaw(4, 0.3, 1, 0.6), N: 4, M: 5},
+		proctable.Row{Process: "k-quantile", Params: map[string]string{"deltas": "0.75,0.25,1,0.5"}, Slow: slowKQuantile(0.75, 0.25, 1, 0.5), Law: kQuantileLaw(4, 0.75, 0.25, 1, 0.5), N: 4, M: 5},
 	)
 }
 
