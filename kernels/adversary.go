@@ -127,7 +127,7 @@ func (a *Adversary) run(ops []uint32, r, coins *PCG32, w uint32, rule int) {
 			case advGreedy:
 				// A mask, not a branch: which of two uniform bins is
 				// lighter is a coin flip for the predictor at a few bins.
-				pick := uint32(int32(lj-li) >> 31) // all ones when lj < li
+				pick := uint32((int64(lj) - int64(li)) >> 63) // all ones when lj < li, for any two uint32 loads
 				i ^= (i ^ j) & pick
 				li ^= (li ^ lj) & pick
 			case advModulated:

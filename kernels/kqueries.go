@@ -26,7 +26,7 @@ func KThreshold[L Load](loads []L, r *PCG32, count uint64, limits []uint64, maxL
 	var lim [MaxQueries]uint64
 	k := copy(lim[:], limits)
 	for q := range k {
-		lim[q] = min(lim[q], 1<<62) // the mask test below wants limits < 2^63; loads stay below 2^62
+		lim[q] = min(lim[q], 1<<63-1) // the mask test below is exact for limits < 2^63 and loads < 2^63
 	}
 	for ; count > 0; count-- {
 		var i, j uint32
@@ -216,16 +216,16 @@ func kQuantile2[L Load](loads []L, r *PCG32, count uint64, q *KThinningCounts, m
 
 // kQuantile4 is KQuantile for three or four queries, unrolled over four
 // boundaries in local arrays indexed by constants. Three queries take a
-// fourth that never says yes and never moves: boundary 2^62 (no load
-// reaches it) with k = n + 1 (its bins above, 0, never reach it). The same
-// draws and the same loads.
+// fourth that never says yes and never moves: boundary 2^63 − 1 (above
+// every load, which stays below 2^63) with k = n + 1 (its bins above, 0,
+// never reach it). The same draws and the same loads.
 func kQuantile4[L Load](loads []L, r *PCG32, count uint64, q *KThinningCounts, maxLoad L) L {
 	s, inc := r.state, r.inc()
 	n := uint32(len(loads))
 	ring := q.ring
 	cnt, mask, lo := ring.cnt, ring.mask, ring.lo
 	ks := [4]uint64{uint64(n) + 1, uint64(n) + 1, uint64(n) + 1, uint64(n) + 1}
-	bs := [4]uint64{1 << 62, 1 << 62, 1 << 62, 1 << 62}
+	bs := [4]uint64{1<<63 - 1, 1<<63 - 1, 1<<63 - 1, 1<<63 - 1}
 	var above [4]uint64
 	m := copy(ks[:], q.k)
 	copy(bs[:], q.b)

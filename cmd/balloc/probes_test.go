@@ -19,7 +19,7 @@ func TestProbesOnlyForRetryingProcesses(t *testing.T) {
 		}
 		return stdout
 	}
-	if tab := out("threshold,two-choice", "table"); !strings.Contains(tab, "probes (load reads per ball)") || strings.Count(tab, "\nthreshold ") != 2 {
+	if tab := out("threshold,two-choice", "table"); !strings.Contains(tab, "probes (load reads per ball; per arrival when balls leave)") || strings.Count(tab, "\nthreshold ") != 2 {
 		t.Errorf("table without its probes section for threshold:\n%s", tab)
 	}
 	if tab := out("two-choice,one-choice", "table"); strings.Contains(tab, "probes") {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/balloc/balloc/internal/exactlaw"
 	"math"
 	"os"
 	"path/filepath"
@@ -167,6 +168,8 @@ func initialCases() []initialCase {
 		{"quantile", map[string]string{"delta": "0.5"}, "spike:2", []int{2, 0, 0, 0}, 4, 4, quantileExact(4, 0.5)},
 		{"k-thinning", map[string]string{"k": "3", "thresholds": "0,1"}, "spike:3", []int{3, 0, 0}, 3, 5, kThinningExact(3, []float64{0, 1})},
 		{"k-thinning", map[string]string{"k": "3", "thresholds": "quantile"}, "spike:3", []int{3, 0, 0, 0}, 4, 4, kThinningQuantileExact(3)},
+		{"k-threshold", map[string]string{"offsets": "0,1"}, "spike:3", []int{3, 0, 0}, 3, 5, exactlaw.KThreshold(3, 0, 1)},
+		{"k-quantile", map[string]string{"deltas": "0.5,0.25"}, "spike:3", []int{3, 0, 0, 0}, 4, 4, exactlaw.KQuantile(4, 0.5, 0.25)},
 		{"threshold", nil, "spike:3", []int{3, 0, 0}, 3, 5, thresholdLimitTransition(3, 3+5)},
 		{"adaptive", nil, "spike:3", []int{3, 0, 0}, 3, 5, retryExact(3, adaptiveLimit(3, 1))},
 		// not symmetric: the direct engine only; the group sums start from the spike

@@ -3,20 +3,20 @@ package process_test
 import (
 	"math"
 	"math/big"
-	"slices"
 
+	"github.com/balloc/balloc/internal/exactlaw"
 	"github.com/balloc/balloc/internal/proctable"
 )
 
 func init() {
 	table = append(table,
-		proctable.Row{Process: "k-threshold", Params: map[string]string{"offsets": "0.5"}, Slow: slowKThreshold(0.5), Law: kThresholdLaw(3, 0.5), N: 3, M: 6},
-		proctable.Row{Process: "k-threshold", Params: map[string]string{"offsets": "0,1"}, Slow: slowKThreshold(0, 1), Law: kThresholdLaw(3, 0, 1), N: 3, M: 6},
-		proctable.Row{Process: "k-threshold", Params: map[string]string{"offsets": "1.25,-0.25,0.5"}, Slow: slowKThreshold(1.25, -0.25, 0.5), Law: kThresholdLaw(4, 1.25, -0.25, 0.5), N: 4, M: 6},
-		proctable.Row{Process: "k-quantile", Params: map[string]string{"deltas": "0.5"}, Slow: slowKQuantile(0.5), Law: kQuantileLaw(3, 0.5), N: 3, M: 6},
-		proctable.Row{Process: "k-quantile", Params: map[string]string{"deltas": "0.5,0.25"}, Slow: slowKQuantile(0.5, 0.25), Law: kQuantileLaw(4, 0.5, 0.25), N: 4, M: 6},
-		proctable.Row{Process: "k-quantile", Params: map[string]string{"deltas": "0.3,1,0.6"}, Slow: slowKQuantile(0.3, 1, 0.6), Law: kQuantileLaw(4, 0.3, 1, 0.6), N: 4, M: 5},
-		proctable.Row{Process: "k-quantile", Params: map[string]string{"deltas": "0.75,0.25,1,0.5"}, Slow: slowKQuantile(0.75, 0.25, 1, 0.5), Law: kQuantileLaw(4, 0.75, 0.25, 1, 0.5), N: 4, M: 5},
+		proctable.Row{Process: "k-threshold", Params: map[string]string{"offsets": "0.5"}, Slow: slowKThreshold(0.5), Law: exactlaw.KThreshold(3, 0.5), N: 3, M: 6},
+		proctable.Row{Process: "k-threshold", Params: map[string]string{"offsets": "0,1"}, Slow: slowKThreshold(0, 1), Law: exactlaw.KThreshold(3, 0, 1), N: 3, M: 6},
+		proctable.Row{Process: "k-threshold", Params: map[string]string{"offsets": "1.25,-0.25,0.5"}, Slow: slowKThreshold(1.25, -0.25, 0.5), Law: exactlaw.KThreshold(4, 1.25, -0.25, 0.5), N: 4, M: 6},
+		proctable.Row{Process: "k-quantile", Params: map[string]string{"deltas": "0.5"}, Slow: slowKQuantile(0.5), Law: exactlaw.KQuantile(3, 0.5), N: 3, M: 6},
+		proctable.Row{Process: "k-quantile", Params: map[string]string{"deltas": "0.5,0.25"}, Slow: slowKQuantile(0.5, 0.25), Law: exactlaw.KQuantile(4, 0.5, 0.25), N: 4, M: 6},
+		proctable.Row{Process: "k-quantile", Params: map[string]string{"deltas": "0.3,1,0.6"}, Slow: slowKQuantile(0.3, 1, 0.6), Law: exactlaw.KQuantile(4, 0.3, 1, 0.6), N: 4, M: 5},
+		proctable.Row{Process: "k-quantile", Params: map[string]string{"deltas": "0.75,0.25,1,0.5"}, Slow: slowKQuantile(0.75, 0.25, 1, 0.5), Law: exactlaw.KQuantile(4, 0.75, 0.25, 1, 0.5), N: 4, M: 5},
 	)
 }
 
@@ -44,32 +44,6 @@ func slowKThreshold(offsets ...float64) func([]uint64, proctable.Trial, uint64) 
 			i = j
 		}
 		loads[i]++
-	}
-}
-
-// kThresholdLaw: every ordered pair of bins 1/n², the ball to the lower
-// level, a tie split evenly between the two (the definition's reading;
-// the loops' first-sample rule has this law, the pair being exchangeable).
-func kThresholdLaw(n int, offsets ...float64) proctable.Transition {
-	return func(loads []int, t int) []float64 {
-		p := make([]float64, n)
-		for a := range n {
-			for b := range n {
-				la := thresholdLevel(uint64(loads[a]), uint64(t), n, offsets)
-				lb := thresholdLevel(uint64(loads[b]), uint64(t), n, offsets)
-				w := 1 / float64(n*n)
-				switch {
-				case la < lb:
-					p[a] += w
-				case lb < la:
-					p[b] += w
-				default:
-					p[a] += w / 2
-					p[b] += w / 2
-				}
-			}
-		}
-		return p
 	}
 }
 
@@ -116,60 +90,5 @@ func slowKQuantile(deltas ...float64) func([]uint64, proctable.Trial, uint64) {
 			i = j
 		}
 		loads[i]++
-	}
-}
-
-// kQuantileLaw: a sample is a uniform position of the loads sorted
-// heaviest first, ties in a uniform order, so a bin of load v holds each
-// of the positions of its load with probability 1/(bins at v); position p
-// answers yes to query j when p < ⌈δ_j n⌉. Every ordered pair of positions
-// 1/n², the ball to the lower level, a tie split evenly.
-func kQuantileLaw(n int, deltas ...float64) proctable.Transition {
-	k := heaviest(n, deltas)
-	return func(loads []int, _ int) []float64 {
-		order := make([]int, n) // bins sorted heaviest first
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(a, b int) int { return loads[b] - loads[a] })
-		level := func(pos int) int {
-			l := 0
-			for _, kj := range k {
-				if pos < kj {
-					l++
-				}
-			}
-			return l
-		}
-		// Position p lands on the load of order[p]; split among its bins.
-		land := func(p []float64, pos int, w float64) {
-			v, e := loads[order[pos]], 0
-			for _, x := range loads {
-				if x == v {
-					e++
-				}
-			}
-			for i, x := range loads {
-				if x == v {
-					p[i] += w / float64(e)
-				}
-			}
-		}
-		p := make([]float64, n)
-		for a := range n {
-			for b := range n {
-				w := 1 / float64(n*n)
-				switch la, lb := level(a), level(b); {
-				case la < lb:
-					land(p, a, w)
-				case lb < la:
-					land(p, b, w)
-				default:
-					land(p, a, w/2)
-					land(p, b, w/2)
-				}
-			}
-		}
-		return p
 	}
 }

@@ -73,7 +73,7 @@ func probesTable(w io.Writer, rows []TallyRow) {
 	if !shown {
 		return
 	}
-	fmt.Fprintf(w, "\nprobes (load reads per ball)\n")
+	fmt.Fprintf(w, "\nprobes (load reads per ball; per arrival when balls leave)\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "process\tparams\tprobes mean (± 95% CI)\tprobes max")
 	for _, row := range rows {

@@ -5,7 +5,11 @@
 // engines).
 package exactlaw
 
-import "math"
+import (
+	"math"
+	"math/big"
+	"slices"
+)
 
 // Transition is the law of the bin that receives ball t+1 (t balls placed)
 // given the loads.
@@ -84,5 +88,98 @@ func Mix(beta float64, a, b Transition) Transition {
 			pa[i] = (1-beta)*pa[i] + beta*pb[i]
 		}
 		return pa
+	}
+}
+
+// KThreshold is k-Threshold's transition (core/process/kqueries.go): every
+// ordered pair of bins 1/n², each at the level #{j : load ≥ t/n + g_j}
+// (in rationals), the ball to the lower level, a tie split evenly between
+// the two (the definition's reading; the loops' first-sample rule has this
+// law, the pair being exchangeable).
+func KThreshold(n int, offsets ...float64) Transition {
+	return func(loads []int, t int) []float64 {
+		level := func(load int) int {
+			l := 0
+			for _, g := range offsets {
+				f := new(big.Rat).Add(big.NewRat(int64(t), int64(n)), new(big.Rat).SetFloat64(g))
+				if new(big.Rat).SetInt64(int64(load)).Cmp(f) >= 0 {
+					l++
+				}
+			}
+			return l
+		}
+		p := make([]float64, n)
+		for a := range n {
+			for b := range n {
+				pairTo(level(loads[a]), level(loads[b]), 1/float64(n*n), func(w float64) { p[a] += w }, func(w float64) { p[b] += w })
+			}
+		}
+		return p
+	}
+}
+
+// KQuantile is k-Quantile's transition: a sample is a uniform position of
+// the loads sorted heaviest first, ties in a uniform order, so a bin of
+// load v holds each position of its load with probability 1/(bins at v);
+// position p answers yes to query j when p < ⌈δ_j n⌉ (exact for dyadic
+// δn). Every ordered pair of positions 1/n², the ball to the lower level,
+// a tie split evenly.
+func KQuantile(n int, deltas ...float64) Transition {
+	k := make([]int, len(deltas))
+	for j, d := range deltas {
+		k[j] = int(math.Ceil(d * float64(n)))
+	}
+	return func(loads []int, _ int) []float64 {
+		order := make([]int, n) // bins sorted heaviest first
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return loads[b] - loads[a] })
+		level := func(pos int) int {
+			l := 0
+			for _, kj := range k {
+				if pos < kj {
+					l++
+				}
+			}
+			return l
+		}
+		p := make([]float64, n)
+		// Position pos lands on the load of order[pos], split among its bins.
+		land := func(pos int) func(float64) {
+			return func(w float64) {
+				v, e := loads[order[pos]], 0
+				for _, x := range loads {
+					if x == v {
+						e++
+					}
+				}
+				for i, x := range loads {
+					if x == v {
+						p[i] += w / float64(e)
+					}
+				}
+			}
+		}
+		for a := range n {
+			for b := range n {
+				pairTo(level(a), level(b), 1/float64(n*n), land(a), land(b))
+			}
+		}
+		return p
+	}
+}
+
+// pairTo gives a pair's mass w to the sample of lower level, half to each
+// on a tie.
+func pairTo(la, lb int, w float64, toA, toB func(float64)) {
+	switch {
+	case la < lb:
+		toA(w)
+	case lb < la:
+		toB(w)
+	default:
+		toA(w / 2)
+		toB(w / 2)
 	}
 }
